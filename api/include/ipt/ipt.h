@@ -1,0 +1,261 @@
+/*
+ * OpenIPT host C API: what applications call.
+ *
+ * Conventions (see docs/abi.md):
+ *  - Every function returns an ipt_status (or a value documented otherwise).
+ *    On failure a message is available from ipt_last_error(), per thread, and
+ *    output arguments are left untouched.
+ *  - Handles are opaque. A context may be used from several threads at once.
+ *  - Structs the library fills in start with `struct_size`: set it to
+ *    sizeof(the struct) before the call; the library writes only the fields
+ *    that fit, so old callers keep working against a newer library.
+ *  - Images are row-major, channel planes one after another (planar), with a
+ *    row pitch in bytes. Element types are MATLAB's classes.
+ */
+#ifndef IPT_H
+#define IPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define IPT_API __declspec(dllimport)
+#else
+#define IPT_API __attribute__((visibility("default")))
+#endif
+
+/* Versions of the contract this header describes. abi_version changes only on
+ * a breaking change; api_version grows when functions or slots are appended. */
+#define IPT_ABI_VERSION 1u
+#define IPT_API_VERSION 1u
+
+typedef enum ipt_status {
+    IPT_OK = 0,
+    IPT_ERR_INVALID_ARGUMENT = 1, /* a parameter is wrong; the message names it */
+    IPT_ERR_UNSUPPORTED = 2,      /* no implementation accepts this call */
+    IPT_ERR_OUT_OF_MEMORY = 3,
+    IPT_ERR_NOT_FOUND = 4,        /* unknown operator, device, plugin or name */
+    IPT_ERR_PLUGIN = 5,           /* a plugin failed to load or misbehaved */
+    IPT_ERR_DEVICE = 6,           /* the device reported an error */
+    IPT_ERR_INTERNAL = 7,
+    IPT_ERR_ABI = 8               /* version or struct_size mismatch */
+} ipt_status;
+
+/* MATLAB classes. The values are part of the ABI. */
+typedef enum ipt_dtype {
+    IPT_LOGICAL = 1,
+    IPT_UINT8 = 2,
+    IPT_UINT16 = 3,
+    IPT_INT16 = 4,
+    IPT_INT32 = 5,
+    IPT_UINT32 = 6,
+    IPT_SINGLE = 7,
+    IPT_DOUBLE = 8
+} ipt_dtype;
+#define IPT_DTYPE_COUNT 9 /* one more than the largest value */
+
+/* Device id of the host (always present). Other ids are stable for the life
+ * of a context: they follow plugin load order and each plugin's device order. */
+#define IPT_DEVICE_HOST 0u
+#define IPT_DEVICE_ANY 0xFFFFFFFFu
+
+typedef struct ipt_context ipt_context;
+typedef struct ipt_image ipt_image;
+typedef struct ipt_call ipt_call;
+
+/* ---- errors --------------------------------------------------------------- */
+
+/* Message of the last failed call on this thread ("" if none). Valid until the
+ * next call into the library on the same thread. */
+IPT_API const char* ipt_last_error(void);
+IPT_API const char* ipt_status_name(ipt_status status);
+IPT_API size_t ipt_dtype_size(ipt_dtype dtype); /* 0 for an unknown dtype */
+IPT_API const char* ipt_dtype_name(ipt_dtype dtype); /* "uint8", ...; NULL if unknown */
+IPT_API ipt_status ipt_dtype_from_name(const char* name, ipt_dtype* out);
+IPT_API uint32_t ipt_version_abi(void);
+IPT_API uint32_t ipt_version_api(void);
+
+/* ---- context -------------------------------------------------------------- */
+
+/* Flags for ipt_context_create. */
+#define IPT_CONTEXT_NO_DISCOVERY 1u /* do not load IPT_PLUGIN_PATH or the default folder */
+
+IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out);
+IPT_API void ipt_context_destroy(ipt_context* ctx); /* NULL is ignored */
+
+/* Loads one plugin file. A plugin found twice (same file) is loaded once and
+ * the second attempt is recorded as "duplicate". A failure is recorded in the
+ * load report and returned; the context stays usable. */
+IPT_API ipt_status ipt_load_plugin(ipt_context* ctx, const char* path);
+
+/* Pins every later call of this context to one device (IPT_DEVICE_ANY lifts
+ * it). The environment variable IPT_DEVICE sets the initial value. */
+IPT_API ipt_status ipt_set_device(ipt_context* ctx, uint32_t device_id);
+
+/* Fallback policy when the pinned device has no implementation that accepts
+ * a call: 0 = error (default), 1 = allow another device. */
+#define IPT_FALLBACK_ERROR 0u
+#define IPT_FALLBACK_ALLOW 1u
+IPT_API ipt_status ipt_set_fallback(ipt_context* ctx, uint32_t policy);
+
+/* Waits for queued work on a device (IPT_DEVICE_ANY: every device) and
+ * reports an error raised by that work. */
+IPT_API ipt_status ipt_sync(ipt_context* ctx, uint32_t device_id);
+
+/* ---- load report ---------------------------------------------------------- */
+
+typedef enum ipt_load_outcome {
+    IPT_LOAD_LOADED = 0,
+    IPT_LOAD_FAILED = 1,
+    IPT_LOAD_DUPLICATE = 2
+} ipt_load_outcome;
+
+typedef struct ipt_plugin_report {
+    uint32_t struct_size;
+    const char* path;          /* as given or found */
+    const char* source;        /* "explicit", "IPT_PLUGIN_PATH", "default" */
+    int32_t outcome;           /* ipt_load_outcome */
+    const char* error;         /* loader or plugin text; "" when loaded */
+    const char* name;          /* plugin name, "" if unknown */
+    const char* vendor;
+    const char* version;
+    uint32_t abi_version_seen; /* 0 when no table was returned */
+    uint32_t api_version_seen;
+    uint32_t device_count;
+    const char* device_note;   /* why there are no devices, "" otherwise */
+    uint32_t impl_count;
+} ipt_plugin_report;
+
+IPT_API uint32_t ipt_plugin_report_count(const ipt_context* ctx);
+/* Strings stay valid for the life of the context. */
+IPT_API ipt_status ipt_plugin_report_get(const ipt_context* ctx, uint32_t index,
+                                         ipt_plugin_report* out);
+
+/* ---- devices -------------------------------------------------------------- */
+
+typedef struct ipt_device_info {
+    uint32_t struct_size;
+    uint32_t id;
+    const char* name;
+    const char* kind;          /* "cpu", "cuda", "vulkan", ... */
+    const char* vendor;
+    const char* plugin;        /* owning plugin name; "openipt" for the host */
+    const char* identity;      /* UUID or PCI id and driver, for caches */
+    uint64_t memory_bytes;
+    uint32_t compute_units;
+    uint32_t subgroup_size;    /* warp / wavefront width; 0 if not meaningful */
+} ipt_device_info;
+
+IPT_API uint32_t ipt_device_count(const ipt_context* ctx);
+IPT_API ipt_status ipt_device_get(const ipt_context* ctx, uint32_t id, ipt_device_info* out);
+
+/* ---- operators ------------------------------------------------------------ */
+
+struct ipt_op_schema; /* ipt_ops.h */
+
+IPT_API uint32_t ipt_op_count(const ipt_context* ctx);
+/* The schema of the index-th operator (built-in or introduced by a plugin). */
+IPT_API const struct ipt_op_schema* ipt_op_get(const ipt_context* ctx, uint32_t index);
+IPT_API const struct ipt_op_schema* ipt_op_find(const ipt_context* ctx, const char* name);
+
+typedef struct ipt_impl_info {
+    uint32_t struct_size;
+    const char* op;
+    const char* variant;       /* "" or e.g. "fft", "wave64" */
+    const char* plugin;
+    uint32_t device_id;
+    int32_t priority;
+} ipt_impl_info;
+
+/* Implementations bound to devices, for one operator (name) or all (NULL). */
+IPT_API uint32_t ipt_impl_count(const ipt_context* ctx, const char* op);
+IPT_API ipt_status ipt_impl_get(const ipt_context* ctx, const char* op, uint32_t index,
+                                ipt_impl_info* out);
+
+/* ---- images --------------------------------------------------------------- */
+
+typedef struct ipt_image_info {
+    uint32_t struct_size;
+    int32_t dtype;
+    int64_t rows;
+    int64_t cols;
+    int64_t channels;
+    int64_t row_pitch;         /* bytes between rows on the device */
+    uint32_t device_id;
+} ipt_image_info;
+
+/* A new image on a device, contents undefined. rows, cols >= 0 (an empty image
+ * is allowed), channels >= 1. */
+IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dtype dtype,
+                                    int64_t rows, int64_t cols, int64_t channels,
+                                    ipt_image** out);
+/* Copies host data in. host_row_pitch = 0 means tightly packed. Planes follow
+ * each other, each rows * host_row_pitch bytes. */
+IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t host_row_pitch);
+/* Waits for queued work on the image's device, then copies out. */
+IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_t host_row_pitch);
+IPT_API ipt_status ipt_image_get_info(const ipt_image* image, ipt_image_info* out);
+/* A copy of the image on another device (through host memory if needed). */
+IPT_API ipt_status ipt_image_copy_to(ipt_context* ctx, const ipt_image* image,
+                                     uint32_t device_id, ipt_image** out);
+IPT_API void ipt_image_free(ipt_image* image); /* NULL is ignored */
+
+/* ---- calls ---------------------------------------------------------------- */
+
+/* A call is built like an SQLite statement: create, set parameters by name,
+ * run, take the outputs, free. Parameters not set get their defaults. A call
+ * may be run again after changing parameters. Not thread-safe itself; use one
+ * call object per thread. */
+IPT_API ipt_status ipt_call_create(ipt_context* ctx, const char* op, ipt_call** out);
+IPT_API void ipt_call_free(ipt_call* call); /* frees outputs not taken */
+
+IPT_API ipt_status ipt_call_set_image(ipt_call* call, const char* name, const ipt_image* image);
+IPT_API ipt_status ipt_call_set_int(ipt_call* call, const char* name, int64_t value);
+IPT_API ipt_status ipt_call_set_float(ipt_call* call, const char* name, double value);
+IPT_API ipt_status ipt_call_set_floats(ipt_call* call, const char* name, const double* values,
+                                       uint64_t count);
+IPT_API ipt_status ipt_call_set_string(ipt_call* call, const char* name, const char* value);
+/* Sets any scalar, array or enum parameter from its textual form
+ * ("same", "3", "[0.01 0.99]", "0:179"), as the CLI does. */
+IPT_API ipt_status ipt_call_set_text(ipt_call* call, const char* name, const char* text);
+/* Asks that an optional output be produced (all required outputs always are). */
+IPT_API ipt_status ipt_call_want_output(ipt_call* call, const char* name);
+/* Runs on this device only (overrides the context's pin for this call). */
+IPT_API ipt_status ipt_call_set_device(ipt_call* call, uint32_t device_id);
+/* Runs only this variant ("" for the plain one). */
+IPT_API ipt_status ipt_call_set_variant(ipt_call* call, const char* variant);
+
+IPT_API ipt_status ipt_call_run(ipt_call* call);
+
+/* Hands an output of the last run to the caller, who frees it. A second take
+ * of the same output is IPT_ERR_NOT_FOUND. */
+IPT_API ipt_status ipt_call_take_output(ipt_call* call, const char* name, ipt_image** out);
+
+/* ---- dispatch record ------------------------------------------------------ */
+
+typedef struct ipt_dispatch_info {
+    uint32_t struct_size;
+    const char* op;
+    const char* plugin;
+    const char* variant;
+    uint32_t device_id;
+    double run_ms;             /* host wall time of the implementation call */
+    double transfer_ms;        /* moving inputs to the device */
+    const char* reason;        /* why this implementation was chosen */
+    uint32_t candidates;       /* implementations considered */
+    uint32_t declined;         /* of those, how many declined (UNSUPPORTED) */
+} ipt_dispatch_info;
+
+/* The last dispatch made on this thread through this context. Strings stay
+ * valid until the next call on this thread. */
+IPT_API ipt_status ipt_last_dispatch(const ipt_context* ctx, ipt_dispatch_info* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IPT_H */

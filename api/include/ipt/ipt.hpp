@@ -1,0 +1,242 @@
+// Header-only C++ wrapper over ipt.h: RAII handles, typed calls, and
+// exceptions that carry the status and the library's message.
+//
+//   ipt::Context ctx;                                  // discovers plugins
+//   ipt::Image a = ctx.upload(IPT_DOUBLE, 4, 5, data);  // on the host device
+//   ipt::Call call(ctx, "ipt.conv2");
+//   call.image("A", a).image("B", k).text("shape", "same").run();
+//   ipt::Image c = call.take("C");
+//   std::vector<double> out = c.download<double>();
+#ifndef IPT_HPP
+#define IPT_HPP
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ipt.h"
+#include "ipt_ops.h"
+
+namespace ipt {
+
+class Error : public std::runtime_error {
+public:
+    Error(ipt_status status, const std::string& message)
+        : std::runtime_error(message), status_(status) {}
+    ipt_status status() const noexcept { return status_; }
+
+private:
+    ipt_status status_;
+};
+
+inline void check(ipt_status status) {
+    if (status != IPT_OK) throw Error(status, ipt_last_error());
+}
+
+template <class T> constexpr ipt_dtype dtype_of();
+template <> constexpr ipt_dtype dtype_of<bool>() { return IPT_LOGICAL; }
+template <> constexpr ipt_dtype dtype_of<uint8_t>() { return IPT_UINT8; }
+template <> constexpr ipt_dtype dtype_of<uint16_t>() { return IPT_UINT16; }
+template <> constexpr ipt_dtype dtype_of<int16_t>() { return IPT_INT16; }
+template <> constexpr ipt_dtype dtype_of<int32_t>() { return IPT_INT32; }
+template <> constexpr ipt_dtype dtype_of<uint32_t>() { return IPT_UINT32; }
+template <> constexpr ipt_dtype dtype_of<float>() { return IPT_SINGLE; }
+template <> constexpr ipt_dtype dtype_of<double>() { return IPT_DOUBLE; }
+
+class Image {
+public:
+    Image() = default;
+    explicit Image(ipt_image* handle) : h_(handle) {}
+    Image(Image&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+    Image& operator=(Image&& o) noexcept {
+        if (this != &o) {
+            ipt_image_free(h_);
+            h_ = std::exchange(o.h_, nullptr);
+        }
+        return *this;
+    }
+    Image(const Image&) = delete;
+    Image& operator=(const Image&) = delete;
+    ~Image() { ipt_image_free(h_); }
+
+    ipt_image* get() const { return h_; }
+    explicit operator bool() const { return h_ != nullptr; }
+
+    ipt_image_info info() const {
+        ipt_image_info i{};
+        i.struct_size = sizeof i;
+        check(ipt_image_get_info(h_, &i));
+        return i;
+    }
+    ipt_dtype dtype() const { return static_cast<ipt_dtype>(info().dtype); }
+    int64_t rows() const { return info().rows; }
+    int64_t cols() const { return info().cols; }
+    int64_t channels() const { return info().channels; }
+    int64_t numel() const {
+        ipt_image_info i = info();
+        return i.rows * i.cols * i.channels;
+    }
+
+    void upload(const void* host, int64_t row_pitch = 0) { check(ipt_image_upload(h_, host, row_pitch)); }
+    void download(void* host, int64_t row_pitch = 0) const {
+        check(ipt_image_download(h_, host, row_pitch));
+    }
+    // Tightly packed copy of the whole image. T must match the dtype's size.
+    template <class T> std::vector<T> download() const {
+        ipt_image_info i = info();
+        if (ipt_dtype_size(static_cast<ipt_dtype>(i.dtype)) != sizeof(T))
+            throw Error(IPT_ERR_INVALID_ARGUMENT, "download: element size does not match the image's class");
+        std::vector<T> out(static_cast<size_t>(i.rows * i.cols * i.channels));
+        if (!out.empty()) download(out.data());
+        return out;
+    }
+
+private:
+    ipt_image* h_ = nullptr;
+};
+
+class Context {
+public:
+    explicit Context(uint32_t flags = 0) { check(ipt_context_create(flags, &h_)); }
+    Context(Context&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+    ~Context() { ipt_context_destroy(h_); }
+
+    ipt_context* get() const { return h_; }
+
+    void load_plugin(const std::string& path) { check(ipt_load_plugin(h_, path.c_str())); }
+    void set_device(uint32_t id) { check(ipt_set_device(h_, id)); }
+    void sync(uint32_t id = IPT_DEVICE_ANY) { check(ipt_sync(h_, id)); }
+
+    std::vector<ipt_plugin_report> plugin_reports() const {
+        std::vector<ipt_plugin_report> out(ipt_plugin_report_count(h_));
+        for (uint32_t i = 0; i < out.size(); ++i) {
+            out[i].struct_size = sizeof(ipt_plugin_report);
+            check(ipt_plugin_report_get(h_, i, &out[i]));
+        }
+        return out;
+    }
+    std::vector<ipt_device_info> devices() const {
+        std::vector<ipt_device_info> out(ipt_device_count(h_));
+        for (uint32_t i = 0; i < out.size(); ++i) {
+            out[i].struct_size = sizeof(ipt_device_info);
+            check(ipt_device_get(h_, i, &out[i]));
+        }
+        return out;
+    }
+    std::vector<const ipt_op_schema*> ops() const {
+        std::vector<const ipt_op_schema*> out(ipt_op_count(h_));
+        for (uint32_t i = 0; i < out.size(); ++i) out[i] = ipt_op_get(h_, i);
+        return out;
+    }
+    std::vector<ipt_impl_info> impls(const char* op = nullptr) const {
+        std::vector<ipt_impl_info> out(ipt_impl_count(h_, op));
+        for (uint32_t i = 0; i < out.size(); ++i) {
+            out[i].struct_size = sizeof(ipt_impl_info);
+            check(ipt_impl_get(h_, op, i, &out[i]));
+        }
+        return out;
+    }
+
+    Image create(ipt_dtype dtype, int64_t rows, int64_t cols, int64_t channels = 1,
+                 uint32_t device = IPT_DEVICE_HOST) {
+        ipt_image* img = nullptr;
+        check(ipt_image_create(h_, device, dtype, rows, cols, channels, &img));
+        return Image(img);
+    }
+    Image upload(ipt_dtype dtype, int64_t rows, int64_t cols, const void* data,
+                 int64_t channels = 1, uint32_t device = IPT_DEVICE_HOST) {
+        Image img = create(dtype, rows, cols, channels, device);
+        if (rows * cols * channels > 0) img.upload(data);
+        return img;
+    }
+    template <class T>
+    Image upload(int64_t rows, int64_t cols, const std::vector<T>& data, int64_t channels = 1,
+                 uint32_t device = IPT_DEVICE_HOST) {
+        if (static_cast<int64_t>(data.size()) != rows * cols * channels)
+            throw Error(IPT_ERR_INVALID_ARGUMENT, "upload: data size does not match rows*cols*channels");
+        return upload(dtype_of<T>(), rows, cols, data.data(), channels, device);
+    }
+    Image copy_to(const Image& img, uint32_t device) {
+        ipt_image* out = nullptr;
+        check(ipt_image_copy_to(h_, img.get(), device, &out));
+        return Image(out);
+    }
+
+    ipt_dispatch_info last_dispatch() const {
+        ipt_dispatch_info d{};
+        d.struct_size = sizeof d;
+        check(ipt_last_dispatch(h_, &d));
+        return d;
+    }
+
+private:
+    ipt_context* h_ = nullptr;
+};
+
+class Call {
+public:
+    Call(Context& ctx, const std::string& op) { check(ipt_call_create(ctx.get(), op.c_str(), &h_)); }
+    Call(Call&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+    Call(const Call&) = delete;
+    Call& operator=(const Call&) = delete;
+    ~Call() { ipt_call_free(h_); }
+
+    ipt_call* get() const { return h_; }
+
+    Call& image(const char* name, const Image& img) {
+        check(ipt_call_set_image(h_, name, img.get()));
+        return *this;
+    }
+    Call& integer(const char* name, int64_t v) {
+        check(ipt_call_set_int(h_, name, v));
+        return *this;
+    }
+    Call& number(const char* name, double v) {
+        check(ipt_call_set_float(h_, name, v));
+        return *this;
+    }
+    Call& numbers(const char* name, const std::vector<double>& v) {
+        check(ipt_call_set_floats(h_, name, v.data(), v.size()));
+        return *this;
+    }
+    Call& text(const char* name, const std::string& v) {
+        check(ipt_call_set_text(h_, name, v.c_str()));
+        return *this;
+    }
+    Call& option(const char* name, const std::string& v) {
+        check(ipt_call_set_string(h_, name, v.c_str()));
+        return *this;
+    }
+    Call& want(const char* name) {
+        check(ipt_call_want_output(h_, name));
+        return *this;
+    }
+    Call& device(uint32_t id) {
+        check(ipt_call_set_device(h_, id));
+        return *this;
+    }
+    Call& variant(const std::string& v) {
+        check(ipt_call_set_variant(h_, v.c_str()));
+        return *this;
+    }
+    Call& run() {
+        check(ipt_call_run(h_));
+        return *this;
+    }
+    Image take(const char* name) {
+        ipt_image* img = nullptr;
+        check(ipt_call_take_output(h_, name, &img));
+        return Image(img);
+    }
+
+private:
+    ipt_call* h_ = nullptr;
+};
+
+}  // namespace ipt
+
+#endif  // IPT_HPP

@@ -1,0 +1,349 @@
+/*
+ * OpenIPT operator catalogue: the built-in operators, their parameters,
+ * accepted classes and MATLAB defaults, as data. This header is the one source
+ * of truth: the registry validates calls against it, the CLI and `ipt info`
+ * print it, conformance reads the comparison rule of each operator from it,
+ * and a plugin that introduces an operator describes it with the same structs.
+ *
+ * Parameter names follow MathWorks' documentation of each function.
+ */
+#ifndef IPT_OPS_H
+#define IPT_OPS_H
+
+#include <float.h>
+
+#include "ipt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ipt_param_kind {
+    IPT_PARAM_INPUT = 1,   /* input image */
+    IPT_PARAM_OUTPUT = 2,  /* output image, allocated by the implementation */
+    IPT_PARAM_INT = 3,     /* int64 */
+    IPT_PARAM_FLOAT = 4,   /* double */
+    IPT_PARAM_FLOATS = 5,  /* array of double */
+    IPT_PARAM_ENUM = 6     /* one of a list of strings */
+} ipt_param_kind;
+
+/* dtype bit masks */
+#define IPT_DT(d) (1u << (d))
+#define IPT_DT_UNSIGNED (IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT(IPT_UINT32))
+#define IPT_DT_INTEGER (IPT_DT_UNSIGNED | IPT_DT(IPT_INT16) | IPT_DT(IPT_INT32))
+#define IPT_DT_FLOAT (IPT_DT(IPT_SINGLE) | IPT_DT(IPT_DOUBLE))
+#define IPT_DT_NUMERIC (IPT_DT_INTEGER | IPT_DT_FLOAT)
+#define IPT_DT_ALL (IPT_DT_NUMERIC | IPT_DT(IPT_LOGICAL))
+#define IPT_DT_IMAGE (IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT(IPT_INT16) | IPT_DT_FLOAT)
+
+/* Parameter flags. Each is a validation rule the registry applies. */
+#define IPT_P_OPTIONAL 0x0001u  /* may be absent (no default) */
+#define IPT_P_RGB 0x0002u       /* image: 1 or 3 channels (otherwise exactly 1) */
+#define IPT_P_VECTOR 0x0004u    /* image: one row or one column */
+#define IPT_P_NONEMPTY 0x0008u  /* image: rows >= 1 and cols >= 1 */
+#define IPT_P_FINITE 0x0010u    /* number(s): no NaN or Inf */
+#define IPT_P_INTEGRAL 0x0020u  /* number(s): whole values */
+#define IPT_P_LUT 0x0040u       /* image: numel = number of values of ref's class (256 or 65536) */
+#define IPT_P_HOST 0x0080u      /* image: a small parameter array the implementation reads on the host */
+#define IPT_P_SAME_SIZE 0x0100u /* image: same rows, cols (and channels) as ref */
+#define IPT_P_SAME_DTYPE 0x0200u /* image: same class as ref */
+#define IPT_P_COUNT_IMAGES 0x0400u /* floats: count = number of images given, or one more */
+#define IPT_P_ORDER_OF 0x0800u  /* int: 1 <= value <= nnz(ref) */
+#define IPT_P_MAP 0x1000u       /* image: a colormap, n x 3 with n >= 1 */
+
+typedef struct ipt_param_schema {
+    const char* name;
+    int32_t kind;              /* ipt_param_kind */
+    uint32_t dtypes;           /* images: accepted classes (outputs: possible classes) */
+    uint32_t flags;            /* IPT_P_* */
+    const char* values;        /* ENUM: "a|b|c"; INT: allowed values "4|8" or NULL */
+    const char* default_text;  /* MATLAB default as text, NULL if none */
+    double min_value;          /* numbers: inclusive bounds (each element of FLOATS) */
+    double max_value;
+    uint32_t min_count;        /* FLOATS: element count bounds */
+    uint32_t max_count;
+    const char* ref;           /* the other parameter a rule refers to */
+    const char* doc;
+} ipt_param_schema;
+
+/* How the outputs of an operator are compared across backends. */
+typedef enum ipt_compare_kind {
+    IPT_CMP_EXACT = 1,      /* bit for bit (NaN matches NaN) */
+    IPT_CMP_RANGE_EPS = 2,  /* |x - ref| <= tolerance * eps(class of x) * max(1, max|ref|) */
+    IPT_CMP_CONV = 3,       /* |x - ref| <= tolerance * eps(class of x) * (|A| * |B|)(p) */
+    IPT_CMP_BWDIST = 4      /* D exact; IDX exact except at ties, where D(IDX) must match */
+} ipt_compare_kind;
+
+typedef struct ipt_op_schema {
+    uint32_t struct_size;
+    const char* name;          /* namespaced: "ipt.conv2" */
+    const char* matlab;        /* the MATLAB function it follows */
+    const char* summary;
+    uint32_t param_count;
+    const ipt_param_schema* params;
+    const char* alternatives;  /* "B|u,v": exactly one group of optional inputs is given */
+    int32_t compare;           /* ipt_compare_kind, for floating outputs */
+    double tolerance;
+    const char* compare_doc;
+} ipt_op_schema;
+
+/* Helpers to write schemas as short positional initialisers. */
+#define IPT_IN(name, dtypes, flags, ref, doc) \
+    { name, IPT_PARAM_INPUT, dtypes, flags, NULL, NULL, 0, 0, 0, 0, ref, doc }
+#define IPT_OUT(name, dtypes, flags, doc) \
+    { name, IPT_PARAM_OUTPUT, dtypes, flags, NULL, NULL, 0, 0, 0, 0, NULL, doc }
+#define IPT_INT(name, flags, values, def, lo, hi, ref, doc) \
+    { name, IPT_PARAM_INT, 0, flags, values, def, lo, hi, 0, 0, ref, doc }
+#define IPT_FLOAT(name, flags, def, lo, hi, doc) \
+    { name, IPT_PARAM_FLOAT, 0, flags, NULL, def, lo, hi, 0, 0, NULL, doc }
+#define IPT_FLOATS(name, flags, def, lo, hi, nmin, nmax, doc) \
+    { name, IPT_PARAM_FLOATS, 0, flags, NULL, def, lo, hi, nmin, nmax, NULL, doc }
+#define IPT_ENUM(name, flags, values, def, doc) \
+    { name, IPT_PARAM_ENUM, 0, flags, values, def, 0, 0, 0, 0, NULL, doc }
+#define IPT_COUNT_OF(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+/* "no bound": range checks apply to finite values only */
+#define IPT_UNBOUNDED DBL_MAX
+
+/* ---------------------------------------------------------------------- */
+/* The built-in catalogue.                                                 */
+/* ---------------------------------------------------------------------- */
+
+static const ipt_param_schema ipt_intlut_params[] = {
+    IPT_IN("A", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT(IPT_INT16), IPT_P_RGB, NULL,
+           "image"),
+    IPT_IN("LUT", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT(IPT_INT16),
+           IPT_P_VECTOR | IPT_P_LUT | IPT_P_SAME_DTYPE, "A",
+           "lookup table: 256 entries for uint8, 65536 for uint16 and int16 (indexed from -32768)"),
+    IPT_OUT("B", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT(IPT_INT16), 0,
+            "LUT(A+1), class and size of A"),
+};
+
+static const ipt_param_schema ipt_stretchlim_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image"),
+    IPT_FLOATS("tol", IPT_P_FINITE, "[0.01 0.99]", 0, 1, 1, 2,
+               "[low_fract high_fract]; a scalar t means [t 1-t]"),
+    IPT_OUT("LOWHIGH", IPT_DT(IPT_DOUBLE), 0, "2 x channels, limits on the [0,1] scale"),
+};
+
+static const ipt_param_schema ipt_imadjust_params[] = {
+    IPT_IN("I", IPT_DT_IMAGE, IPT_P_RGB, NULL, "image"),
+    IPT_FLOATS("low_high_in", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 0, 1, 2, 6,
+               "[low_in high_in] (or 2 x 3 for RGB, column per channel); default stretchlim(I)"),
+    IPT_FLOATS("low_high_out", IPT_P_FINITE, "[0 1]", 0, 1, 2, 6,
+               "[low_out high_out]; low_out > high_out inverts"),
+    IPT_FLOATS("gamma", IPT_P_FINITE, "1", 0, IPT_UNBOUNDED, 1, 3, "shape of the curve, one per channel or one"),
+    IPT_OUT("J", IPT_DT_IMAGE, 0, "class and size of I"),
+};
+
+static const ipt_param_schema ipt_imlincomb_params[] = {
+    IPT_FLOATS("K", IPT_P_COUNT_IMAGES, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 9,
+               "K1..Kn, then optionally the offset K"),
+    IPT_IN("A1", IPT_DT_ALL, IPT_P_RGB, NULL, "first image"),
+    IPT_IN("A2", IPT_DT_ALL, IPT_P_OPTIONAL | IPT_P_RGB | IPT_P_SAME_SIZE, "A1", "image"),
+    IPT_IN("A3", IPT_DT_ALL, IPT_P_OPTIONAL | IPT_P_RGB | IPT_P_SAME_SIZE, "A1", "image"),
+    IPT_IN("A4", IPT_DT_ALL, IPT_P_OPTIONAL | IPT_P_RGB | IPT_P_SAME_SIZE, "A1", "image"),
+    IPT_IN("A5", IPT_DT_ALL, IPT_P_OPTIONAL | IPT_P_RGB | IPT_P_SAME_SIZE, "A1", "image"),
+    IPT_IN("A6", IPT_DT_ALL, IPT_P_OPTIONAL | IPT_P_RGB | IPT_P_SAME_SIZE, "A1", "image"),
+    IPT_IN("A7", IPT_DT_ALL, IPT_P_OPTIONAL | IPT_P_RGB | IPT_P_SAME_SIZE, "A1", "image"),
+    IPT_IN("A8", IPT_DT_ALL, IPT_P_OPTIONAL | IPT_P_RGB | IPT_P_SAME_SIZE, "A1", "image"),
+    IPT_ENUM("outclass", 0, "default|uint8|uint16|int16|int32|uint32|single|double", "default",
+             "class of Z; default: class of A1 (double when A1 is logical)"),
+    IPT_OUT("Z", IPT_DT_NUMERIC, 0, "sum in double, rounded once"),
+};
+
+static const ipt_param_schema ipt_edge_params[] = {
+    IPT_IN("I", IPT_DT_IMAGE | IPT_DT(IPT_LOGICAL), 0, NULL, "grayscale image"),
+    IPT_ENUM("method", 0, "sobel|prewitt|roberts|log|zerocross|canny", "sobel", "edge detector"),
+    IPT_FLOATS("threshold", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 0, IPT_UNBOUNDED, 1, 2,
+               "sensitivity; [low high] for canny; absent: automatic"),
+    IPT_ENUM("direction", 0, "both|horizontal|vertical", "both", "sobel, prewitt, roberts"),
+    IPT_ENUM("thinning", 0, "thinning|nothinning", "thinning", "sobel, prewitt, roberts"),
+    IPT_FLOAT("sigma", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 1e-6, IPT_UNBOUNDED,
+              "log (default 2) and canny (default sqrt(2))"),
+    IPT_IN("h", IPT_DT_FLOAT, IPT_P_OPTIONAL | IPT_P_NONEMPTY | IPT_P_HOST, NULL,
+           "zerocross filter"),
+    IPT_OUT("BW", IPT_DT(IPT_LOGICAL), 0, "edges"),
+    IPT_OUT("thresh", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "threshold used (1x2 for canny)"),
+};
+
+static const ipt_param_schema ipt_imregionalmax_params[] = {
+    IPT_IN("I", IPT_DT_ALL, 0, NULL, "image"),
+    IPT_INT("conn", 0, "4|8", "8", 4, 8, NULL, "connectivity"),
+    IPT_OUT("BW", IPT_DT(IPT_LOGICAL), 0, "pixels of regional maxima"),
+};
+
+static const ipt_param_schema ipt_ordfilt2_params[] = {
+    IPT_IN("A", IPT_DT_ALL, 0, NULL, "image"),
+    IPT_INT("order", IPT_P_ORDER_OF, NULL, NULL, 1, 1e18, "domain",
+            "which order statistic, 1-based, at most nnz(domain)"),
+    IPT_IN("domain", IPT_DT(IPT_LOGICAL), IPT_P_NONEMPTY | IPT_P_HOST, NULL, "neighbourhood"),
+    IPT_IN("S", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL | IPT_P_HOST | IPT_P_SAME_SIZE, "domain",
+           "additive offsets"),
+    IPT_ENUM("padopt", 0, "zeros|symmetric", "zeros", "border"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A (double when S is given)"),
+};
+
+static const ipt_param_schema ipt_medfilt2_params[] = {
+    IPT_IN("A", IPT_DT_ALL, 0, NULL, "image"),
+    IPT_FLOATS("size", IPT_P_FINITE | IPT_P_INTEGRAL, "[3 3]", 1, 4096, 2, 2, "[m n]"),
+    IPT_ENUM("padopt", 0, "zeros|symmetric|indexed", "zeros", "border"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
+};
+
+static const ipt_param_schema ipt_conv2_params[] = {
+    IPT_IN("A", IPT_DT_FLOAT, 0, NULL, "image"),
+    IPT_IN("B", IPT_DT_FLOAT, IPT_P_OPTIONAL, NULL, "kernel"),
+    IPT_IN("u", IPT_DT_FLOAT, IPT_P_OPTIONAL | IPT_P_VECTOR, NULL,
+           "column kernel of conv2(u,v,A)"),
+    IPT_IN("v", IPT_DT_FLOAT, IPT_P_OPTIONAL | IPT_P_VECTOR, NULL, "row kernel of conv2(u,v,A)"),
+    IPT_ENUM("shape", 0, "full|same|valid", "full", "part of the convolution returned"),
+    IPT_OUT("C", IPT_DT_FLOAT, 0, "single when every input is single, else double"),
+};
+
+static const ipt_param_schema ipt_imfilter_params[] = {
+    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB, NULL, "image"),
+    IPT_IN("h", IPT_DT_FLOAT, IPT_P_NONEMPTY, NULL, "filter"),
+    IPT_ENUM("boundary", 0, "constant|symmetric|replicate|circular", "constant",
+             "padding; constant uses X"),
+    IPT_FLOAT("X", 0, "0", -IPT_UNBOUNDED, IPT_UNBOUNDED, "pad value for boundary=constant"),
+    IPT_ENUM("output", 0, "same|full", "same", "size of B"),
+    IPT_ENUM("mode", 0, "corr|conv", "corr", "correlation or convolution"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A; integers rounded half away and saturated"),
+};
+
+static const ipt_param_schema ipt_fspecial_params[] = {
+    IPT_ENUM("type", 0, "average|disk|gaussian|laplacian|log|motion|prewitt|sobel|unsharp",
+             NULL, "filter"),
+    IPT_FLOATS("hsize", IPT_P_OPTIONAL | IPT_P_FINITE | IPT_P_INTEGRAL, NULL, 1, 4096, 1, 2,
+               "average (default 3), gaussian (3), log (5)"),
+    IPT_FLOAT("sigma", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 1e-300, IPT_UNBOUNDED,
+              "gaussian and log (default 0.5)"),
+    IPT_FLOAT("alpha", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 0, 1, "laplacian, unsharp (default 0.2)"),
+    IPT_FLOAT("radius", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 0, 4096, "disk (default 5)"),
+    IPT_FLOAT("len", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 0, 4096, "motion (default 9)"),
+    IPT_FLOAT("theta", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED,
+              "motion, degrees (default 0)"),
+    IPT_OUT("h", IPT_DT(IPT_DOUBLE), 0, "filter"),
+};
+
+static const ipt_param_schema ipt_mean2_params[] = {
+    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB, NULL, "image"),
+    IPT_OUT("m", IPT_DT_FLOAT, 0, "1x1; single for single A, else double"),
+};
+
+static const ipt_param_schema ipt_strel_params[] = {
+    IPT_ENUM("shape", 0, "square|rectangle|diamond|octagon|line|disk|periodicline|arbitrary",
+             NULL, "structuring element"),
+    IPT_INT("w", IPT_P_OPTIONAL, NULL, NULL, 0, 1e6, NULL, "square: width"),
+    IPT_FLOATS("size", IPT_P_OPTIONAL | IPT_P_FINITE | IPT_P_INTEGRAL, NULL, 0, 1e6, 2, 2,
+               "rectangle: [m n]"),
+    IPT_INT("r", IPT_P_OPTIONAL, NULL, NULL, 0, 1e6, NULL,
+            "diamond, octagon (multiple of 3), disk: radius"),
+    IPT_INT("n", 0, "0|4|6|8", "4", 0, 8, NULL, "disk: number of periodic lines"),
+    IPT_FLOAT("len", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 0, 1e6, "line: length"),
+    IPT_FLOAT("deg", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED,
+              "line: angle in degrees"),
+    IPT_INT("P", IPT_P_OPTIONAL, NULL, NULL, 0, 1e6, NULL, "periodicline: 2P+1 points"),
+    IPT_FLOATS("V", IPT_P_OPTIONAL | IPT_P_FINITE | IPT_P_INTEGRAL, NULL, -1e6, 1e6, 2, 2,
+               "periodicline: [row col] step"),
+    IPT_IN("nhood_in", IPT_DT(IPT_LOGICAL), IPT_P_OPTIONAL | IPT_P_HOST, NULL,
+           "arbitrary: the neighbourhood"),
+    IPT_OUT("nhood", IPT_DT(IPT_LOGICAL), 0, "neighbourhood, centre at floor((size+1)/2)"),
+    IPT_OUT("decomposition", IPT_DT(IPT_LOGICAL), IPT_P_OPTIONAL,
+            "one channel per factor, each of the size of nhood; dilating by each in turn "
+            "equals dilating by nhood"),
+};
+
+static const ipt_param_schema ipt_imdilate_params[] = {
+    IPT_IN("A", IPT_DT_ALL, 0, NULL, "image"),
+    IPT_IN("nhood", IPT_DT(IPT_LOGICAL), IPT_P_HOST, NULL, "structuring element neighbourhood"),
+    IPT_IN("heights", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL | IPT_P_HOST | IPT_P_SAME_SIZE, "nhood",
+           "non-flat structuring element heights"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
+};
+
+static const ipt_param_schema ipt_bwdist_params[] = {
+    IPT_IN("BW", IPT_DT_ALL, 0, NULL, "nonzero pixels are the features"),
+    IPT_ENUM("method", 0, "euclidean|cityblock|chessboard|quasi-euclidean", "euclidean",
+             "distance metric"),
+    IPT_OUT("D", IPT_DT(IPT_SINGLE), 0, "distance to the nearest nonzero pixel"),
+    IPT_OUT("IDX", IPT_DT(IPT_UINT32), IPT_P_OPTIONAL,
+            "1-based column-major linear index of that pixel (0 when none)"),
+};
+
+static const ipt_param_schema ipt_radon_params[] = {
+    IPT_IN("I", IPT_DT_ALL, 0, NULL, "image"),
+    IPT_FLOATS("theta", IPT_P_FINITE, "0:179", -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 1u << 20,
+               "projection angles in degrees"),
+    IPT_OUT("R", IPT_DT(IPT_DOUBLE), 0, "one column per angle"),
+    IPT_OUT("xp", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "radial coordinates, a column"),
+};
+
+static const ipt_param_schema ipt_dither_params[] = {
+    IPT_IN("I", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, IPT_P_RGB, NULL,
+           "grayscale image, or RGB image when map is given"),
+    IPT_IN("map", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL | IPT_P_HOST | IPT_P_MAP, NULL,
+           "colormap, n x 3 in [0,1]"),
+    IPT_INT("Qm", 0, NULL, "5", 1, 16, NULL, "bits per axis of the inverse colormap"),
+    IPT_INT("Qe", 0, NULL, "8", 1, 16, NULL, "bits of the colour error"),
+    IPT_OUT("X", IPT_DT(IPT_LOGICAL) | IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16), 0,
+            "logical without map; zero-based indices with one"),
+};
+
+#define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
+    { sizeof(ipt_op_schema), name, matlab, summary, IPT_COUNT_OF(params), params, alt, cmp, tol, cmpdoc }
+
+static const ipt_op_schema ipt_builtin_ops[] = {
+    IPT_SCHEMA("ipt.intlut", "intlut", "convert integer values using a lookup table",
+               ipt_intlut_params, NULL, IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.stretchlim", "stretchlim", "limits for contrast stretching",
+               ipt_stretchlim_params, NULL, IPT_CMP_EXACT, 0,
+               "exact (histogram bins are integers)"),
+    IPT_SCHEMA("ipt.imadjust", "imadjust", "adjust intensity values",
+               ipt_imadjust_params, NULL, IPT_CMP_RANGE_EPS, 8,
+               "integer classes exact; floating: 8 eps(class) of the output range"),
+    IPT_SCHEMA("ipt.imlincomb", "imlincomb", "linear combination of images",
+               ipt_imlincomb_params, NULL, IPT_CMP_RANGE_EPS, 4,
+               "integer classes exact; floating: 4 eps(class) * max(1, max|Z|)"),
+    IPT_SCHEMA("ipt.edge", "edge", "find edges", ipt_edge_params, NULL, IPT_CMP_EXACT, 0,
+               "BW exact; thresh 64 eps relative"),
+    IPT_SCHEMA("ipt.imregionalmax", "imregionalmax", "regional maxima",
+               ipt_imregionalmax_params, NULL, IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.ordfilt2", "ordfilt2", "2-D order-statistic filtering",
+               ipt_ordfilt2_params, NULL, IPT_CMP_EXACT, 0, "exact (selection, no arithmetic)"),
+    IPT_SCHEMA("ipt.medfilt2", "medfilt2", "2-D median filtering", ipt_medfilt2_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (the even-size mean is one rounding)"),
+    IPT_SCHEMA("ipt.conv2", "conv2", "2-D convolution", ipt_conv2_params, "B|u,v",
+               IPT_CMP_CONV, 16,
+               "|C - ref| <= 16 eps(class) (|A|*|B|)(p) per element; FFT variants the same "
+               "bound with eps * sqrt(numel) growth folded into the constant"),
+    IPT_SCHEMA("ipt.imfilter", "imfilter", "N-D filtering of images", ipt_imfilter_params, NULL,
+               IPT_CMP_CONV, 16,
+               "integer classes exact; floating: 16 eps(class) (|A|*|h|)(p)"),
+    IPT_SCHEMA("ipt.fspecial", "fspecial", "predefined 2-D filter", ipt_fspecial_params, NULL,
+               IPT_CMP_RANGE_EPS, 4, "4 eps * max|h|"),
+    IPT_SCHEMA("ipt.mean2", "mean2", "average of matrix elements", ipt_mean2_params, NULL,
+               IPT_CMP_RANGE_EPS, 16,
+               "integer and logical classes exact (integer accumulation); floating: 16 eps"),
+    IPT_SCHEMA("ipt.strel", "strel", "morphological structuring element", ipt_strel_params, NULL,
+               IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.imdilate", "imdilate", "dilate image", ipt_imdilate_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (flat: selection; non-flat: one addition)"),
+    IPT_SCHEMA("ipt.imerode", "imerode", "erode image", ipt_imdilate_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (flat: selection; non-flat: one subtraction)"),
+    IPT_SCHEMA("ipt.bwdist", "bwdist", "distance transform of binary image",
+               ipt_bwdist_params, NULL, IPT_CMP_BWDIST, 0,
+               "D exact to single rounding; IDX exact except at ties, where D at IDX must match"),
+    IPT_SCHEMA("ipt.radon", "radon", "Radon transform", ipt_radon_params, NULL,
+               IPT_CMP_RANGE_EPS, 64, "64 eps(double) * max(1, max|R|)"),
+    IPT_SCHEMA("ipt.dither", "dither", "Floyd-Steinberg dithering", ipt_dither_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (integer error terms)"),
+};
+
+#define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IPT_OPS_H */

@@ -1,0 +1,78 @@
+// Typed views of the images a CPU implementation receives, and dispatch from
+// a run-time class (ipt_dtype) to a C++ element type.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "ipt/ipt_plugin.hpp"
+
+namespace ipt::cpu {
+
+// A row-major plane stack over host memory (tightly packed, see ipt_tensor).
+template <class T>
+struct View {
+    T* data = nullptr;
+    int64_t rows = 0, cols = 0, channels = 1;
+
+    T& operator()(int64_t r, int64_t c, int64_t ch = 0) const {
+        return data[(ch * rows + r) * cols + c];
+    }
+    T* row(int64_t r, int64_t ch = 0) const { return data + (ch * rows + r) * cols; }
+    T* plane(int64_t ch) const { return data + ch * rows * cols; }
+    int64_t numel() const { return rows * cols * channels; }
+    int64_t plane_size() const { return rows * cols; }
+    bool empty() const { return rows == 0 || cols == 0; }
+};
+
+template <class T>
+View<const T> view(const ipt_tensor* t) {
+    return {static_cast<const T*>(t->data), t->rows, t->cols, t->channels};
+}
+template <class T>
+View<T> mutable_view(const ipt_tensor* t) {
+    return {static_cast<T*>(t->data), t->rows, t->cols, t->channels};
+}
+
+// C++ element type of each class. logical is stored as one byte 0/1 (bool).
+template <int32_t D> struct dtype_type;
+template <> struct dtype_type<IPT_LOGICAL> { using type = bool; };
+template <> struct dtype_type<IPT_UINT8> { using type = uint8_t; };
+template <> struct dtype_type<IPT_UINT16> { using type = uint16_t; };
+template <> struct dtype_type<IPT_INT16> { using type = int16_t; };
+template <> struct dtype_type<IPT_INT32> { using type = int32_t; };
+template <> struct dtype_type<IPT_UINT32> { using type = uint32_t; };
+template <> struct dtype_type<IPT_SINGLE> { using type = float; };
+template <> struct dtype_type<IPT_DOUBLE> { using type = double; };
+
+template <class T> constexpr int32_t dtype_of();
+template <> constexpr int32_t dtype_of<bool>() { return IPT_LOGICAL; }
+template <> constexpr int32_t dtype_of<uint8_t>() { return IPT_UINT8; }
+template <> constexpr int32_t dtype_of<uint16_t>() { return IPT_UINT16; }
+template <> constexpr int32_t dtype_of<int16_t>() { return IPT_INT16; }
+template <> constexpr int32_t dtype_of<int32_t>() { return IPT_INT32; }
+template <> constexpr int32_t dtype_of<uint32_t>() { return IPT_UINT32; }
+template <> constexpr int32_t dtype_of<float>() { return IPT_SINGLE; }
+template <> constexpr int32_t dtype_of<double>() { return IPT_DOUBLE; }
+
+// Calls f(T{}) with T the element type of dtype. Throws UNSUPPORTED otherwise.
+template <class F>
+decltype(auto) visit_dtype(int32_t dtype, F&& f) {
+    switch (dtype) {
+    case IPT_LOGICAL: return f(bool{});
+    case IPT_UINT8: return f(uint8_t{});
+    case IPT_UINT16: return f(uint16_t{});
+    case IPT_INT16: return f(int16_t{});
+    case IPT_INT32: return f(int32_t{});
+    case IPT_UINT32: return f(uint32_t{});
+    case IPT_SINGLE: return f(float{});
+    case IPT_DOUBLE: return f(double{});
+    }
+    ipt::plugin::unsupported("class " + std::to_string(dtype) + " is not handled");
+}
+
+template <class T>
+constexpr bool is_float_v = std::is_floating_point_v<T>;
+
+}  // namespace ipt::cpu

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages OpenIPT's build, tests and benchmarks need.
+# Idempotent: only packages that are missing are installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libboost-dev                 # Boost.DLL (header-only with BOOST_DLL_USE_STD_FS)
+  libgtest-dev libgmock-dev    # GoogleTest
+  libcli11-dev nlohmann-json3-dev
+  libpng-dev libtiff-dev       # image codecs for `ipt run` and `ipt demo`
+  libfftw3-dev                 # FFT variant of conv2 on the CPU
+  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers libvkfft-dev
+  libopencv-dev                # peer library in bench/
+  gnuplot-nox                  # charts of `ipt bench`
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
