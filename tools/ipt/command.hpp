@@ -1,0 +1,102 @@
+// Subcommand registry of the `ipt` program.
+//
+// A file tools/ipt/cmd_<name>.cpp adds a subcommand without touching main.cpp:
+//
+//   namespace {
+//   struct Options { std::string op; bool json = false; ipt::cli::ContextOptions context; };
+//
+//   ipt::cli::Action setup(CLI::App& sub) {
+//       auto opt = std::make_shared<Options>();          // outlives setup(): the action owns it
+//       sub.add_option("--op", opt->op, "operator name");
+//       sub.add_flag("--json", opt->json, "machine-readable output");
+//       ipt::cli::add_context_options(sub, opt->context);
+//       return [opt] {
+//           ipt::Context ctx = ipt::cli::open_context(opt->context);
+//           ...
+//           return ipt::cli::kExitOk;
+//       };
+//   }
+//   IPT_CLI_COMMAND("example", "One line shown by `ipt --help`", setup);
+//   }  // namespace
+//
+// setup() runs for every registered command before parsing (it only declares
+// options); the returned action runs only for the subcommand the user named.
+// Errors: throw ipt::cli::UsageError (bad command line or files: exit 2) or let
+// ipt::Error escape (library failure: exit 1, the library's message printed);
+// main() prints "ipt <command>: <message>" to stderr.
+#ifndef IPT_TOOLS_COMMAND_HPP
+#define IPT_TOOLS_COMMAND_HPP
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <ipt/ipt.hpp>
+
+namespace ipt::cli {
+
+// Exit codes shared by all subcommands.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1; // the library failed, or a check (conformance) failed
+inline constexpr int kExitUsage = 2;   // bad command line, unreadable or malformed file
+
+// A mistake of the user's (argument, file, name). main() prints what() and exits kExitUsage.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+using Action = std::function<int()>;
+using Setup = Action (*)(CLI::App& sub);
+
+struct CommandSpec {
+    const char* name;
+    const char* summary;
+    Setup setup;
+};
+
+// Called from static initialisers via IPT_CLI_COMMAND; returns true so it can
+// initialise a namespace-scope bool.
+bool register_command(const CommandSpec& spec);
+// Every registered command, sorted by name.
+std::vector<CommandSpec> registered_commands();
+
+#define IPT_CLI_CONCAT_INNER(a, b) a##b
+#define IPT_CLI_CONCAT(a, b) IPT_CLI_CONCAT_INNER(a, b)
+#define IPT_CLI_COMMAND(name, summary, setup_fn)                                          \
+    [[maybe_unused]] static const bool IPT_CLI_CONCAT(ipt_cli_registered_, __LINE__) =   \
+        ::ipt::cli::register_command(::ipt::cli::CommandSpec{name, summary, setup_fn})
+
+// ---- context options shared by subcommands ----------------------------------
+
+struct ContextOptions {
+    std::vector<std::string> plugins; // loaded explicitly, in order, before discovery results
+    bool no_discovery = false;        // skip IPT_PLUGIN_PATH and the folder next to libipt
+};
+
+// Adds --plugin PATH (repeatable) and --no-discovery to a subcommand.
+void add_context_options(CLI::App& sub, ContextOptions& options);
+
+// Creates the context and loads the explicit plugins. A plugin that fails to
+// load throws UsageError carrying its load-report entry (path, error, versions).
+ipt::Context open_context(const ContextOptions& options);
+
+// Resolves --device text: a numeric id, or a device kind ("cpu", "cuda",
+// "vulkan": its first device), or a device name. Throws UsageError listing the
+// devices when nothing matches.
+uint32_t resolve_device(const ipt::Context& ctx, const std::string& text);
+
+// "conv2" -> "ipt.conv2"; names that already carry a namespace are kept.
+// Throws UsageError (with close names suggested) when the context does not know it.
+std::string resolve_op(const ipt::Context& ctx, const std::string& name);
+
+// One load-report entry as a readable line (used by info and by --plugin errors).
+std::string describe_load_report(const ipt_plugin_report& report);
+
+} // namespace ipt::cli
+
+#endif // IPT_TOOLS_COMMAND_HPP
