@@ -228,6 +228,8 @@ IPT_API ipt_status ipt_call_want_output(ipt_call* call, const char* name);
 IPT_API ipt_status ipt_call_set_device(ipt_call* call, uint32_t device_id);
 /* Runs only this variant ("" for the plain one). */
 IPT_API ipt_status ipt_call_set_variant(ipt_call* call, const char* variant);
+/* Runs only implementations of this plugin (its name in the load report). */
+IPT_API ipt_status ipt_call_set_plugin(ipt_call* call, const char* plugin);
 
 IPT_API ipt_status ipt_call_run(ipt_call* call);
 

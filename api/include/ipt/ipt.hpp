@@ -223,6 +223,10 @@ public:
         check(ipt_call_set_variant(h_, v.c_str()));
         return *this;
     }
+    Call& plugin(const std::string& name) {
+        check(ipt_call_set_plugin(h_, name.c_str()));
+        return *this;
+    }
     Call& run() {
         check(ipt_call_run(h_));
         return *this;

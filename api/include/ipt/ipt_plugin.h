@@ -150,7 +150,11 @@ typedef struct ipt_plugin_table {
     const ipt_device_desc* devices;
     const char* device_note;       /* why device_count is 0 ("" otherwise) */
 
-    /* Memory of the plugin's own devices (device_index is plugin-local). */
+    /* Memory of the plugin's own devices (device_index is plugin-local).
+     * Work is queued in order per device. mem_free may be called while queued
+     * work still reads the buffer: release it in queue order (e.g. a
+     * stream-ordered free, or after the fence of the last submission).
+     * mem_download waits for queued work before copying. */
     ipt_status (*mem_alloc)(uint32_t device_index, uint64_t bytes, void** buffer, void** address);
     void (*mem_free)(uint32_t device_index, void* buffer);
     ipt_status (*mem_upload)(uint32_t device_index, void* buffer, uint64_t offset,
