@@ -74,7 +74,7 @@ std::vector<CommandSpec> registered_commands();
 // ---- context options shared by subcommands ----------------------------------
 
 struct ContextOptions {
-    std::vector<std::string> plugins; // loaded explicitly, in order, before discovery results
+    std::vector<std::string> plugins; // loaded in order, after the discovered ones
     bool no_discovery = false;        // skip IPT_PLUGIN_PATH and the folder next to libipt
 };
 
@@ -94,6 +94,8 @@ uint32_t resolve_device(const ipt::Context& ctx, const std::string& text);
 // Throws UsageError (with close names suggested) when the context does not know it.
 std::string resolve_op(const ipt::Context& ctx, const std::string& name);
 
+// "loaded", "failed" or "duplicate".
+std::string load_outcome_name(int32_t outcome);
 // One load-report entry as a readable line (used by info and by --plugin errors).
 std::string describe_load_report(const ipt_plugin_report& report);
 

@@ -1,0 +1,215 @@
+// `ipt run OP --in NAME=FILE ... --out NAME=FILE ... --param NAME=VALUE ...`:
+// one operator call on image files, with the dispatch decision on request.
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "command.hpp"
+#include "image_io.hpp"
+#include "text.hpp"
+
+namespace ipt::cli {
+namespace {
+
+struct RunOptions {
+    std::string op;
+    std::vector<std::string> inputs;
+    std::vector<std::string> outputs;
+    std::vector<std::string> params;
+    std::string device;
+    std::string variant;
+    CLI::Option* variant_option = nullptr; // "" is a valid variant, so track presence
+    bool explain = false;
+    bool json = false;
+    ContextOptions context;
+};
+
+// Outputs at most this large are printed, so a scalar result (mean2) needs no file.
+constexpr std::size_t kPrintLimit = 16;
+
+std::vector<std::string> names_of(const ipt_op_schema& op, bool (*wanted)(const ipt_param_schema&)) {
+    std::vector<std::string> names;
+    for (uint32_t i = 0; i < op.param_count; ++i)
+        if (wanted(op.params[i])) names.emplace_back(op.params[i].name);
+    return names;
+}
+bool is_input(const ipt_param_schema& p) { return p.kind == IPT_PARAM_INPUT; }
+bool is_output(const ipt_param_schema& p) { return p.kind == IPT_PARAM_OUTPUT; }
+bool is_value(const ipt_param_schema& p) { return !is_input(p) && !is_output(p); }
+
+const ipt_param_schema* find_param(const ipt_op_schema& op, const std::string& name) {
+    for (uint32_t i = 0; i < op.param_count; ++i)
+        if (name == op.params[i].name) return &op.params[i];
+    return nullptr;
+}
+
+// Parses NAME=VALUE arguments of one option and checks each name against the
+// schema, so that a typo or a misplaced name gets a message saying where it belongs.
+std::vector<Assignment> parse_named(const std::vector<std::string>& args, const ipt_op_schema& op,
+                                    std::string_view option, std::string_view value_word,
+                                    bool (*belongs)(const ipt_param_schema&), std::string_view role) {
+    std::vector<Assignment> out;
+    std::set<std::string> seen;
+    for (const std::string& arg : args) {
+        Assignment a = parse_assignment(arg, option, value_word);
+        const ipt_param_schema* p = find_param(op, a.name);
+        if (!p || !belongs(*p)) {
+            std::string message = std::string(op.name) + " has no " + std::string(role) + " '" + a.name + "'";
+            if (p && is_input(*p)) message += "; '" + a.name + "' is an input image: give it with --in " + a.name + "=FILE";
+            else if (p && is_output(*p)) message += "; '" + a.name + "' is an output: name its file with --out " + a.name + "=FILE";
+            else if (p) message += "; '" + a.name + "' is a parameter: give it with --param " + a.name + "=VALUE";
+            const auto valid = names_of(op, belongs);
+            message += valid.empty() ? " (it has none)" : " (its " + std::string(role) + "s: " + join(valid, ", ") + ")";
+            throw UsageError(message);
+        }
+        if (!seen.insert(a.name).second) throw UsageError(std::string(option) + " " + a.name + " is given twice");
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+nlohmann::json image_json(const std::string& name, const HostImage& image, const std::string& file) {
+    nlohmann::json j{{"name", name},
+                     {"file", file.empty() ? nlohmann::json(nullptr) : nlohmann::json(file)},
+                     {"dtype", dtype_name(image.dtype)},
+                     {"rows", image.rows},
+                     {"cols", image.cols},
+                     {"channels", image.channels}};
+    return j;
+}
+
+// Small outputs as MATLAB writes matrices: "[3 5 7 4]", rows separated by ';'.
+std::string matrix_text(const HostImage& image) {
+    std::string text;
+    for (int64_t k = 0; k < image.channels; ++k) {
+        if (k) text += ", ";
+        text += "[";
+        for (int64_t r = 0; r < image.rows; ++r) {
+            if (r) text += "; ";
+            for (int64_t c = 0; c < image.cols; ++c) {
+                if (c) text += " ";
+                text += format_number(value_at(image, static_cast<std::size_t>((k * image.rows + r) * image.cols + c)));
+            }
+        }
+        text += "]";
+    }
+    return text;
+}
+
+std::string device_text(const ipt::Context& ctx, uint32_t id) {
+    for (const auto& d : ctx.devices())
+        if (d.id == id) return std::to_string(id) + " " + (d.name ? d.name : "?") + " (" + (d.kind ? d.kind : "?") + ")";
+    return std::to_string(id);
+}
+
+int run(const RunOptions& opt) {
+    ipt::Context ctx = open_context(opt.context);
+    const std::string op_name = resolve_op(ctx, opt.op);
+    const ipt_op_schema& op = *ipt_op_find(ctx.get(), op_name.c_str());
+
+    const auto inputs = parse_named(opt.inputs, op, "--in", "FILE", is_input, "input");
+    const auto outputs = parse_named(opt.outputs, op, "--out", "FILE", is_output, "output");
+    const auto params = parse_named(opt.params, op, "--param", "VALUE", is_value, "parameter");
+    // Unknown extensions fail before any work is done.
+    for (const auto& o : outputs) format_of(o.value);
+
+    ipt::Call call(ctx, op_name);
+    std::vector<ipt::Image> input_images; // alive until the call has run
+    nlohmann::json inputs_json = nlohmann::json::array();
+    for (const auto& in : inputs) {
+        const HostImage host = read_image(in.value);
+        input_images.push_back(upload(ctx, host));
+        call.image(in.name.c_str(), input_images.back());
+        inputs_json.push_back(image_json(in.name, host, in.value));
+    }
+    nlohmann::json params_json = nlohmann::json::object();
+    for (const auto& p : params) {
+        call.text(p.name.c_str(), p.value);
+        params_json[p.name] = p.value;
+    }
+    if (!opt.device.empty()) call.device(resolve_device(ctx, opt.device));
+    if (opt.variant_option && opt.variant_option->count()) call.variant(opt.variant);
+    std::set<std::string> wanted;
+    for (const auto& o : outputs) {
+        wanted.insert(o.name);
+        if (find_param(op, o.name)->flags & IPT_P_OPTIONAL) call.want(o.name.c_str());
+    }
+
+    call.run();
+    const ipt_dispatch_info dispatch = ctx.last_dispatch();
+
+    // Required outputs always exist; optional ones only when asked for.
+    nlohmann::json outputs_json = nlohmann::json::array();
+    std::vector<std::string> lines;
+    for (uint32_t i = 0; i < op.param_count; ++i) {
+        const ipt_param_schema& p = op.params[i];
+        if (!is_output(p) || ((p.flags & IPT_P_OPTIONAL) && !wanted.count(p.name))) continue;
+        const HostImage host = download(call.take(p.name));
+        std::string file;
+        for (const auto& o : outputs)
+            if (o.name == p.name) file = o.value;
+        if (!file.empty()) write_image(file, host);
+        nlohmann::json j = image_json(p.name, host, file);
+        std::string line = std::string(p.name) + ": " + describe(host);
+        if (!file.empty()) line += " -> " + file;
+        if (host.numel() <= kPrintLimit) {
+            std::vector<double> values;
+            for (std::size_t v = 0; v < host.numel(); ++v) values.push_back(value_at(host, v));
+            j["values"] = values; // planar order
+            line += " = " + matrix_text(host);
+        }
+        outputs_json.push_back(j);
+        lines.push_back(line);
+    }
+
+    const std::string variant = dispatch.variant ? dispatch.variant : "";
+    if (opt.json) {
+        print_json(std::cout, {{"op", op_name},
+                               {"inputs", inputs_json},
+                               {"params", params_json},
+                               {"outputs", outputs_json},
+                               {"dispatch",
+                                {{"plugin", dispatch.plugin ? dispatch.plugin : ""},
+                                 {"variant", variant},
+                                 {"device_id", dispatch.device_id},
+                                 {"device", device_text(ctx, dispatch.device_id)},
+                                 {"reason", dispatch.reason ? dispatch.reason : ""},
+                                 {"candidates", dispatch.candidates},
+                                 {"declined", dispatch.declined},
+                                 {"run_ms", dispatch.run_ms},
+                                 {"transfer_ms", dispatch.transfer_ms}}}});
+        return kExitOk;
+    }
+    for (const auto& line : lines) std::cout << line << '\n';
+    if (opt.explain) {
+        std::cout << "\n" << op_name << " ran " << (dispatch.plugin ? dispatch.plugin : "?") << "'s "
+                  << (variant.empty() ? std::string("plain implementation") : "variant '" + variant + "'")
+                  << " on device " << device_text(ctx, dispatch.device_id) << "\n"
+                  << "  why:        " << (dispatch.reason ? dispatch.reason : "") << "\n"
+                  << "  candidates: " << dispatch.candidates << " considered, " << dispatch.declined
+                  << " declined\n"
+                  << "  time:       " << format_number(dispatch.run_ms) << " ms run, "
+                  << format_number(dispatch.transfer_ms) << " ms moving inputs\n";
+    }
+    return kExitOk;
+}
+
+Action setup(CLI::App& sub) {
+    auto opt = std::make_shared<RunOptions>();
+    sub.add_option("op", opt->op, "Operator, e.g. conv2 or ipt.conv2")->required();
+    sub.add_option("--in", opt->inputs, "Input image NAME=FILE (.npy, .png, .tif); repeatable");
+    sub.add_option("--out", opt->outputs, "Output image NAME=FILE (.npy, .png, .tif); repeatable");
+    sub.add_option("--param", opt->params, "Parameter NAME=VALUE, e.g. shape=same or tol=\"[0.01 0.99]\"");
+    sub.add_option("--device", opt->device, "Run on this device: id, kind (cpu, cuda, vulkan) or name");
+    opt->variant_option = sub.add_option("--variant", opt->variant, "Run only this variant (\"\" = plain)");
+    sub.add_flag("--explain", opt->explain, "Print which implementation ran, where, why and how long");
+    sub.add_flag("--json", opt->json, "Print a machine-readable summary");
+    add_context_options(sub, opt->context);
+    sub.footer("Example: ipt run conv2 --in A=a.npy --in B=k.npy --out C=c.npy --param shape=same --explain");
+    return [opt] { return run(*opt); };
+}
+
+IPT_CLI_COMMAND("run", "Run one operator on image files", setup);
+
+} // namespace
+} // namespace ipt::cli

@@ -1,0 +1,49 @@
+// The `ipt` program: subcommands register themselves (command.hpp); main only
+// builds the parser, runs the chosen action and turns errors into exit codes.
+#include <iostream>
+
+#include "command.hpp"
+
+#ifndef IPT_CLI_VERSION
+#define IPT_CLI_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+    using namespace ipt::cli;
+    CLI::App app{"OpenIPT: MATLAB Image Processing Toolbox functions on the devices of this machine", "ipt"};
+    app.set_version_flag("--version", "ipt " IPT_CLI_VERSION " (ABI " + std::to_string(ipt_version_abi()) +
+                                          ", API " + std::to_string(ipt_version_api()) + ")");
+    app.require_subcommand(1);
+
+    std::vector<std::pair<CLI::App*, Action>> actions;
+    for (const CommandSpec& spec : registered_commands()) {
+        CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
+        actions.emplace_back(sub, spec.setup(*sub));
+    }
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e); // prints help, version or the parse error
+        return code == 0 ? kExitOk : kExitUsage;
+    }
+
+    for (auto& [sub, action] : actions) {
+        if (!sub->parsed()) continue;
+        const std::string prefix = "ipt " + sub->get_name() + ": ";
+        try {
+            return action();
+        } catch (const UsageError& e) {
+            std::cerr << prefix << e.what() << '\n';
+            return kExitUsage;
+        } catch (const ipt::Error& e) {
+            const std::string message = *e.what() ? e.what() : "(no message)";
+            std::cerr << prefix << message << " [" << ipt_status_name(e.status()) << "]\n";
+            return kExitFailure;
+        } catch (const std::exception& e) {
+            std::cerr << prefix << e.what() << '\n';
+            return kExitFailure;
+        }
+    }
+    return kExitUsage; // unreachable: require_subcommand(1)
+}
