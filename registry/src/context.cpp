@@ -1,0 +1,290 @@
+// Contexts: the host device, plugin discovery, and the read-only queries
+// (load report, devices, operators, implementations).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "internal.hpp"
+
+using namespace ipt::reg;
+
+namespace {
+
+std::string cpu_model_name() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            auto pos = line.find(':');
+            if (pos != std::string::npos) {
+                std::string n = line.substr(pos + 1);
+                while (!n.empty() && n.front() == ' ') n.erase(0, 1);
+                return n;
+            }
+        }
+    return "host CPU";
+}
+
+Device make_host_device() {
+    Device d;
+    d.id = IPT_DEVICE_HOST;
+    d.name = cpu_model_name();
+    d.kind = IPT_KIND_HOST;
+    d.vendor = "";
+    d.plugin_name = "openipt";
+    d.identity = "host:" + d.name;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    d.memory_bytes = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
+    d.compute_units = std::thread::hardware_concurrency();
+    d.subgroup_size = 0;
+    return d;
+}
+
+// Copies `filled` into a caller's struct, up to the caller's struct_size.
+template <class T>
+ipt_status copy_out(T* out, T filled, const char* fn) {
+    if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": out is NULL");
+    if (out->struct_size < sizeof(uint32_t)) return fail(IPT_ERR_ABI, std::string(fn) + ": out->struct_size is not set");
+    filled.struct_size = out->struct_size;
+    std::memcpy(out, &filled, std::min<size_t>(out->struct_size, sizeof(T)));
+    return IPT_OK;
+}
+
+// IPT_DEVICE: a numeric id, a kind ("cuda"), or kind:n (the n-th device of that kind).
+uint32_t device_from_env(const ipt_context* ctx) {
+    const char* e = std::getenv("IPT_DEVICE");
+    if (!e || !*e) return IPT_DEVICE_ANY;
+    std::string s = e;
+    char* end = nullptr;
+    long v = std::strtol(s.c_str(), &end, 10);
+    if (end && *end == '\0' && v >= 0 && static_cast<size_t>(v) < ctx->devices.size()) return static_cast<uint32_t>(v);
+    std::string kind = s;
+    long nth = 0;
+    if (auto colon = s.find(':'); colon != std::string::npos) {
+        kind = s.substr(0, colon);
+        nth = std::strtol(s.c_str() + colon + 1, nullptr, 10);
+    }
+    for (const Device& d : ctx->devices)
+        if (d.kind == kind && nth-- == 0) return d.id;
+    std::fprintf(stderr, "openipt: IPT_DEVICE='%s' names no device; not pinning\n", e);
+    return IPT_DEVICE_ANY;
+}
+
+}  // namespace
+
+namespace ipt::reg {
+
+// "conv2" finds "ipt.conv2": built-in operators may be named without namespace.
+const ipt_op_schema* find_op_locked(const ipt_context* ctx, const char* name) {
+    if (!name) return nullptr;
+    auto it = ctx->ops_by_name.find(name);
+    if (it == ctx->ops_by_name.end() && !std::strchr(name, '.')) it = ctx->ops_by_name.find(std::string("ipt.") + name);
+    return it == ctx->ops_by_name.end() ? nullptr : it->second;
+}
+
+}  // namespace ipt::reg
+
+extern "C" {
+
+IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out) {
+    return guard([&] {
+        if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_context_create: out is NULL");
+        if (flags & ~IPT_CONTEXT_NO_DISCOVERY)
+            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_context_create: unknown flags " + std::to_string(flags));
+        auto ctx = std::make_unique<ipt_context>();
+        ctx->devices.push_back(make_host_device());
+        for (uint32_t i = 0; i < IPT_BUILTIN_OP_COUNT; ++i) {
+            ctx->ops.push_back(&ipt_builtin_ops[i]);
+            ctx->ops_by_name[ipt_builtin_ops[i].name] = &ipt_builtin_ops[i];
+        }
+        const char* poison = std::getenv("IPT_POISON_OUTPUTS");
+        ctx->poison_outputs = poison && *poison && std::strcmp(poison, "0") != 0;
+        if (!(flags & IPT_CONTEXT_NO_DISCOVERY)) {
+            std::unique_lock lock(ctx->mutex);
+            discover_plugins(ctx.get());
+        }
+        ctx->pinned_device = device_from_env(ctx.get());
+        *out = ctx.release();
+        clear_error();
+        return IPT_OK;
+    });
+}
+
+IPT_API void ipt_context_destroy(ipt_context* ctx) {
+    if (!ctx) return;
+    try {
+        unload_all(ctx);
+    } catch (...) {
+    }
+    delete ctx;
+}
+
+IPT_API ipt_status ipt_load_plugin(ipt_context* ctx, const char* path) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_load_plugin: ctx is NULL");
+        if (!path || !*path) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_load_plugin: path is NULL or empty");
+        std::unique_lock lock(ctx->mutex);
+        return load_plugin_locked(ctx, path, "explicit");
+    });
+}
+
+IPT_API ipt_status ipt_set_device(ipt_context* ctx, uint32_t device_id) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_device: ctx is NULL");
+        std::shared_lock lock(ctx->mutex);
+        if (device_id != IPT_DEVICE_ANY && device_id >= ctx->devices.size())
+            return fail(IPT_ERR_NOT_FOUND, "ipt_set_device: no device with id " + std::to_string(device_id));
+        ctx->pinned_device = device_id;
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_set_fallback(ipt_context* ctx, uint32_t policy) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_fallback: ctx is NULL");
+        if (policy != IPT_FALLBACK_ERROR && policy != IPT_FALLBACK_ALLOW)
+            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_fallback: policy must be IPT_FALLBACK_ERROR or IPT_FALLBACK_ALLOW");
+        ctx->fallback = policy;
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_sync(ipt_context* ctx, uint32_t device_id) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_sync: ctx is NULL");
+        std::shared_lock lock(ctx->mutex);
+        if (device_id != IPT_DEVICE_ANY && device_id >= ctx->devices.size())
+            return fail(IPT_ERR_NOT_FOUND, "ipt_sync: no device with id " + std::to_string(device_id));
+        for (const Device& d : ctx->devices) {
+            if (d.is_host() || (device_id != IPT_DEVICE_ANY && d.id != device_id)) continue;
+            ipt_status s = IPT_ERR_PLUGIN;
+            try {
+                s = d.owner->table->sync(d.index_in_plugin);
+            } catch (...) {
+                set_plugin_error("sync threw a C++ exception");
+            }
+            if (s != IPT_OK) {
+                std::string why = take_plugin_error();
+                return fail(s, "work queued on " + d.kind + ":" + std::to_string(d.id) + " failed" +
+                                   (why.empty() ? "" : ": " + why));
+            }
+        }
+        return IPT_OK;
+    });
+}
+
+IPT_API uint32_t ipt_plugin_report_count(const ipt_context* ctx) {
+    if (!ctx) return 0;
+    std::shared_lock lock(ctx->mutex);
+    return static_cast<uint32_t>(ctx->reports.size());
+}
+
+IPT_API ipt_status ipt_plugin_report_get(const ipt_context* ctx, uint32_t index, ipt_plugin_report* out) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_plugin_report_get: ctx is NULL");
+        std::shared_lock lock(ctx->mutex);
+        if (index >= ctx->reports.size())
+            return fail(IPT_ERR_NOT_FOUND, "ipt_plugin_report_get: index " + std::to_string(index) + " is past the report (" +
+                                               std::to_string(ctx->reports.size()) + " entries)");
+        const Report& r = ctx->reports[index];
+        ipt_plugin_report v{};
+        v.path = r.path.c_str();
+        v.source = r.source.c_str();
+        v.outcome = r.outcome;
+        v.error = r.error.c_str();
+        v.name = r.name.c_str();
+        v.vendor = r.vendor.c_str();
+        v.version = r.version.c_str();
+        v.abi_version_seen = r.abi_seen;
+        v.api_version_seen = r.api_seen;
+        v.device_count = r.device_count;
+        v.device_note = r.device_note.c_str();
+        v.impl_count = r.impl_count;
+        return copy_out(out, v, "ipt_plugin_report_get");
+    });
+}
+
+IPT_API uint32_t ipt_device_count(const ipt_context* ctx) {
+    if (!ctx) return 0;
+    std::shared_lock lock(ctx->mutex);
+    return static_cast<uint32_t>(ctx->devices.size());
+}
+
+IPT_API ipt_status ipt_device_get(const ipt_context* ctx, uint32_t id, ipt_device_info* out) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_device_get: ctx is NULL");
+        std::shared_lock lock(ctx->mutex);
+        if (id >= ctx->devices.size())
+            return fail(IPT_ERR_NOT_FOUND, "ipt_device_get: no device with id " + std::to_string(id));
+        const Device& d = ctx->devices[id];
+        ipt_device_info v{};
+        v.id = d.id;
+        v.name = d.name.c_str();
+        v.kind = d.kind.c_str();
+        v.vendor = d.vendor.c_str();
+        v.plugin = d.plugin_name.c_str();
+        v.identity = d.identity.c_str();
+        v.memory_bytes = d.memory_bytes;
+        v.compute_units = d.compute_units;
+        v.subgroup_size = d.subgroup_size;
+        return copy_out(out, v, "ipt_device_get");
+    });
+}
+
+IPT_API uint32_t ipt_op_count(const ipt_context* ctx) {
+    if (!ctx) return 0;
+    std::shared_lock lock(ctx->mutex);
+    return static_cast<uint32_t>(ctx->ops.size());
+}
+
+IPT_API const ipt_op_schema* ipt_op_get(const ipt_context* ctx, uint32_t index) {
+    if (!ctx) return nullptr;
+    std::shared_lock lock(ctx->mutex);
+    return index < ctx->ops.size() ? ctx->ops[index] : nullptr;
+}
+
+IPT_API const ipt_op_schema* ipt_op_find(const ipt_context* ctx, const char* name) {
+    if (!ctx) return nullptr;
+    std::shared_lock lock(ctx->mutex);
+    return find_op_locked(ctx, name);
+}
+
+namespace {
+std::vector<const Impl*> impls_of(const ipt_context* ctx, const char* op) {
+    std::vector<const Impl*> out;
+    const ipt_op_schema* schema = op ? find_op_locked(ctx, op) : nullptr;
+    for (const Impl& i : ctx->impls)
+        if (!op || i.schema == schema) out.push_back(&i);
+    return out;
+}
+}  // namespace
+
+IPT_API uint32_t ipt_impl_count(const ipt_context* ctx, const char* op) {
+    if (!ctx) return 0;
+    std::shared_lock lock(ctx->mutex);
+    return static_cast<uint32_t>(impls_of(ctx, op).size());
+}
+
+IPT_API ipt_status ipt_impl_get(const ipt_context* ctx, const char* op, uint32_t index, ipt_impl_info* out) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_impl_get: ctx is NULL");
+        std::shared_lock lock(ctx->mutex);
+        auto list = impls_of(ctx, op);
+        if (index >= list.size())
+            return fail(IPT_ERR_NOT_FOUND, "ipt_impl_get: index " + std::to_string(index) + " is past the " +
+                                               std::to_string(list.size()) + " implementations");
+        const Impl& i = *list[index];
+        ipt_impl_info v{};
+        v.op = i.schema->name;
+        v.variant = i.variant.c_str();
+        v.plugin = i.plugin->name.c_str();
+        v.device_id = i.device_id;
+        v.priority = i.priority;
+        return copy_out(out, v, "ipt_impl_get");
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,302 @@
+// Images: allocation on any device, transfers through host memory.
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "internal.hpp"
+
+namespace ipt::reg {
+
+namespace {
+
+constexpr size_t host_alignment = 64;  // a cache line; wide vector loads
+
+std::string device_label(const Device& d) { return d.kind + ":" + std::to_string(d.id); }
+
+}  // namespace
+
+ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes) {
+    const size_t elem = dtype_size(dtype);
+    if (elem == 0)
+        return fail(IPT_ERR_INVALID_ARGUMENT, "dtype " + std::to_string(dtype) + " is not a class of OpenIPT");
+    if (rows < 0 || cols < 0)
+        return fail(IPT_ERR_INVALID_ARGUMENT, "rows and cols must be >= 0 (got " +
+                                                  std::to_string(rows) + " x " + std::to_string(cols) + ")");
+    if (channels < 1)
+        return fail(IPT_ERR_INVALID_ARGUMENT, "channels must be >= 1 (got " + std::to_string(channels) + ")");
+    // Byte count must fit in 63 bits.
+    const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    uint64_t n = static_cast<uint64_t>(rows);
+    for (uint64_t f : {static_cast<uint64_t>(cols), static_cast<uint64_t>(channels), static_cast<uint64_t>(elem)}) {
+        if (f != 0 && n > limit / f)
+            return fail(IPT_ERR_INVALID_ARGUMENT,
+                        "image of " + std::to_string(rows) + " x " + std::to_string(cols) + " x " +
+                            std::to_string(channels) + " " + dtype_name(dtype) +
+                            " elements: byte count overflows");
+        n *= f;
+    }
+    *bytes = n;
+    return IPT_OK;
+}
+
+std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype,
+                                          int64_t rows, int64_t cols, int64_t channels,
+                                          ipt_status* status) {
+    uint64_t bytes = 0;
+    *status = check_dims(dtype, rows, cols, channels, &bytes);
+    if (*status != IPT_OK) return nullptr;
+
+    auto img = std::make_unique<ipt_image>();
+    img->ctx = ctx;
+    img->device = &dev;
+    img->bytes = bytes;
+    ipt_tensor& t = img->tensor;
+    t.struct_size = sizeof(ipt_tensor);
+    t.dtype = dtype;
+    t.rows = rows;
+    t.cols = cols;
+    t.channels = channels;
+    t.row_pitch = cols * static_cast<int64_t>(dtype_size(dtype));
+    t.device_id = dev.id;
+    // At least one block so that even an empty image has a valid address.
+    const uint64_t alloc_bytes = bytes == 0 ? host_alignment : bytes;
+    if (dev.is_host()) {
+        const uint64_t rounded = (alloc_bytes + host_alignment - 1) / host_alignment * host_alignment;
+        img->host_block = std::aligned_alloc(host_alignment, rounded);
+        if (!img->host_block) {
+            *status = fail(IPT_ERR_OUT_OF_MEMORY, "cannot allocate " + std::to_string(bytes) +
+                                                      " bytes of host memory for an image");
+            return nullptr;
+        }
+        t.data = img->host_block;
+        t.buffer = img->host_block;
+    } else {
+        const ipt_plugin_table* tab = dev.owner->table;
+        void* buffer = nullptr;
+        void* address = nullptr;
+        ipt_status s = IPT_ERR_PLUGIN;
+        try {
+            s = tab->mem_alloc ? tab->mem_alloc(dev.index_in_plugin, alloc_bytes, &buffer, &address)
+                               : IPT_ERR_UNSUPPORTED;
+        } catch (...) {
+            set_plugin_error("mem_alloc threw a C++ exception");
+            s = IPT_ERR_PLUGIN;
+        }
+        if (s != IPT_OK) {
+            std::string why = take_plugin_error();
+            *status = fail(s == IPT_OK ? IPT_ERR_PLUGIN : s,
+                           "cannot allocate " + std::to_string(bytes) + " bytes on " +
+                               device_label(dev) + (why.empty() ? "" : ": " + why));
+            return nullptr;
+        }
+        t.buffer = buffer;
+        t.data = address;
+    }
+    *status = IPT_OK;
+    return img;
+}
+
+void release_image(ipt_image* image) {
+    if (!image) return;
+    if (image->device && image->device->is_host()) {
+        std::free(image->host_block);
+    } else if (image->device) {
+        const ipt_plugin_table* tab = image->device->owner->table;
+        try {
+            if (tab->mem_free) tab->mem_free(image->device->index_in_plugin, image->tensor.buffer);
+        } catch (...) {
+            // A throwing mem_free leaks its buffer; nothing else can be done.
+        }
+    }
+    delete image;
+}
+
+ipt_status copy_bytes_to_host(const ipt_image* image, void* dst) {
+    if (image->bytes == 0) return IPT_OK;
+    if (image->device->is_host()) {
+        std::memcpy(dst, image->tensor.data, image->bytes);
+        return IPT_OK;
+    }
+    const Device& dev = *image->device;
+    ipt_status s = IPT_ERR_PLUGIN;
+    try {
+        s = dev.owner->table->mem_download(dev.index_in_plugin, image->tensor.buffer,
+                                           image->tensor.offset, dst, image->bytes);
+    } catch (...) {
+        set_plugin_error("mem_download threw a C++ exception");
+    }
+    if (s != IPT_OK) {
+        std::string why = take_plugin_error();
+        return fail(s, "download from " + device_label(dev) + " failed" + (why.empty() ? "" : ": " + why));
+    }
+    return IPT_OK;
+}
+
+ipt_status copy_bytes_from_host(ipt_image* image, const void* src) {
+    if (image->bytes == 0) return IPT_OK;
+    if (image->device->is_host()) {
+        std::memcpy(image->tensor.data, src, image->bytes);
+        return IPT_OK;
+    }
+    const Device& dev = *image->device;
+    ipt_status s = IPT_ERR_PLUGIN;
+    try {
+        s = dev.owner->table->mem_upload(dev.index_in_plugin, image->tensor.buffer,
+                                         image->tensor.offset, src, image->bytes);
+    } catch (...) {
+        set_plugin_error("mem_upload threw a C++ exception");
+    }
+    if (s != IPT_OK) {
+        std::string why = take_plugin_error();
+        return fail(s, "upload to " + device_label(dev) + " failed" + (why.empty() ? "" : ": " + why));
+    }
+    return IPT_OK;
+}
+
+ipt_status fill_poison(ipt_image* image) {
+    // 0xA5 in every byte: not 0 or 1 for logical, a value no operator produces
+    // by accident in the integer classes, a tiny odd number in the float ones.
+    if (image->device->is_host()) {
+        std::memset(image->tensor.data, 0xA5, image->bytes);
+        return IPT_OK;
+    }
+    std::vector<unsigned char> pattern(image->bytes, 0xA5);
+    return copy_bytes_from_host(image, pattern.data());
+}
+
+std::unique_ptr<ipt_image> copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev,
+                                      ipt_status* status) {
+    const ipt_tensor& t = src->tensor;
+    auto out = allocate_image(ctx, dev, t.dtype, t.rows, t.cols, t.channels, status);
+    if (!out) return nullptr;
+    if (src->device->is_host()) {
+        *status = copy_bytes_from_host(out.get(), src->tensor.data);
+    } else if (dev.is_host()) {
+        *status = copy_bytes_to_host(src, out->tensor.data);
+    } else {
+        std::vector<unsigned char> staging(src->bytes);
+        *status = copy_bytes_to_host(src, staging.data());
+        if (*status == IPT_OK) *status = copy_bytes_from_host(out.get(), staging.data());
+    }
+    if (*status != IPT_OK) {
+        release_image(out.release());
+        return nullptr;
+    }
+    return out;
+}
+
+}  // namespace ipt::reg
+
+using namespace ipt::reg;
+
+namespace {
+
+const Device* find_device(const ipt_context* ctx, uint32_t id) {
+    std::shared_lock lock(ctx->mutex);
+    return id < ctx->devices.size() ? &ctx->devices[id] : nullptr;
+}
+
+// Copies between a tightly packed buffer and a caller's buffer with a pitch.
+void repitch(const unsigned char* src, int64_t src_pitch, unsigned char* dst, int64_t dst_pitch,
+             int64_t rows_total, int64_t row_bytes) {
+    for (int64_t r = 0; r < rows_total; ++r)
+        std::memcpy(dst + r * dst_pitch, src + r * src_pitch, static_cast<size_t>(row_bytes));
+}
+
+}  // namespace
+
+extern "C" {
+
+IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dtype dtype,
+                                    int64_t rows, int64_t cols, int64_t channels, ipt_image** out) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_create: ctx is NULL");
+        if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_create: out is NULL");
+        const Device* dev = find_device(ctx, device_id);
+        if (!dev)
+            return fail(IPT_ERR_NOT_FOUND, "ipt_image_create: no device with id " + std::to_string(device_id));
+        ipt_status s = IPT_OK;
+        auto img = allocate_image(ctx, *dev, dtype, rows, cols, channels, &s);
+        if (!img) return s;
+        *out = img.release();
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t host_row_pitch) {
+    return guard([&] {
+        if (!image) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: image is NULL");
+        if (!host && image->bytes) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: host is NULL");
+        const ipt_tensor& t = image->tensor;
+        if (host_row_pitch != 0 && host_row_pitch < t.row_pitch)
+            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: host_row_pitch " +
+                                                      std::to_string(host_row_pitch) +
+                                                      " is smaller than a row (" +
+                                                      std::to_string(t.row_pitch) + " bytes)");
+        if (host_row_pitch == 0 || host_row_pitch == t.row_pitch) return copy_bytes_from_host(image, host);
+        std::vector<unsigned char> tight(image->bytes);
+        repitch(static_cast<const unsigned char*>(host), host_row_pitch, tight.data(), t.row_pitch,
+                t.rows * t.channels, t.row_pitch);
+        return copy_bytes_from_host(image, tight.data());
+    });
+}
+
+IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_t host_row_pitch) {
+    return guard([&] {
+        if (!image) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_download: image is NULL");
+        if (!host && image->bytes) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_download: host is NULL");
+        const ipt_tensor& t = image->tensor;
+        if (host_row_pitch != 0 && host_row_pitch < t.row_pitch)
+            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_download: host_row_pitch " +
+                                                      std::to_string(host_row_pitch) +
+                                                      " is smaller than a row (" +
+                                                      std::to_string(t.row_pitch) + " bytes)");
+        if (host_row_pitch == 0 || host_row_pitch == t.row_pitch) return copy_bytes_to_host(image, host);
+        std::vector<unsigned char> tight(image->bytes);
+        ipt_status s = copy_bytes_to_host(image, tight.data());
+        if (s != IPT_OK) return s;
+        repitch(tight.data(), t.row_pitch, static_cast<unsigned char*>(host), host_row_pitch,
+                t.rows * t.channels, t.row_pitch);
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_image_get_info(const ipt_image* image, ipt_image_info* out) {
+    return guard([&] {
+        if (!image) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_get_info: image is NULL");
+        if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_get_info: out is NULL");
+        if (out->struct_size < sizeof(uint32_t))
+            return fail(IPT_ERR_ABI, "ipt_image_get_info: out->struct_size is not set");
+        ipt_image_info info{};
+        info.struct_size = out->struct_size;
+        info.dtype = image->tensor.dtype;
+        info.rows = image->tensor.rows;
+        info.cols = image->tensor.cols;
+        info.channels = image->tensor.channels;
+        info.row_pitch = image->tensor.row_pitch;
+        info.device_id = image->device->id;
+        std::memcpy(out, &info, std::min<size_t>(out->struct_size, sizeof info));
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_image_copy_to(ipt_context* ctx, const ipt_image* image, uint32_t device_id,
+                                     ipt_image** out) {
+    return guard([&] {
+        if (!ctx || !image || !out)
+            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_copy_to: ctx, image and out must not be NULL");
+        const Device* dev = find_device(ctx, device_id);
+        if (!dev)
+            return fail(IPT_ERR_NOT_FOUND, "ipt_image_copy_to: no device with id " + std::to_string(device_id));
+        ipt_status s = IPT_OK;
+        auto img = copy_image(ctx, image, *dev, &s);
+        if (!img) return s;
+        *out = img.release();
+        return IPT_OK;
+    });
+}
+
+IPT_API void ipt_image_free(ipt_image* image) { release_image(image); }
+
+}  // extern "C"

@@ -1,0 +1,173 @@
+// Internals of libipt, the registry: what a context holds and the pieces the
+// C API functions share. Nothing here is visible to plugins.
+#pragma once
+
+#ifndef BOOST_DLL_USE_STD_FS
+#define BOOST_DLL_USE_STD_FS
+#endif
+#include <boost/dll/shared_library.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "ipt/ipt.h"
+#include "ipt/ipt_ops.h"
+#include "ipt/ipt_plugin.h"
+
+namespace ipt::reg {
+
+// ---- errors (errors.cpp) ------------------------------------------------------
+
+// Records the message of a failure on this thread and returns the status, so
+// a C API function can end with `return fail(IPT_ERR_..., "...")`.
+ipt_status fail(ipt_status status, const std::string& message);
+void clear_error();
+// Message a plugin set through the host table on this thread ("" if none).
+std::string take_plugin_error();
+void set_plugin_error(const char* message);
+
+// Runs body() and turns any C++ exception into a status; no exception leaves
+// the C API.
+template <class Body>
+ipt_status guard(Body&& body) noexcept {
+    try {
+        clear_error();
+        return body();
+    } catch (const std::bad_alloc&) {
+        return fail(IPT_ERR_OUT_OF_MEMORY, "out of host memory");
+    } catch (const std::exception& e) {
+        return fail(IPT_ERR_INTERNAL, std::string("internal error: ") + e.what());
+    } catch (...) {
+        return fail(IPT_ERR_INTERNAL, "internal error: unknown exception");
+    }
+}
+
+size_t dtype_size(int32_t dtype);
+std::string dtype_name(int32_t dtype);
+std::string dtype_list(uint32_t mask); // "single, double"
+
+// ---- plugins and devices --------------------------------------------------------
+
+struct Plugin;
+
+struct Impl {
+    const ipt_op_schema* schema = nullptr;
+    std::string variant;
+    Plugin* plugin = nullptr;
+    uint32_t device_id = 0;
+    int32_t priority = 0;
+    ipt_kernel_fn run = nullptr;
+    void* user = nullptr;
+};
+
+struct Plugin {
+    std::string path;
+    std::string name;      // unique in the context ("cpu", "cpu#2", ...)
+    boost::dll::shared_library library;
+    const ipt_plugin_table* table = nullptr;
+    std::vector<uint32_t> device_ids;
+    std::vector<Impl> impl_templates;  // device_id unset; bound by kind
+    std::vector<std::string> impl_kinds;
+    bool has_slot(size_t offset_end) const { return table->header.struct_size >= offset_end; }
+};
+
+struct Device {
+    uint32_t id = 0;
+    std::string name, kind, vendor, identity, plugin_name;
+    uint64_t memory_bytes = 0;
+    uint32_t compute_units = 0, subgroup_size = 0;
+    Plugin* owner = nullptr;     // nullptr: the host, memory is host memory
+    uint32_t index_in_plugin = 0;
+    bool is_host() const { return owner == nullptr; }
+};
+
+
+// A load-report entry; `view` points into the strings.
+struct Report {
+    std::string path, source, error, name, vendor, version, device_note;
+    int32_t outcome = IPT_LOAD_FAILED;
+    uint32_t abi_seen = 0, api_seen = 0, device_count = 0, impl_count = 0;
+};
+
+}  // namespace ipt::reg
+
+struct ipt_context {
+    mutable std::shared_mutex mutex;  // loading takes it exclusively, calls shared
+    std::deque<std::unique_ptr<ipt::reg::Plugin>> plugins;
+    std::deque<ipt::reg::Report> reports;
+    std::deque<ipt::reg::Device> devices;  // index == id
+    std::vector<ipt::reg::Impl> impls;
+    std::vector<const ipt_op_schema*> ops;
+    std::map<std::string, const ipt_op_schema*> ops_by_name;
+    std::atomic<uint32_t> pinned_device{IPT_DEVICE_ANY};
+    std::atomic<uint32_t> fallback{IPT_FALLBACK_ERROR};
+    bool poison_outputs = false;
+};
+
+struct ipt_image {
+    ipt_context* ctx = nullptr;
+    const ipt::reg::Device* device = nullptr;
+    ipt_tensor tensor{};   // descriptor handed to plugins
+    uint64_t bytes = 0;
+    void* host_block = nullptr;  // host device only
+};
+
+namespace ipt::reg {
+
+// ---- images (images.cpp) ----------------------------------------------------------
+ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes);
+// Allocates an image on a device; on failure returns nullptr after fail().
+std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype,
+                                          int64_t rows, int64_t cols, int64_t channels,
+                                          ipt_status* status);
+void release_image(ipt_image* image);
+ipt_status copy_bytes_to_host(const ipt_image* image, void* dst);   // tight copy
+ipt_status copy_bytes_from_host(ipt_image* image, const void* src); // tight copy
+ipt_status fill_poison(ipt_image* image);
+// A copy of `src` on `dev` (through host memory when needed).
+std::unique_ptr<ipt_image> copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev,
+                                      ipt_status* status);
+
+struct ImageDeleter {
+    void operator()(ipt_image* p) const { release_image(p); }
+};
+using ImagePtr = std::unique_ptr<ipt_image, ImageDeleter>;
+
+// ---- loading (loader.cpp) -----------------------------------------------------------
+ipt_status load_plugin_locked(ipt_context* ctx, const std::string& path, const std::string& source);
+void discover_plugins(ipt_context* ctx);
+const ipt_host_table* host_table();
+void unload_all(ipt_context* ctx);
+
+// The schema of an operator; built-in ones may be named without "ipt.".
+const ipt_op_schema* find_op_locked(const ipt_context* ctx, const char* name);
+
+// ---- parameters (params.cpp) ---------------------------------------------------------
+// A parameter value as set by the caller (before defaults).
+struct ParamValue {
+    bool set = false;
+    const ipt_image* image = nullptr;
+    int64_t i = 0;
+    double f = 0;
+    std::vector<double> floats;
+    std::string str;
+};
+
+// Parses text into a value for a parameter of the schema (INT, FLOAT, FLOATS, ENUM).
+ipt_status parse_param_text(const ipt_op_schema& op, const ipt_param_schema& p, const char* text,
+                            ParamValue* out);
+// Checks every rule of the schema and fills in defaults. `values` has one
+// entry per parameter; on success they are complete.
+ipt_status validate_call(const ipt_op_schema& op, std::vector<ParamValue>& values,
+                         ipt_context* ctx);
+int param_index(const ipt_op_schema& op, const char* name);
+std::string enum_choices(const char* values); // "a, b or c"
+
+}  // namespace ipt::reg
