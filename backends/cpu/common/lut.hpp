@@ -1,0 +1,32 @@
+// Table look-up over a whole plane stack, shared by ipt.intlut and
+// ipt.imadjust (whose integer classes go through a LUT, as MATLAB's do).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "common/parallel.hpp"
+
+namespace ipt::cpu {
+
+// Number of entries of a table indexed by every value of T (256 or 65536).
+template <class T>
+constexpr int64_t lut_entries() {
+    return int64_t(1) << (8 * sizeof(T));
+}
+
+// out[i] = lut[in[i] - lowest(T)]: uint8/uint16 tables start at 0, int16 tables
+// at -32768 (MATLAB's intlut). Parallel over blocks of pixels.
+template <class T>
+void apply_lut(const T* in, T* out, int64_t n, const T* lut) {
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 2);
+    const T* base = std::is_signed_v<T> ? lut + lut_entries<T>() / 2 : lut;
+    constexpr int64_t kBlock = int64_t(1) << 16;
+    parallel_for(0, (n + kBlock - 1) / kBlock, [&](int64_t b) {
+        const int64_t begin = b * kBlock, end = std::min(n, begin + kBlock);
+        for (int64_t i = begin; i < end; ++i) out[i] = base[in[i]];
+    });
+}
+
+}  // namespace ipt::cpu

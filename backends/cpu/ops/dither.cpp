@@ -1,0 +1,202 @@
+// ipt.dither: MATLAB's ditherc (MATLAB_SEMANTICS.md, dither): Floyd-Steinberg
+// error diffusion with integer error terms over a column-major scan, and an
+// inverse colormap of 2^Qm cells per axis whose entries are the nearest
+// colormap colours (ties to the lowest index).
+//
+// dither(I) is the same with the colormap [0 0 0; 1 1 1] and I in all three
+// channels; it returns logical. dither(RGB, map) returns zero-based indices,
+// uint8 for up to 256 colours and uint16 above.
+//
+// The scan is inherently sequential (each pixel depends on the errors of the
+// pixels before it). Inverse-colormap cells are filled on first use, so only
+// the colours an image visits are searched.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/image.hpp"
+#include "common/op_registry.hpp"
+#include "common/rounding.hpp"
+
+namespace {
+
+using ipt::plugin::KernelArgs;
+
+// The uint8 value MATLAB's dither works on (im2uint8).
+template <class T>
+inline int32_t to_uint8(T v) {
+    if constexpr (std::is_same_v<T, uint8_t>) return v;
+    else if constexpr (std::is_same_v<T, uint16_t>) return ipt::cpu::saturate_round<uint8_t>(v / 257.0);
+    else if constexpr (std::is_same_v<T, float>) return ipt::cpu::saturate_round<uint8_t>(255.0f * v);
+    else return ipt::cpu::saturate_round<uint8_t>(255.0 * static_cast<double>(v));
+}
+
+class InverseColormap {
+public:
+    // mapq: n x 3 quantised colours; cells per axis 2^qm, cell width 2^shift.
+    // Cells are memoised when the table is small or the image large enough
+    // to use it; otherwise every pixel searches the colormap.
+    InverseColormap(const std::vector<int32_t>& mapq, int qm, int shift, int64_t pixels)
+        : mapq_(mapq), qm_(qm), shift_(shift) {
+        const int64_t cells = int64_t(1) << (3 * qm);
+        if (cells <= (int64_t(1) << 24) && cells <= std::max<int64_t>(int64_t(1) << 15, 4 * pixels))
+            memo_.assign(static_cast<size_t>(cells), -1);
+    }
+
+    int32_t lookup(int32_t r, int32_t g, int32_t b) {
+        const int64_t ir = r >> shift_, ig = g >> shift_, ib = b >> shift_;
+        if (memo_.empty()) return nearest(ir, ig, ib);
+        int32_t& slot = memo_[static_cast<size_t>((((ir << qm_) | ig) << qm_) | ib)];
+        if (slot < 0) slot = nearest(ir, ig, ib);
+        return slot;
+    }
+
+private:
+    int32_t nearest(int64_t ir, int64_t ig, int64_t ib) const {
+        const int64_t w = int64_t(1) << shift_, half = w / 2;
+        const int64_t cr = ir * w + half, cg = ig * w + half, cb = ib * w + half;
+        const int64_t n = static_cast<int64_t>(mapq_.size() / 3);
+        int32_t best = 0;
+        int64_t best_d = -1;
+        for (int64_t k = 0; k < n; ++k) {
+            const int64_t dr = cr - mapq_[3 * k], dg = cg - mapq_[3 * k + 1], db = cb - mapq_[3 * k + 2];
+            const int64_t d = dr * dr + dg * dg + db * db;
+            if (best_d < 0 || d < best_d) {  // strict: ties keep the lowest index
+                best_d = d;
+                best = static_cast<int32_t>(k);
+            }
+        }
+        return best;
+    }
+
+    const std::vector<int32_t>& mapq_;
+    int qm_, shift_;
+    std::vector<int32_t> memo_;
+};
+
+// Error share: sign(e) * floor((floor(L/32) + N*|e|) / 16).
+inline int32_t share(int32_t e, int32_t n, int32_t bias) {
+    return e >= 0 ? (bias + n * e) >> 4 : -((bias - n * e) >> 4);
+}
+
+// Everything the scan needs, allocated before the output (nothing is written
+// when an allocation fails).
+struct DitherState {
+    const std::vector<int32_t>& mapq;
+    int32_t top, bias;  // L-1 and floor(L/32)
+    InverseColormap inverse;
+    std::vector<int32_t> cur, next;  // per channel: current column, errors for the next
+
+    DitherState(const std::vector<int32_t>& map_quantised, int qm, int qe, int64_t rows,
+                int64_t cols)
+        : mapq(map_quantised),
+          top((int32_t(1) << std::max(qm, qe)) - 1),
+          bias((int32_t(1) << std::max(qm, qe)) / 32),
+          inverse(map_quantised, qm, std::max(qm, qe) - qm, rows * cols),
+          cur(static_cast<size_t>(3 * rows)),
+          next(static_cast<size_t>(3 * rows)) {}
+};
+
+template <class T, class Out>
+void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& st, Out* out) {
+    const int32_t top = st.top, bias = st.bias;
+    const std::vector<int32_t>& mapq = st.mapq;
+    InverseColormap& inverse = st.inverse;
+    std::vector<int32_t>& cur = st.cur;
+    std::vector<int32_t>& next = st.next;
+    // q = floor(v*(L-1)/255 + 0.5), in integers.
+    auto quantise = [&](const T* plane, int64_t r, int64_t c) {
+        const int64_t a = int64_t(to_uint8(plane[r * cols + c])) * top;
+        return static_cast<int32_t>((2 * a + 255) / 510);
+    };
+    for (int ch = 0; ch < 3; ++ch)
+        for (int64_t r = 0; r < rows; ++r) cur[ch * rows + r] = quantise(planes[ch], r, 0);
+    for (int64_t c = 0; c < cols; ++c) {
+        std::fill(next.begin(), next.end(), 0);
+        const bool has_next = c + 1 < cols;
+        for (int64_t r = 0; r < rows; ++r) {
+            int32_t v[3];
+            for (int ch = 0; ch < 3; ++ch) v[ch] = std::clamp(cur[ch * rows + r], 0, top);
+            const int32_t idx = inverse.lookup(v[0], v[1], v[2]);
+            out[r * cols + c] = static_cast<Out>(idx);
+            for (int ch = 0; ch < 3; ++ch) {
+                const int32_t e = v[ch] - mapq[3 * idx + ch];
+                if (e == 0) continue;
+                int32_t* col = cur.data() + ch * rows;
+                int32_t* nxt = next.data() + ch * rows;
+                if (r + 1 < rows) col[r + 1] += share(e, 7, bias);
+                if (has_next) {
+                    nxt[r] += share(e, 5, bias);
+                    if (r > 0) nxt[r - 1] += share(e, 3, bias);
+                    if (r + 1 < rows) nxt[r + 1] += share(e, 1, bias);
+                }
+            }
+        }
+        if (has_next)
+            for (int ch = 0; ch < 3; ++ch)
+                for (int64_t r = 0; r < rows; ++r)
+                    cur[ch * rows + r] = quantise(planes[ch], r, c + 1) + next[ch * rows + r];
+    }
+}
+
+void run_dither(const KernelArgs& args) {
+    const ipt_tensor* img = args.image("I");
+    const ipt_tensor* map = args.image("map");
+    const int64_t qm = args.integer("Qm"), qe = args.integer("Qe");
+    if (qm < 1 || qm > 16) ipt::plugin::invalid("ipt.dither: parameter 'Qm' must be in 1..16");
+    if (qe < 1 || qe > 16) ipt::plugin::invalid("ipt.dither: parameter 'Qe' must be in 1..16");
+    const int32_t dt = img->dtype;
+    if (dt != IPT_UINT8 && dt != IPT_UINT16 && dt != IPT_SINGLE && dt != IPT_DOUBLE)
+        ipt::plugin::invalid("ipt.dither: parameter 'I' must be uint8, uint16, single or double");
+
+    const int bits = static_cast<int>(std::max(qm, qe));
+    const double top = static_cast<double>((int64_t(1) << bits) - 1);
+    std::vector<int32_t> mapq;  // n x 3, quantised: floor(map*(L-1) + 0.5)
+    if (map) {
+        if (img->channels != 3)
+            ipt::plugin::invalid("ipt.dither: parameter 'I' must be an RGB image (3 channels) "
+                                 "when map is given");
+        if (map->dtype != IPT_DOUBLE || map->cols != 3 || map->rows < 1 || map->channels != 1)
+            ipt::plugin::invalid("ipt.dither: parameter 'map' must be an n x 3 double colormap");
+        if (map->rows > 65536)
+            ipt::plugin::invalid("ipt.dither: parameter 'map' must have at most 65536 colours");
+        const double* m = static_cast<const double*>(map->data);
+        mapq.resize(static_cast<size_t>(map->rows * 3));
+        for (int64_t i = 0; i < map->rows * 3; ++i) {
+            if (!(m[i] >= 0.0 && m[i] <= 1.0))
+                ipt::plugin::invalid("ipt.dither: parameter 'map' must have values in [0, 1]");
+            mapq[i] = static_cast<int32_t>(std::floor(m[i] * top + 0.5));
+        }
+    } else {
+        if (img->channels != 1)
+            ipt::plugin::invalid("ipt.dither: parameter 'I' must be a grayscale image (1 channel) "
+                                 "when no map is given");
+        const int32_t white = static_cast<int32_t>(top);
+        mapq = {0, 0, 0, white, white, white};
+    }
+
+    const int64_t colours = static_cast<int64_t>(mapq.size() / 3);
+    const int32_t out_dtype = !map ? IPT_LOGICAL : (colours <= 256 ? IPT_UINT8 : IPT_UINT16);
+    DitherState state(mapq, int(qm), int(qe), img->rows, img->cols);
+    const ipt_tensor* x = args.output("X", out_dtype, img->rows, img->cols, 1);
+    if (img->rows == 0 || img->cols == 0) return;
+    ipt::cpu::visit_dtype(dt, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
+                      std::is_floating_point_v<T>) {
+            const auto in = ipt::cpu::view<T>(img);
+            // Grayscale: the same plane for R, G and B.
+            const T* planes[3] = {in.plane(0), in.plane(map ? 1 : 0), in.plane(map ? 2 : 0)};
+            if (out_dtype == IPT_UINT16)
+                diffuse(planes, img->rows, img->cols, state, static_cast<uint16_t*>(x->data));
+            else
+                diffuse(planes, img->rows, img->cols, state, static_cast<uint8_t*>(x->data));
+        }
+    });
+}
+
+}  // namespace
+
+IPT_CPU_OP("ipt.dither", "", 100, run_dither)
