@@ -1,0 +1,94 @@
+// A well-behaved plugin with one device of its own ("testdev", memory from
+// malloc, so the tests can read it back), used to test dispatch, transfers
+// between devices, declined calls and native handles.
+//
+// It implements ipt.mean2 on its device for logical/uint8 inputs only and
+// declines every other class (IPT_ERR_UNSUPPORTED), and ipt.imlincomb with a
+// variant "throws" that throws a C++ exception.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "ipt/ipt_plugin.hpp"
+
+namespace {
+
+using ipt::plugin::KernelArgs;
+
+const ipt_device_desc device = {sizeof(ipt_device_desc), "test device", "testdev", "OpenIPT tests",
+                                "testdev-0", 1u << 20, 1, 0};
+
+int native_token = 42;
+
+ipt_status mem_alloc(uint32_t, uint64_t bytes, void** buffer, void** address) {
+    void* p = std::malloc(bytes);
+    if (!p) return IPT_ERR_OUT_OF_MEMORY;
+    *buffer = p;
+    *address = p;
+    return IPT_OK;
+}
+void mem_free(uint32_t, void* buffer) { std::free(buffer); }
+ipt_status mem_upload(uint32_t, void* buffer, uint64_t offset, const void* src, uint64_t bytes) {
+    std::memcpy(static_cast<char*>(buffer) + offset, src, bytes);
+    return IPT_OK;
+}
+ipt_status mem_download(uint32_t, void* buffer, uint64_t offset, void* dst, uint64_t bytes) {
+    std::memcpy(dst, static_cast<const char*>(buffer) + offset, bytes);
+    return IPT_OK;
+}
+ipt_status sync(uint32_t) { return IPT_OK; }
+ipt_status native_handle(uint32_t, int32_t kind, void*, void** out) {
+    if (kind != IPT_NATIVE_CUDA_STREAM) return IPT_ERR_UNSUPPORTED;
+    *out = &native_token;
+    return IPT_OK;
+}
+
+ipt_status mean2_uint8(const ipt_kernel_call* call) {
+    return ipt::plugin::guarded([&] {
+        KernelArgs args(call);
+        const ipt_tensor* a = args.image("A");
+        if (a->dtype != IPT_UINT8 && a->dtype != IPT_LOGICAL) ipt::plugin::unsupported("testdev handles uint8 and logical only");
+        // The native handle of our own device must be reachable through the host.
+        if (args.native(IPT_NATIVE_CUDA_STREAM) != &native_token) ipt::plugin::fail(IPT_ERR_INTERNAL, "wrong native handle");
+        const auto* p = static_cast<const uint8_t*>(a->data);
+        const int64_t n = a->rows * a->cols * a->channels;
+        uint64_t sum = 0;
+        for (int64_t i = 0; i < n; ++i) sum += p[i];
+        const ipt_tensor* m = args.output("m", IPT_DOUBLE, 1, 1);
+        *static_cast<double*>(m->data) = n ? static_cast<double>(sum) / static_cast<double>(n) : NAN;
+    });
+}
+
+ipt_status imlincomb_throws(const ipt_kernel_call*) { throw std::runtime_error("thrown on purpose"); }
+
+const ipt_impl_desc impls[] = {
+    {sizeof(ipt_impl_desc), "ipt.mean2", "", "testdev", 500, mean2_uint8, nullptr},
+    {sizeof(ipt_impl_desc), "ipt.imlincomb", "throws", "testdev", 0, imlincomb_throws, nullptr},
+};
+
+}  // namespace
+
+extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table* host, const char**) {
+    ipt::plugin::host() = host;
+    static ipt_plugin_table t = [] {
+        ipt_plugin_table table{};
+        table.header = {sizeof(ipt_plugin_table), IPT_ABI_VERSION, IPT_API_VERSION};
+        table.name = "testdev";
+        table.vendor = "OpenIPT tests";
+        table.version = "1.0";
+        table.device_count = 1;
+        table.devices = &device;
+        table.device_note = "";
+        table.mem_alloc = mem_alloc;
+        table.mem_free = mem_free;
+        table.mem_upload = mem_upload;
+        table.mem_download = mem_download;
+        table.sync = sync;
+        table.native_handle = native_handle;
+        table.impl_count = 2;
+        table.impls = impls;
+        return table;
+    }();
+    return &t;
+}
