@@ -1,0 +1,172 @@
+// Device-side helpers shared by every CUDA operator: element types of the
+// MATLAB classes, conversion with MATLAB's rounding and saturation, the
+// padding index rules, and launch geometry. Host and device share the same
+// definitions so that a value converted on either side is the same value.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "common/check.hpp"
+#include "ipt/ipt_plugin.hpp"
+
+namespace ipt::cuda {
+
+// ---- classes ----------------------------------------------------------------
+
+// logical is one byte holding 0 or 1; bool has the same layout.
+template <class F>
+decltype(auto) visit_dtype(int32_t dtype, F&& f) {
+    switch (dtype) {
+    case IPT_LOGICAL: return f(bool{});
+    case IPT_UINT8: return f(uint8_t{});
+    case IPT_UINT16: return f(uint16_t{});
+    case IPT_INT16: return f(int16_t{});
+    case IPT_INT32: return f(int32_t{});
+    case IPT_UINT32: return f(uint32_t{});
+    case IPT_SINGLE: return f(float{});
+    case IPT_DOUBLE: return f(double{});
+    }
+    ipt::plugin::unsupported("class " + std::to_string(dtype) + " is not handled by libipt_cuda");
+}
+
+template <class T> constexpr int32_t dtype_of();
+template <> constexpr int32_t dtype_of<bool>() { return IPT_LOGICAL; }
+template <> constexpr int32_t dtype_of<uint8_t>() { return IPT_UINT8; }
+template <> constexpr int32_t dtype_of<uint16_t>() { return IPT_UINT16; }
+template <> constexpr int32_t dtype_of<int16_t>() { return IPT_INT16; }
+template <> constexpr int32_t dtype_of<int32_t>() { return IPT_INT32; }
+template <> constexpr int32_t dtype_of<uint32_t>() { return IPT_UINT32; }
+template <> constexpr int32_t dtype_of<float>() { return IPT_SINGLE; }
+template <> constexpr int32_t dtype_of<double>() { return IPT_DOUBLE; }
+
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T>;
+
+// Lowest and highest value of a class (-Inf/+Inf for floating classes): the
+// identities of max and min, used for pixels outside the image in morphology.
+template <class T>
+__host__ __device__ inline T lowest_value() {
+    if constexpr (std::is_same_v<T, bool>) return false;
+    else if constexpr (std::is_same_v<T, float>) return -INFINITY;
+    else if constexpr (std::is_same_v<T, double>) return -static_cast<double>(INFINITY);
+    else return std::numeric_limits<T>::lowest();
+}
+template <class T>
+__host__ __device__ inline T highest_value() {
+    if constexpr (std::is_same_v<T, bool>) return true;
+    else if constexpr (std::is_same_v<T, float>) return INFINITY;
+    else if constexpr (std::is_same_v<T, double>) return static_cast<double>(INFINITY);
+    else return std::numeric_limits<T>::max();
+}
+
+// ---- conversion (MATLAB_SEMANTICS.md, pitfall 2) ----------------------------
+
+// double -> class: round half away from zero, saturate, NaN -> 0; floating
+// classes convert with round-to-nearest as the host does.
+template <class T>
+__host__ __device__ inline T saturate_round(double v) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return v != 0 && !(v != v);
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return static_cast<T>(v);
+    } else {
+        if (v != v) return T(0);
+        constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+        constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+        double r = round(v);  // CUDA's and C's round: half away from zero
+        if (r <= lo) return std::numeric_limits<T>::lowest();
+        if (r >= hi) return std::numeric_limits<T>::max();
+        return static_cast<T>(r);
+    }
+}
+
+template <class T>
+__host__ __device__ inline double to_double(T v) {
+    if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
+    else return static_cast<double>(v);
+}
+
+// Value on MATLAB's [0,1] intensity scale (im2double).
+template <class T>
+__host__ __device__ inline double to_unit(T v) {
+    if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
+    else if constexpr (std::is_floating_point_v<T>) return static_cast<double>(v);
+    else if constexpr (std::is_same_v<T, int16_t>) return (static_cast<double>(v) + 32768.0) / 65535.0;
+    else return static_cast<double>(v) / static_cast<double>(std::numeric_limits<T>::max());
+}
+
+// im2single: integer classes scaled to [0,1] in single precision.
+template <class T>
+__host__ __device__ inline float to_unit_single(T v) {
+    if constexpr (std::is_same_v<T, bool>) return v ? 1.0f : 0.0f;
+    else if constexpr (std::is_same_v<T, float>) return v;
+    else if constexpr (std::is_same_v<T, double>) return static_cast<float>(v);
+    else return static_cast<float>(to_unit(v));
+}
+
+// ---- padding (pitfall 5) ------------------------------------------------------
+
+enum class Border : int { Constant = 0, Symmetric = 1, Replicate = 2, Circular = 3 };
+
+// Maps i onto [0, n), or -1 for "use the constant".
+__host__ __device__ inline int64_t border_index(Border b, int64_t i, int64_t n) {
+    if (i >= 0 && i < n) return i;
+    switch (b) {
+    case Border::Symmetric: {
+        if (n == 1) return 0;
+        const int64_t period = 2 * n;
+        i %= period;
+        if (i < 0) i += period;
+        return i < n ? i : period - 1 - i;
+    }
+    case Border::Replicate: return i < 0 ? 0 : n - 1;
+    case Border::Circular: {
+        i %= n;
+        return i < 0 ? i + n : i;
+    }
+    case Border::Constant: break;
+    }
+    return -1;
+}
+
+// Centre of a kernel, domain or SE along one dimension, 0-based (pitfall 3).
+__host__ __device__ inline int64_t kernel_origin(int64_t size) { return (size + 1) / 2 - 1; }
+
+// ---- launch geometry ----------------------------------------------------------
+
+constexpr int kThreads = 256;
+
+// Blocks for a grid-stride loop over n items: enough to fill the chip, never
+// more than needed.
+inline unsigned grid_for(int64_t n, int threads = kThreads, int64_t cap = 132 * 16) {
+    int64_t blocks = (n + threads - 1) / threads;
+    if (blocks > cap) blocks = cap;
+    if (blocks < 1) blocks = 1;
+    return static_cast<unsigned>(blocks);
+}
+
+inline dim3 grid_2d(int64_t cols, int64_t rows, dim3 block) {
+    return dim3(static_cast<unsigned>((cols + block.x - 1) / block.x),
+                static_cast<unsigned>((rows + block.y - 1) / block.y), 1);
+}
+
+#define IPT_GRID_STRIDE(i, n)                                                           \
+    for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); \
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+
+// Typed device pointer of a tensor (data is a device address for images that
+// live on this plugin's device).
+template <class T>
+inline T* dptr(const ipt_tensor* t) {
+    return static_cast<T*>(t->data);
+}
+inline int64_t numel(const ipt_tensor* t) { return t->rows * t->cols * t->channels; }
+
+}  // namespace ipt::cuda

@@ -1,0 +1,130 @@
+// Deterministic reductions on the device, in two launches (per-block partials,
+// then one block): exact integer sums, and double sums carried as double-double
+// (TwoSum) so that the result is the correctly rounded sum for all practical
+// sizes, independent of the reduction tree.
+#pragma once
+
+#include <cub/block/block_reduce.cuh>
+
+#include "common/buffer.hpp"
+#include "common/device.cuh"
+
+namespace ipt::cuda {
+
+struct DD {
+    double hi, lo;
+};
+
+__device__ inline DD dd_add(DD a, DD b) {
+    double s = a.hi + b.hi;
+    double bb = s - a.hi;
+    double err = (a.hi - (s - bb)) + (b.hi - bb);
+    err += a.lo + b.lo;
+    double hi = s + err;
+    return {hi, err - (hi - s)};
+}
+__device__ inline DD dd_add(DD a, double b) { return dd_add(a, DD{b, 0.0}); }
+
+struct DDSum {
+    __device__ DD operator()(const DD& a, const DD& b) const { return dd_add(a, b); }
+};
+
+constexpr int kReduceThreads = 256;
+constexpr int kReduceBlocks = 1024;
+
+// Per-block double-double partial sums of load(i) for i in [0, n).
+template <class Load>
+__global__ void __launch_bounds__(kReduceThreads) dd_partials(Load load, int64_t n, DD* partials) {
+    DD acc{0.0, 0.0};
+    IPT_GRID_STRIDE(i, n) acc = dd_add(acc, load(i));
+    using R = cub::BlockReduce<DD, kReduceThreads>;
+    __shared__ typename R::TempStorage tmp;
+    DD total = R(tmp).Reduce(acc, DDSum{});
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// Sums the partials; finish(sum) runs on one thread with the final value.
+template <class Finish>
+__global__ void __launch_bounds__(kReduceThreads) dd_finish(const DD* partials, int count, Finish finish) {
+    DD acc{0.0, 0.0};
+    for (int i = threadIdx.x; i < count; i += blockDim.x) acc = dd_add(acc, partials[i]);
+    using R = cub::BlockReduce<DD, kReduceThreads>;
+    __shared__ typename R::TempStorage tmp;
+    DD total = R(tmp).Reduce(acc, DDSum{});
+    if (threadIdx.x == 0) finish(total.hi + total.lo);
+}
+
+// sum_{i<n} load(i) in double-double; then finish(sum) on the device.
+template <class Load, class Finish>
+void reduce_sum_dd(Load load, int64_t n, Finish finish, cudaStream_t stream, const char* what) {
+    int blocks = static_cast<int>(grid_for(n, kReduceThreads, kReduceBlocks));
+    DeviceArray<DD> partials(blocks, stream);
+    dd_partials<<<blocks, kReduceThreads, 0, stream>>>(load, n, partials.get());
+    check_launch(what);
+    dd_finish<<<1, kReduceThreads, 0, stream>>>(partials.get(), blocks, finish);
+    check_launch(what);
+}
+
+// Exact integer sums (int64 accumulators).
+template <class Load>
+__global__ void __launch_bounds__(kReduceThreads) int_partials(Load load, int64_t n, long long* partials) {
+    long long acc = 0;
+    IPT_GRID_STRIDE(i, n) acc += load(i);
+    using R = cub::BlockReduce<long long, kReduceThreads>;
+    __shared__ typename R::TempStorage tmp;
+    long long total = R(tmp).Sum(acc);
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+template <class Finish>
+__global__ void __launch_bounds__(kReduceThreads) int_finish(const long long* partials, int count, Finish finish) {
+    long long acc = 0;
+    for (int i = threadIdx.x; i < count; i += blockDim.x) acc += partials[i];
+    using R = cub::BlockReduce<long long, kReduceThreads>;
+    __shared__ typename R::TempStorage tmp;
+    long long total = R(tmp).Sum(acc);
+    if (threadIdx.x == 0) finish(total);
+}
+
+// load(i) for i in [0, n) gives an integer; n counts load's items (which may
+// each cover several pixels).
+template <class Load, class Finish>
+void reduce_sum_int(Load load, int64_t n, Finish finish, cudaStream_t stream, const char* what) {
+    int blocks = static_cast<int>(grid_for(n, kReduceThreads, kReduceBlocks));
+    DeviceArray<long long> partials(blocks, stream);
+    int_partials<<<blocks, kReduceThreads, 0, stream>>>(load, n, partials.get());
+    check_launch(what);
+    int_finish<<<1, kReduceThreads, 0, stream>>>(partials.get(), blocks, finish);
+    check_launch(what);
+}
+
+// Maximum of load(i) (doubles, NaN ignored); finish(max) on the device.
+template <class Load>
+__global__ void __launch_bounds__(kReduceThreads) max_partials(Load load, int64_t n, double* partials) {
+    double acc = -static_cast<double>(INFINITY);
+    IPT_GRID_STRIDE(i, n) acc = fmax(acc, load(i));
+    using R = cub::BlockReduce<double, kReduceThreads>;
+    __shared__ typename R::TempStorage tmp;
+    double total = R(tmp).Reduce(acc, [] __device__(double a, double b) { return fmax(a, b); });
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+template <class Finish>
+__global__ void __launch_bounds__(kReduceThreads) max_finish(const double* partials, int count, Finish finish) {
+    double acc = -static_cast<double>(INFINITY);
+    for (int i = threadIdx.x; i < count; i += blockDim.x) acc = fmax(acc, partials[i]);
+    using R = cub::BlockReduce<double, kReduceThreads>;
+    __shared__ typename R::TempStorage tmp;
+    double total = R(tmp).Reduce(acc, [] __device__(double a, double b) { return fmax(a, b); });
+    if (threadIdx.x == 0) finish(total);
+}
+template <class Load, class Finish>
+void reduce_max(Load load, int64_t n, Finish finish, cudaStream_t stream, const char* what) {
+    int blocks = static_cast<int>(grid_for(n, kReduceThreads, kReduceBlocks));
+    DeviceArray<double> partials(blocks, stream);
+    max_partials<<<blocks, kReduceThreads, 0, stream>>>(load, n, partials.get());
+    check_launch(what);
+    max_finish<<<1, kReduceThreads, 0, stream>>>(partials.get(), blocks, finish);
+    check_launch(what);
+}
+
+}  // namespace ipt::cuda

@@ -1,0 +1,127 @@
+// stretchlim on the device, shared by ipt.stretchlim and ipt.imadjust (whose
+// default input limits are stretchlim(I)). Histogram per channel (256 bins for
+// uint8, 65536 otherwise, MATLAB's imhist binning), then one block per channel
+// scans the cumulative counts. The limits stay on the device: nothing waits.
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+
+#include "common/buffer.hpp"
+#include "common/device.cuh"
+
+namespace ipt::cuda {
+
+template <class T>
+__device__ inline int stretch_bin(T v, int nbins) {
+    if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t>) {
+        return static_cast<int>(v);
+    } else if constexpr (std::is_same_v<T, int16_t>) {
+        return static_cast<int>(v) + 32768;
+    } else {
+        // imhist of a [0,1]-scaled value: floor(clamp(x,0,1)*(nbins-1) + 0.5);
+        // NaN counts in the first bin.
+        double x = to_unit(v);
+        x = x > 1.0 ? 1.0 : x;
+        x = x >= 0.0 ? x : 0.0;
+        return static_cast<int>(floor(x * (nbins - 1) + 0.5));
+    }
+}
+
+template <class T>
+__global__ void stretch_hist_small(const T* __restrict__ a, int64_t plane, unsigned* __restrict__ hist,
+                                   int nbins) {
+    extern __shared__ unsigned local[];
+    const int ch = blockIdx.y;
+    for (int i = threadIdx.x; i < nbins; i += blockDim.x) local[i] = 0;
+    __syncthreads();
+    const T* p = a + ch * plane;
+    IPT_GRID_STRIDE(i, plane) atomicAdd(&local[stretch_bin(p[i], nbins)], 1u);
+    __syncthreads();
+    for (int i = threadIdx.x; i < nbins; i += blockDim.x)
+        if (local[i]) atomicAdd(&hist[ch * nbins + i], local[i]);
+}
+
+template <class T>
+__global__ void stretch_hist_large(const T* __restrict__ a, int64_t plane, unsigned* __restrict__ hist,
+                                   int nbins) {
+    const int ch = blockIdx.y;
+    const T* p = a + ch * plane;
+    IPT_GRID_STRIDE(i, plane) atomicAdd(&hist[ch * nbins + stretch_bin(p[i], nbins)], 1u);
+}
+
+constexpr int kScanThreads = 1024;
+
+// One block per channel: first bin with cdf > low and first with cdf >= high.
+// out is 2 x channels, row-major: out[c] = low, out[channels + c] = high.
+static __global__ void __launch_bounds__(kScanThreads)
+stretch_limits(const unsigned* __restrict__ hist, int nbins, double tol_low, double tol_high,
+               double* __restrict__ out, int channels) {
+    const int ch = blockIdx.x;
+    const unsigned* h = hist + ch * nbins;
+    const int per = (nbins + kScanThreads - 1) / kScanThreads;
+    const int begin = threadIdx.x * per;
+    unsigned long long local = 0;
+    for (int i = begin; i < begin + per && i < nbins; ++i) local += h[i];
+    using Scan = cub::BlockScan<unsigned long long, kScanThreads>;
+    __shared__ typename Scan::TempStorage tmp;
+    __shared__ int ilow, ihigh;
+    if (threadIdx.x == 0) {
+        ilow = nbins;
+        ihigh = nbins;
+    }
+    unsigned long long before = 0, total = 0;
+    Scan(tmp).ExclusiveSum(local, before, total);
+    __syncthreads();
+    const double sum = static_cast<double>(total);
+    unsigned long long cum = before;
+    for (int i = begin; i < begin + per && i < nbins; ++i) {
+        cum += h[i];
+        const double cdf = static_cast<double>(cum) / sum;
+        if (cdf > tol_low) atomicMin(&ilow, i);
+        if (cdf >= tol_high) atomicMin(&ihigh, i);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double lo = 0.0, hi = 1.0;
+        if (tol_low < tol_high && total > 0 && ilow != ihigh && ilow < nbins && ihigh < nbins) {
+            lo = static_cast<double>(ilow) / (nbins - 1);
+            hi = static_cast<double>(ihigh) / (nbins - 1);
+        }
+        out[ch] = lo;
+        out[channels + ch] = hi;
+    }
+}
+
+// Enqueues stretchlim(a, [tol_low tol_high]) into out (2 x channels doubles).
+inline void stretchlim_async(const ipt_tensor* a, double tol_low, double tol_high, double* out,
+                             cudaStream_t stream, const char* what) {
+    const int channels = static_cast<int>(a->channels);
+    const int64_t plane = a->rows * a->cols;
+    const int nbins = a->dtype == IPT_UINT8 ? 256 : 65536;
+    DeviceArray<unsigned> hist(static_cast<size_t>(nbins) * channels, stream);
+    hist.zero();
+    if (plane > 0 && tol_low < tol_high) {
+        visit_dtype(a->dtype, [&](auto tag) {
+            using T = decltype(tag);
+            dim3 grid(grid_for(plane, kThreads, 264), channels);
+            if (nbins == 256)
+                stretch_hist_small<T><<<grid, kThreads, nbins * sizeof(unsigned), stream>>>(
+                    dptr<const T>(a), plane, hist.get(), nbins);
+            else
+                stretch_hist_large<T><<<grid, kThreads, 0, stream>>>(dptr<const T>(a), plane,
+                                                                     hist.get(), nbins);
+        });
+        check_launch(what);
+    }
+    stretch_limits<<<channels, kScanThreads, 0, stream>>>(hist.get(), nbins, tol_low, tol_high, out,
+                                                         channels);
+    check_launch(what);
+}
+
+// [low high] from the tol parameter (a scalar t means [t 1-t]).
+inline void tolerance_pair(const double* tol, uint64_t count, double* low, double* high) {
+    *low = count >= 1 ? tol[0] : 0.01;
+    *high = count >= 2 ? tol[1] : (count == 1 ? 1.0 - tol[0] : 0.99);
+}
+
+}  // namespace ipt::cuda

@@ -1,0 +1,101 @@
+// imlincomb: Z = K1*A1 + ... + Kn*An + K, each element in double and converted
+// once (round half away, saturate). The classes of the images are read at
+// run time inside the kernel (a uniform branch), which keeps one kernel for
+// every combination of classes; the work is bandwidth-bound.
+#include "common/context.hpp"
+#include "common/device.cuh"
+#include "common/op_registry.hpp"
+
+namespace ipt::cuda {
+namespace {
+
+constexpr int kMaxImages = 8;
+
+struct LinComb {
+    const void* a[kMaxImages];
+    int32_t dtype[kMaxImages];
+    double k[kMaxImages];
+    int count;
+    int has_offset;
+    double offset;
+};
+
+__device__ inline double load_as_double(const void* p, int32_t dtype, int64_t i) {
+    switch (dtype) {
+    case IPT_LOGICAL: return static_cast<const uint8_t*>(p)[i] ? 1.0 : 0.0;
+    case IPT_UINT8: return static_cast<const uint8_t*>(p)[i];
+    case IPT_UINT16: return static_cast<const uint16_t*>(p)[i];
+    case IPT_INT16: return static_cast<const int16_t*>(p)[i];
+    case IPT_INT32: return static_cast<const int32_t*>(p)[i];
+    case IPT_UINT32: return static_cast<const uint32_t*>(p)[i];
+    case IPT_SINGLE: return static_cast<const float*>(p)[i];
+    default: return static_cast<const double*>(p)[i];
+    }
+}
+
+template <class Out>
+__global__ void lincomb_kernel(LinComb c, Out* __restrict__ z, int64_t n) {
+    IPT_GRID_STRIDE(i, n) {
+        double s = c.k[0] * load_as_double(c.a[0], c.dtype[0], i);
+        for (int j = 1; j < c.count; ++j) s += c.k[j] * load_as_double(c.a[j], c.dtype[j], i);
+        if (c.has_offset) s += c.offset;
+        z[i] = saturate_round<Out>(s);
+    }
+}
+
+int32_t class_from_name(const std::string& s, int32_t a1) {
+    if (s == "default") return a1 == IPT_LOGICAL ? IPT_DOUBLE : a1;
+    if (s == "uint8") return IPT_UINT8;
+    if (s == "uint16") return IPT_UINT16;
+    if (s == "int16") return IPT_INT16;
+    if (s == "int32") return IPT_INT32;
+    if (s == "uint32") return IPT_UINT32;
+    if (s == "single") return IPT_SINGLE;
+    if (s == "double") return IPT_DOUBLE;
+    ipt::plugin::invalid("ipt.imlincomb: parameter 'outclass' has an unknown value '" + s + "'");
+}
+
+void run_imlincomb(const ipt::plugin::KernelArgs& args) {
+    const Device& dev = device_of(args);
+    static const char* names[kMaxImages] = {"A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8"};
+    LinComb c{};
+    const ipt_tensor* a1 = args.image("A1");
+    int count = 0;
+    for (int j = 0; j < kMaxImages; ++j) {
+        const ipt_tensor* t = args.image(names[j]);
+        if (!t) break;
+        if (t->rows != a1->rows || t->cols != a1->cols || t->channels != a1->channels)
+            ipt::plugin::invalid(std::string("ipt.imlincomb: parameter '") + names[j] +
+                                 "' must have the size of A1");
+        c.a[count] = t->data;
+        c.dtype[count] = t->dtype;
+        ++count;
+    }
+    const uint64_t nk = args.count("K");
+    const double* k = args.floats("K");
+    if (nk != static_cast<uint64_t>(count) && nk != static_cast<uint64_t>(count) + 1)
+        ipt::plugin::invalid("ipt.imlincomb: parameter 'K' must have one value per image, or one more");
+    for (int j = 0; j < count; ++j) c.k[j] = k[j];
+    c.count = count;
+    c.has_offset = nk == static_cast<uint64_t>(count) + 1;
+    c.offset = c.has_offset ? k[count] : 0.0;
+    const int32_t out = class_from_name(args.text("outclass"), a1->dtype);
+    const ipt_tensor* z = args.output("Z", out, a1->rows, a1->cols, a1->channels);
+    const int64_t n = numel(a1);
+    if (n == 0) return;
+    visit_dtype(out, [&](auto tag) {
+        using O = decltype(tag);
+        if constexpr (std::is_same_v<O, bool>) {
+            ipt::plugin::unsupported("ipt.imlincomb: logical output");
+        } else {
+            lincomb_kernel<O><<<grid_for(n), kThreads, 0, dev.stream>>>(c, dptr<O>(z), n);
+        }
+    });
+    check_launch("ipt.imlincomb");
+}
+
+IPT_CUDA_OP("ipt.imlincomb", "", 100, run_imlincomb)
+
+}  // namespace
+}  // namespace ipt::cuda
+

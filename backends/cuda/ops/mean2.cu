@@ -1,0 +1,85 @@
+// mean2: sum(double(A(:))) / numel(A). Integer and logical classes accumulate
+// exactly in 64-bit integers (uint8/logical four bytes at a time with one
+// SAD instruction, 16-byte loads); floating classes accumulate in
+// double-double, so the result is the correctly rounded mean whatever the
+// reduction tree. One pass over A, two launches.
+#include "common/context.hpp"
+#include "common/device.cuh"
+#include "common/op_registry.hpp"
+#include "common/reduce.cuh"
+
+namespace ipt::cuda {
+namespace {
+
+template <class Out>
+struct WriteMean {
+    Out* m;
+    double count;
+    __device__ void operator()(double sum) const { *m = static_cast<Out>(sum / count); }
+    __device__ void operator()(long long sum) const {
+        *m = static_cast<Out>(static_cast<double>(sum) / count);
+    }
+};
+
+template <class T>
+struct LoadDouble {
+    const T* p;
+    __device__ double operator()(int64_t i) const { return static_cast<double>(p[i]); }
+};
+template <class T>
+struct LoadInt {
+    const T* p;
+    __device__ long long operator()(int64_t i) const { return static_cast<long long>(p[i]); }
+};
+// 16 bytes per item when aligned; the last item takes the tail.
+struct LoadBytes16 {
+    const uint8_t* b;
+    int64_t n;
+    bool vec;
+    __device__ long long operator()(int64_t i) const {
+        if (!vec) return b[i];
+        int64_t base = i * 16;
+        if (base + 16 <= n) {
+            uint4 v = *reinterpret_cast<const uint4*>(b + base);
+            return static_cast<long long>(__vsadu4(v.x, 0u) + __vsadu4(v.y, 0u) + __vsadu4(v.z, 0u) +
+                                          __vsadu4(v.w, 0u));
+        }
+        long long acc = 0;
+        for (int64_t k = base; k < n; ++k) acc += b[k];
+        return acc;
+    }
+};
+
+template <class T>
+void mean2_typed(const T* p, int64_t n, const ipt_tensor* m, int32_t out_class, cudaStream_t s) {
+    const double count = static_cast<double>(n);
+    if constexpr (std::is_floating_point_v<T>) {
+        if (out_class == IPT_SINGLE)
+            reduce_sum_dd(LoadDouble<T>{p}, n, WriteMean<float>{dptr<float>(m), count}, s, "ipt.mean2");
+        else
+            reduce_sum_dd(LoadDouble<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
+    } else if constexpr (sizeof(T) == 1) {
+        const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0;
+        const int64_t items = vec ? (n + 15) / 16 : n;
+        reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), n, vec}, items,
+                       WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
+    } else {
+        reduce_sum_int(LoadInt<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
+    }
+}
+
+void run_mean2(const ipt::plugin::KernelArgs& args) {
+    const Device& dev = device_of(args);
+    const ipt_tensor* a = args.image("A");
+    const int32_t out_class = a->dtype == IPT_SINGLE ? IPT_SINGLE : IPT_DOUBLE;
+    const ipt_tensor* m = args.output("m", out_class, 1, 1, 1);
+    visit_dtype(a->dtype, [&](auto tag) {
+        using T = decltype(tag);
+        mean2_typed<T>(dptr<const T>(a), numel(a), m, out_class, dev.stream);
+    });
+}
+
+IPT_CUDA_OP("ipt.mean2", "", 100, run_mean2)
+
+}  // namespace
+}  // namespace ipt::cuda

@@ -1,0 +1,284 @@
+// Entry of libipt_cuda: finds the NVIDIA GPUs, gives each one stream, and
+// hands the host the memory functions and every registered implementation.
+// The CUDA runtime is linked statically, so on a machine without a driver the
+// library still loads and reports zero devices with the runtime's reason.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/check.hpp"
+#include "common/context.hpp"
+#include "common/op_registry.hpp"
+#include "ipt/ipt_plugin.hpp"
+
+#ifndef IPT_VERSION_STRING
+#define IPT_VERSION_STRING "0.0.0"
+#endif
+
+namespace ipt::cuda {
+
+std::vector<ipt_impl_desc>& registered_impls() {
+    static std::vector<ipt_impl_desc> impls;
+    return impls;
+}
+
+std::vector<Device>& devices() {
+    static std::vector<Device> list;
+    return list;
+}
+
+namespace {
+
+// A kernel whose attributes can be read only when this build has code the
+// device can run (sm_90 machine code or PTX the driver can compile).
+__global__ void probe_kernel(int* out) {
+    if (out) *out = 1;
+}
+
+std::vector<ipt_device_desc>& descs() {
+    static std::vector<ipt_device_desc> d;
+    return d;
+}
+std::string& device_note() {
+    static std::string note;
+    return note;
+}
+
+void log(int level, const std::string& message) {
+    const ipt_host_table* h = ipt::plugin::host();
+    if (h && h->log) h->log(level, "cuda", message.c_str());
+}
+
+std::string uuid_text(const cudaUUID_t& u) {
+    char buf[64];
+    const auto* b = reinterpret_cast<const unsigned char*>(u.bytes);
+    std::snprintf(buf, sizeof buf,
+                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                  b[14], b[15]);
+    return buf;
+}
+
+void discover() {
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        device_note() = "cudaGetDeviceCount failed: " + describe(e);
+        (void)cudaGetLastError();
+        return;
+    }
+    if (count == 0) {
+        device_note() = "the CUDA runtime reports no device";
+        return;
+    }
+    int driver = 0;
+    (void)cudaDriverGetVersion(&driver);
+    const std::string driver_text =
+        "driver " + std::to_string(driver / 1000) + "." + std::to_string((driver % 1000) / 10);
+    std::string skipped;
+    for (int i = 0; i < count; ++i) {
+        cudaDeviceProp p{};
+        if ((e = cudaGetDeviceProperties(&p, i)) != cudaSuccess) {
+            skipped += "device " + std::to_string(i) + ": " + describe(e) + "; ";
+            continue;
+        }
+        cudaFuncAttributes attr{};
+        if ((e = cudaSetDevice(i)) != cudaSuccess ||
+            (e = cudaFuncGetAttributes(&attr, probe_kernel)) != cudaSuccess) {
+            skipped += "device " + std::to_string(i) + " (" + p.name + ", sm_" +
+                       std::to_string(p.major) + std::to_string(p.minor) +
+                       "): no code for it in this build (" + describe(e) + "); ";
+            (void)cudaGetLastError();
+            continue;
+        }
+        Device d;
+        d.ordinal = i;
+        d.sm_count = p.multiProcessorCount;
+        d.shared_per_block_optin = p.sharedMemPerBlockOptin;
+        d.name = p.name;
+        d.identity = uuid_text(p.uuid) + " " + driver_text + " sm_" + std::to_string(p.major) +
+                     std::to_string(p.minor);
+        if ((e = cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking)) != cudaSuccess) {
+            skipped += "device " + std::to_string(i) + ": cudaStreamCreate: " + describe(e) + "; ";
+            continue;
+        }
+        // Keep freed memory in the pool: allocations of the next call are then
+        // cheap and never implicitly synchronise.
+        cudaMemPool_t pool;
+        if (cudaDeviceGetDefaultMemPool(&pool, i) == cudaSuccess) {
+            uint64_t threshold = UINT64_MAX;
+            (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+        }
+        devices().push_back(d);
+        ipt_device_desc desc{};
+        desc.struct_size = sizeof desc;
+        desc.kind = kDeviceKind;
+        desc.vendor = "NVIDIA";
+        desc.memory_bytes = p.totalGlobalMem;
+        desc.compute_units = static_cast<uint32_t>(p.multiProcessorCount);
+        desc.subgroup_size = static_cast<uint32_t>(p.warpSize);
+        descs().push_back(desc);
+    }
+    // Names point into devices(), which no longer grows.
+    for (size_t k = 0; k < devices().size(); ++k) {
+        descs()[k].name = devices()[k].name.c_str();
+        descs()[k].identity = devices()[k].identity.c_str();
+    }
+    if (devices().empty()) device_note() = "no usable CUDA device: " + skipped;
+    else if (!skipped.empty()) log(2, "some CUDA devices were skipped: " + skipped);
+}
+
+// ---- memory functions ---------------------------------------------------------
+
+ipt_status fail_with(cudaError_t e, const std::string& what) {
+    (void)cudaGetLastError();
+    ipt::plugin::set_error((what + ": " + describe(e)).c_str());
+    return status_of(e);
+}
+
+bool select(uint32_t index, cudaStream_t* stream) {
+    if (index >= devices().size()) {
+        ipt::plugin::set_error("libipt_cuda: device index out of range");
+        return false;
+    }
+    if (cudaSetDevice(devices()[index].ordinal) != cudaSuccess) {
+        ipt::plugin::set_error("libipt_cuda: cudaSetDevice failed");
+        return false;
+    }
+    *stream = devices()[index].stream;
+    return true;
+}
+
+ipt_status mem_alloc(uint32_t index, uint64_t bytes, void** buffer, void** address) {
+    cudaStream_t s;
+    if (!select(index, &s)) return IPT_ERR_INTERNAL;
+    void* p = nullptr;
+    // An empty image still gets a valid, distinct allocation.
+    cudaError_t e = cudaMallocAsync(&p, bytes ? bytes : 1, s);
+    if (e != cudaSuccess)
+        return fail_with(e, "libipt_cuda: cannot allocate " + std::to_string(bytes) + " bytes");
+    *buffer = p;
+    *address = p;
+    return IPT_OK;
+}
+
+void mem_free(uint32_t index, void* buffer) {
+    cudaStream_t s;
+    if (!buffer || !select(index, &s)) return;
+    cudaError_t e = cudaFreeAsync(buffer, s);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        log(2, "cudaFreeAsync: " + describe(e));
+    }
+}
+
+ipt_status mem_upload(uint32_t index, void* buffer, uint64_t offset, const void* src, uint64_t bytes) {
+    cudaStream_t s;
+    if (!select(index, &s)) return IPT_ERR_INTERNAL;
+    if (bytes == 0) return IPT_OK;
+    cudaError_t e = cudaMemcpyAsync(static_cast<char*>(buffer) + offset, src, bytes,
+                                    cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess) return fail_with(e, "libipt_cuda: upload");
+    // Pageable memory is staged before cudaMemcpyAsync returns; pinned memory
+    // is read later by the DMA engine, so wait before the caller may reuse it.
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, src) == cudaSuccess && attr.type == cudaMemoryTypeHost) {
+        if ((e = cudaStreamSynchronize(s)) != cudaSuccess)
+            return fail_with(e, "libipt_cuda: upload (queued work failed)");
+    }
+    (void)cudaGetLastError();
+    return IPT_OK;
+}
+
+ipt_status mem_download(uint32_t index, void* buffer, uint64_t offset, void* dst, uint64_t bytes) {
+    cudaStream_t s;
+    if (!select(index, &s)) return IPT_ERR_INTERNAL;
+    cudaError_t e = cudaSuccess;
+    if (bytes)
+        e = cudaMemcpyAsync(dst, static_cast<const char*>(buffer) + offset, bytes,
+                            cudaMemcpyDeviceToHost, s);
+    if (e != cudaSuccess) return fail_with(e, "libipt_cuda: download");
+    if ((e = cudaStreamSynchronize(s)) != cudaSuccess)
+        return fail_with(e, "libipt_cuda: queued work on the device failed");
+    return IPT_OK;
+}
+
+ipt_status sync(uint32_t index) {
+    cudaStream_t s;
+    if (!select(index, &s)) return IPT_ERR_INTERNAL;
+    cudaError_t e = cudaStreamSynchronize(s);
+    if (e != cudaSuccess) return fail_with(e, "libipt_cuda: queued work on the device failed");
+    return IPT_OK;
+}
+
+ipt_status native_handle(uint32_t index, int32_t kind, void* /*buffer*/, void** out) {
+    if (index >= devices().size()) {
+        ipt::plugin::set_error("libipt_cuda: device index out of range");
+        return IPT_ERR_NOT_FOUND;
+    }
+    switch (kind) {
+    case IPT_NATIVE_CUDA_DEVICE:
+        *out = reinterpret_cast<void*>(static_cast<intptr_t>(devices()[index].ordinal));
+        return IPT_OK;
+    case IPT_NATIVE_CUDA_STREAM:
+        *out = devices()[index].stream;
+        return IPT_OK;
+    default:
+        ipt::plugin::set_error("libipt_cuda: native handle kind not provided by this plugin");
+        return IPT_ERR_NOT_FOUND;
+    }
+}
+
+void shutdown() {
+    for (Device& d : devices()) {
+        if (d.stream && cudaSetDevice(d.ordinal) == cudaSuccess) {
+            (void)cudaStreamSynchronize(d.stream);
+            (void)cudaStreamDestroy(d.stream);
+        }
+        d.stream = nullptr;
+    }
+    (void)cudaGetLastError();
+}
+
+}  // namespace
+}  // namespace ipt::cuda
+
+extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table* host,
+                                                                        const char** reason) {
+    if (!host || host->header.abi_version != IPT_ABI_VERSION ||
+        host->header.struct_size < sizeof(ipt_host_table)) {
+        if (reason) *reason = "libipt_cuda needs a host table of ABI version 1";
+        return nullptr;
+    }
+    ipt::plugin::host() = host;
+    static std::once_flag once;
+    std::call_once(once, ipt::cuda::discover);
+    static ipt_plugin_table table = [] {
+        using namespace ipt::cuda;
+        ipt_plugin_table t{};
+        t.header = {sizeof(ipt_plugin_table), IPT_ABI_VERSION, IPT_API_VERSION};
+        t.name = "cuda";
+        t.vendor = "OpenIPT";
+        t.version = IPT_VERSION_STRING;
+        t.device_count = static_cast<uint32_t>(devices().size());
+        t.devices = descs().data();
+        t.device_note = device_note().c_str();
+        t.mem_alloc = mem_alloc;
+        t.mem_free = mem_free;
+        t.mem_upload = mem_upload;
+        t.mem_download = mem_download;
+        t.sync = sync;
+        t.native_handle = native_handle;
+        // With no device the implementations are still listed (they bind to no
+        // device), so `ipt info` shows what the plugin offers.
+        const auto& impls = registered_impls();
+        t.impl_count = static_cast<uint32_t>(impls.size());
+        t.impls = impls.data();
+        t.shutdown = shutdown;
+        return t;
+    }();
+    return &table;
+}
