@@ -127,7 +127,7 @@ struct QuasiEuclidean {
         int64_t hi = n;
         while (hi - lo > 1) {
             const int64_t mid = lo + (hi - lo) / 2;
-            if (f(mid - i, gi) <= f(mid > u ? mid - u : u - mid, gu)) lo = mid;
+            if (f(std::abs(mid - i), gi) <= f(std::abs(mid - u), gu)) lo = mid;
             else hi = mid;
         }
         return lo;
