@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "internal.hpp"
+#include "tuning.hpp"
 
 using namespace ipt::reg;
 
@@ -31,7 +32,17 @@ struct HostCall {
     std::vector<ImagePtr> outputs;
 };
 
+struct CandidateRecord {
+    std::string plugin, variant, note;
+    uint32_t device_id = 0;
+    double run_ms = -1, transfer_ms = 0, cost_ms = -1;
+    uint64_t output_bytes = 0;
+    int32_t source = IPT_COST_STATIC;
+    bool chosen = false;
+};
+
 struct DispatchRecord {
+    std::vector<CandidateRecord> ranked;
     const ipt_context* ctx = nullptr;
     std::string op, plugin, variant, reason;
     uint32_t device_id = 0;
@@ -184,9 +195,231 @@ namespace {
 struct Candidate {
     const Impl* impl;
     bool on_input_device;
+    CandidateRecord record;
 };
 
-// Runs the call on the first candidate that accepts it.
+// One run of one implementation on the call's values: inputs moved to its
+// device, outputs allocated through the host. Outputs are kept in `hc`.
+struct Attempt {
+    ipt_status status = IPT_OK;
+    std::string message;        // the plugin's, on failure or decline
+    double run_ms = 0;
+    double transfer_ms = 0;
+    HostCall hc;
+    std::vector<ipt_value> kv;
+    std::vector<ImagePtr> moved;  // input copies, alive until the attempt ends
+};
+
+void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Impl& impl, bool synchronous,
+                 Attempt& a) {
+    ipt_context* ctx = call->ctx;
+    const ipt_op_schema& op = *call->schema;
+    const Device& dev = ctx->devices[impl.device_id];
+
+    auto t_transfer = Clock::now();
+    std::vector<const ipt_image*> inputs(op.param_count, nullptr);
+    for (uint32_t i = 0; i < op.param_count; ++i) {
+        if (op.params[i].kind != IPT_PARAM_INPUT || !values[i].set) continue;
+        const ipt_image* img = values[i].image;
+        const Device& need = (op.params[i].flags & IPT_P_HOST) ? ctx->devices[IPT_DEVICE_HOST] : dev;
+        if (img->device != &need) {
+            auto copy = copy_image(ctx, img, need, &a.status);
+            if (!copy) {
+                a.message = ipt_last_error();
+                return;
+            }
+            img = copy.get();
+            a.moved.emplace_back(copy.release());
+        }
+        inputs[i] = img;
+    }
+    a.transfer_ms = a.moved.empty() ? 0.0 : ms_since(t_transfer);
+
+    a.kv.assign(op.param_count, ipt_value{});
+    for (uint32_t i = 0; i < op.param_count; ++i) {
+        const ipt_param_schema& p = op.params[i];
+        const ParamValue& v = values[i];
+        ipt_value& k = a.kv[i];
+        k.kind = p.kind;
+        k.present = v.set ? 1 : 0;
+        k.image = inputs[i] ? &inputs[i]->tensor : nullptr;
+        k.i = v.i;
+        k.f = v.f;
+        k.floats = v.floats.empty() ? nullptr : v.floats.data();
+        k.count = v.floats.size();
+        k.str = p.kind == IPT_PARAM_ENUM && v.set ? v.str.c_str() : nullptr;
+        k.wanted = p.kind == IPT_PARAM_OUTPUT && (!(p.flags & IPT_P_OPTIONAL) || call->wanted[i]) ? 1 : 0;
+    }
+
+    a.hc.ctx = ctx;
+    a.hc.schema = &op;
+    a.hc.device = &dev;
+    a.hc.outputs.clear();
+    a.hc.outputs.resize(op.param_count);
+    ipt_kernel_call kc{};
+    kc.struct_size = sizeof kc;
+    kc.schema = &op;
+    kc.device_id = dev.id;
+    kc.device_index = dev.index_in_plugin;
+    kc.impl_user = impl.user;
+    kc.value_count = op.param_count;
+    kc.values = a.kv.data();
+    kc.host_call = &a.hc;
+
+    set_plugin_error(nullptr);
+    auto t_run = Clock::now();
+    try {
+        a.status = impl.run(&kc);
+        if (a.status == IPT_OK && synchronous && !dev.is_host()) a.status = dev.owner->table->sync(dev.index_in_plugin);
+    } catch (const std::exception& e) {
+        set_plugin_error((std::string("implementation threw a C++ exception: ") + e.what()).c_str());
+        a.status = IPT_ERR_PLUGIN;
+    } catch (...) {
+        set_plugin_error("implementation threw a C++ exception");
+        a.status = IPT_ERR_PLUGIN;
+    }
+    a.run_ms = ms_since(t_run);
+    a.message = take_plugin_error();
+    if (a.status == IPT_OK)
+        for (uint32_t i = 0; i < op.param_count; ++i)
+            if (a.kv[i].kind == IPT_PARAM_OUTPUT && a.kv[i].wanted && !a.hc.outputs[i]) {
+                a.status = IPT_ERR_PLUGIN;
+                a.message = std::string("did not produce output '") + op.params[i].name + "'";
+            }
+}
+
+uint64_t input_bytes_not_on(const ipt_call* call, const std::vector<ParamValue>& values, const Device& dev) {
+    uint64_t n = 0;
+    const ipt_op_schema& op = *call->schema;
+    for (uint32_t i = 0; i < op.param_count; ++i)
+        if (op.params[i].kind == IPT_PARAM_INPUT && values[i].set && !(op.params[i].flags & IPT_P_HOST) &&
+            values[i].image->device != &dev)
+            n += values[i].image->bytes;
+    return n;
+}
+
+// Host<->device copy rates of a device in bytes per millisecond, measured once
+// (a few 4 MiB round trips) and kept in the tuning cache.
+std::pair<double, double> transfer_rates(ipt_context* ctx, const Device& dev) {
+    if (dev.is_host()) return {0, 0};
+    if (auto r = ctx->tuning->transfer_rate(dev.identity)) return *r;
+    constexpr uint64_t bytes = 4u << 20;
+    std::vector<unsigned char> host(bytes, 1);
+    ipt_status s = IPT_OK;
+    auto img = allocate_image(ctx, dev, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
+    if (!img) return {0, 0};
+    std::vector<double> up, down;
+    for (int k = 0; k < 3; ++k) {
+        auto t0 = Clock::now();
+        if (copy_bytes_from_host(img.get(), host.data()) != IPT_OK) break;
+        if (dev.owner->table->sync(dev.index_in_plugin) != IPT_OK) break;
+        up.push_back(ms_since(t0));
+        t0 = Clock::now();
+        if (copy_bytes_to_host(img.get(), host.data()) != IPT_OK) break;
+        down.push_back(ms_since(t0));
+    }
+    release_image(img.release());
+    if (up.empty() || down.empty()) return {0, 0};
+    std::sort(up.begin(), up.end());
+    std::sort(down.begin(), down.end());
+    const double ru = bytes / std::max(up[up.size() / 2], 1e-6), rd = bytes / std::max(down[down.size() / 2], 1e-6);
+    ctx->tuning->record_transfer_rate(dev.identity, ru, rd);
+    return {ru, rd};
+}
+
+// Estimated milliseconds to bring inputs to `dev` and, when the data lives
+// elsewhere, the results back to where it lives.
+double transfer_estimate(ipt_context* ctx, const ipt_call* call, const std::vector<ParamValue>& values,
+                         const Device& dev, const Device* data_device, uint64_t output_bytes) {
+    double ms = 0;
+    const uint64_t in = input_bytes_not_on(call, values, dev);
+    if (in) {
+        // Through the host: down from where it is, up to where it goes.
+        if (data_device && !data_device->is_host()) {
+            auto r = transfer_rates(ctx, *data_device);
+            if (r.second > 0) ms += static_cast<double>(in) / r.second;
+        }
+        auto r = transfer_rates(ctx, dev);
+        if (r.first > 0) ms += static_cast<double>(in) / r.first;
+    }
+    if (data_device && data_device != &dev && output_bytes) {
+        auto r = transfer_rates(ctx, dev);
+        if (r.second > 0) ms += static_cast<double>(output_bytes) / r.second;
+        if (!data_device->is_host()) {
+            auto q = transfer_rates(ctx, *data_device);
+            if (q.first > 0) ms += static_cast<double>(output_bytes) / q.first;
+        }
+    }
+    return ms;
+}
+
+uint64_t output_bytes(const HostCall& hc) {
+    uint64_t n = 0;
+    for (const auto& o : hc.outputs)
+        if (o) n += o->bytes;
+    return n;
+}
+
+// Median run time of an implementation on the call's real inputs, with
+// scratch outputs: one warm-up, then timed runs (fewer when a run is slow).
+void measure(ipt_call* call, const std::vector<ParamValue>& values, Candidate& c) {
+    Attempt warm;
+    run_attempt(call, values, *c.impl, true, warm);
+    if (warm.status != IPT_OK) {
+        c.record.source = warm.status == IPT_ERR_UNSUPPORTED ? IPT_COST_DECLINED : IPT_COST_FAILED;
+        c.record.note = warm.message.empty() ? ipt_status_name(warm.status) : warm.message;
+        return;
+    }
+    const uint64_t out_bytes = output_bytes(warm.hc);
+    std::vector<double> times;
+    const int runs = warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7);
+    for (int k = 0; k < runs; ++k) {
+        Attempt a;
+        run_attempt(call, values, *c.impl, true, a);
+        if (a.status != IPT_OK) {
+            c.record.source = IPT_COST_FAILED;
+            c.record.note = a.message;
+            return;
+        }
+        times.push_back(a.run_ms);
+    }
+    std::sort(times.begin(), times.end());
+    c.record.run_ms = times[times.size() / 2];
+    c.record.output_bytes = out_bytes;
+    c.record.source = IPT_COST_MEASURED;
+}
+
+// Ranks candidates by cost = run time (cached or measured now) + transfers.
+void rank_by_cost(ipt_call* call, const std::vector<ParamValue>& values, std::vector<Candidate>& cands,
+                  const Device* data_device) {
+    ipt_context* ctx = call->ctx;
+    const std::string key = selection_key(*call->schema, values);
+    for (Candidate& c : cands) {
+        const Device& dev = ctx->devices[c.impl->device_id];
+        const std::string id = candidate_identity(*c.impl, dev);
+        if (auto m = ctx->tuning->find(key, id)) {
+            c.record.run_ms = m->run_ms;
+            c.record.output_bytes = m->output_bytes;
+            c.record.source = IPT_COST_CACHED;
+        } else {
+            measure(call, values, c);
+            if (c.record.source == IPT_COST_MEASURED)
+                ctx->tuning->record(key, id, Measurement{c.record.run_ms, c.record.output_bytes});
+        }
+        if (c.record.source == IPT_COST_MEASURED || c.record.source == IPT_COST_CACHED) {
+            c.record.transfer_ms = transfer_estimate(ctx, call, values, dev, data_device, c.record.output_bytes);
+            c.record.cost_ms = c.record.run_ms + c.record.transfer_ms;
+        }
+    }
+    std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+        const bool ka = a.record.cost_ms >= 0, kb = b.record.cost_ms >= 0;
+        if (ka != kb) return ka;  // known costs first; declined and failed last
+        if (ka && a.record.cost_ms != b.record.cost_ms) return a.record.cost_ms < b.record.cost_ms;
+        return a.impl->priority > b.impl->priority;
+    });
+}
+
+// Runs the call on the best candidate that accepts it.
 ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
     ipt_context* ctx = call->ctx;
     const ipt_op_schema& op = *call->schema;
@@ -217,119 +450,69 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
     std::vector<Candidate> cands;
     if (pinned != IPT_DEVICE_ANY) {
         for (const Impl* i : all)
-            if (i->device_id == pinned) cands.push_back({i, true});
+            if (i->device_id == pinned) cands.push_back({i, true, {}});
         if (cands.empty()) {
             if (ctx->fallback.load() != IPT_FALLBACK_ALLOW)
                 return fail(IPT_ERR_UNSUPPORTED, std::string("no implementation of ") + op.name + " on pinned device " +
                                                      std::to_string(pinned) + " (fallback policy: error)");
             reason = "fallback: pinned device " + std::to_string(pinned) + " has no implementation; ";
         } else {
-            reason = "pinned to device " + std::to_string(pinned);
+            reason = "pinned to device " + std::to_string(pinned) + "; ";
         }
     }
-    if (cands.empty()) {
-        for (const Impl* i : all) cands.push_back({i, input_device && i->device_id == input_device->id});
-        std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
-            if (a.on_input_device != b.on_input_device) return a.on_input_device;
-            if (a.impl->priority != b.impl->priority) return a.impl->priority > b.impl->priority;
-            return a.impl->device_id < b.impl->device_id;
-        });
-    } else {
-        std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
-            return a.impl->priority > b.impl->priority;
-        });
-    }
+    const bool pinned_here = !cands.empty();
+    if (!pinned_here)
+        for (const Impl* i : all) cands.push_back({i, input_device && i->device_id == input_device->id, {}});
+
+    // Static order first: it breaks ties and is the whole rule under IPT_SELECT_STATIC.
+    std::stable_sort(cands.begin(), cands.end(), [&](const Candidate& a, const Candidate& b) {
+        if (!pinned_here && a.on_input_device != b.on_input_device) return a.on_input_device;
+        if (a.impl->priority != b.impl->priority) return a.impl->priority > b.impl->priority;
+        return a.impl->device_id < b.impl->device_id;
+    });
+    const bool measured = ctx->selection.load() == IPT_SELECT_AUTO && cands.size() > 1;
+    if (measured) rank_by_cost(call, values, cands, input_device ? input_device : &ctx->devices[IPT_DEVICE_HOST]);
 
     uint32_t declined = 0;
     std::string declines;
-    for (const Candidate& c : cands) {
+    for (Candidate& c : cands) {
         const Impl& impl = *c.impl;
         const Device& dev = ctx->devices[impl.device_id];
-
-        // Inputs where the implementation reads them.
-        auto t_transfer = Clock::now();
-        std::vector<ImagePtr> moved;
-        std::vector<const ipt_image*> inputs(op.param_count, nullptr);
-        ipt_status s = IPT_OK;
-        for (uint32_t i = 0; i < op.param_count && s == IPT_OK; ++i) {
-            if (op.params[i].kind != IPT_PARAM_INPUT || !values[i].set) continue;
-            const ipt_image* img = values[i].image;
-            const Device& need = (op.params[i].flags & IPT_P_HOST) ? ctx->devices[IPT_DEVICE_HOST] : dev;
-            if (img->device != &need) {
-                auto copy = copy_image(ctx, img, need, &s);
-                if (!copy) break;
-                img = copy.get();
-                moved.emplace_back(copy.release());
-            }
-            inputs[i] = img;
-        }
-        if (s != IPT_OK) return s;
-        const double transfer_ms = moved.empty() ? 0.0 : ms_since(t_transfer);
-
-        std::vector<ipt_value> kv(op.param_count);
-        for (uint32_t i = 0; i < op.param_count; ++i) {
-            const ipt_param_schema& p = op.params[i];
-            const ParamValue& v = values[i];
-            ipt_value& k = kv[i];
-            k.kind = p.kind;
-            k.present = v.set ? 1 : 0;
-            k.image = inputs[i] ? &inputs[i]->tensor : nullptr;
-            k.i = v.i;
-            k.f = v.f;
-            k.floats = v.floats.empty() ? nullptr : v.floats.data();
-            k.count = v.floats.size();
-            k.str = p.kind == IPT_PARAM_ENUM && v.set ? v.str.c_str() : nullptr;
-            k.wanted = p.kind == IPT_PARAM_OUTPUT && (!(p.flags & IPT_P_OPTIONAL) || call->wanted[i]) ? 1 : 0;
-        }
-
-        HostCall hc;
-        hc.ctx = ctx;
-        hc.schema = &op;
-        hc.device = &dev;
-        hc.outputs.resize(op.param_count);
-        ipt_kernel_call kc{};
-        kc.struct_size = sizeof kc;
-        kc.schema = &op;
-        kc.device_id = dev.id;
-        kc.device_index = dev.index_in_plugin;
-        kc.impl_user = impl.user;
-        kc.value_count = op.param_count;
-        kc.values = kv.data();
-        kc.host_call = &hc;
-
-        set_plugin_error(nullptr);
-        auto t_run = Clock::now();
-        try {
-            s = impl.run(&kc);
-        } catch (const std::exception& e) {
-            set_plugin_error((std::string("implementation threw a C++ exception: ") + e.what()).c_str());
-            s = IPT_ERR_PLUGIN;
-        } catch (...) {
-            set_plugin_error("implementation threw a C++ exception");
-            s = IPT_ERR_PLUGIN;
-        }
-        const double run_ms = ms_since(t_run);
         const std::string label = std::string(op.name) + " on " + device_label(dev) + " (plugin " + impl.plugin->name +
                                   (impl.variant.empty() ? "" : ", variant " + impl.variant) + ")";
-        if (s == IPT_ERR_UNSUPPORTED) {
+        if (c.record.source == IPT_COST_DECLINED || c.record.source == IPT_COST_FAILED) {
             ++declined;
-            std::string why = take_plugin_error();
-            declines += (declines.empty() ? "" : "; ") + label + " declined" + (why.empty() ? "" : ": " + why);
+            declines += (declines.empty() ? "" : "; ") + label + (c.record.source == IPT_COST_DECLINED ? " declined" : " failed") +
+                        (c.record.note.empty() ? "" : ": " + c.record.note);
             continue;
         }
-        if (s != IPT_OK) {
-            std::string why = take_plugin_error();
-            return fail(s, why.rfind(op.name, 0) == 0 ? why + " [" + label + "]"
-                                                      : label + ": " + (why.empty() ? ipt_status_name(s) : why));
+        Attempt a;
+        run_attempt(call, values, impl, false, a);
+        if (a.status == IPT_ERR_UNSUPPORTED) {
+            ++declined;
+            c.record.source = IPT_COST_DECLINED;
+            c.record.note = a.message;
+            declines += (declines.empty() ? "" : "; ") + label + " declined" + (a.message.empty() ? "" : ": " + a.message);
+            continue;
         }
-        for (uint32_t i = 0; i < op.param_count; ++i)
-            if (kv[i].kind == IPT_PARAM_OUTPUT && kv[i].wanted && !hc.outputs[i])
-                return fail(IPT_ERR_PLUGIN, label + " did not produce output '" + op.params[i].name + "'");
-
-        call->outputs = std::move(hc.outputs);
-        if (reason.empty())
-            reason = c.on_input_device ? "inputs live on " + device_label(dev)
-                                       : "highest static priority (" + std::to_string(impl.priority) + ")";
+        if (a.status != IPT_OK) {
+            const std::string& why = a.message;
+            return fail(a.status, why.rfind(op.name, 0) == 0 ? why + " [" + label + "]"
+                                                             : label + ": " + (why.empty() ? ipt_status_name(a.status) : why));
+        }
+        c.record.chosen = true;
+        call->outputs = std::move(a.hc.outputs);
+        if (measured)
+            reason += "lowest cost " + std::to_string(c.record.cost_ms) + " ms (run " + std::to_string(c.record.run_ms) +
+                      " + transfers " + std::to_string(c.record.transfer_ms) + ") of " + std::to_string(cands.size()) +
+                      " candidates";
+        else if (pinned_here && cands.size() == 1)
+            reason += "the only implementation there";
+        else if (cands.size() == 1)
+            reason += "the only implementation";
+        else
+            reason += c.on_input_device ? "inputs live on " + device_label(dev)
+                                        : "highest static priority (" + std::to_string(impl.priority) + ")";
         if (declined) reason += "; after " + std::to_string(declined) + " declined: " + declines;
         DispatchRecord& r = last_dispatch_record;
         r.ctx = ctx;
@@ -338,10 +521,18 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
         r.variant = impl.variant;
         r.reason = reason;
         r.device_id = dev.id;
-        r.run_ms = run_ms;
-        r.transfer_ms = transfer_ms;
+        r.run_ms = a.run_ms;
+        r.transfer_ms = a.transfer_ms;
         r.candidates = static_cast<uint32_t>(cands.size());
         r.declined = declined;
+        r.ranked.clear();
+        for (const Candidate& k : cands) {
+            CandidateRecord rec = k.record;
+            rec.plugin = k.impl->plugin->name;
+            rec.variant = k.impl->variant;
+            rec.device_id = k.impl->device_id;
+            r.ranked.push_back(rec);
+        }
         return IPT_OK;
     }
     return fail(IPT_ERR_UNSUPPORTED, std::string("no implementation accepted ") + op.name + ": " + declines);
@@ -541,6 +732,41 @@ IPT_API ipt_status ipt_last_dispatch(const ipt_context* ctx, ipt_dispatch_info* 
         v.reason = r.reason.c_str();
         v.candidates = r.candidates;
         v.declined = r.declined;
+        std::memcpy(out, &v, std::min<size_t>(out->struct_size, sizeof v));
+        return IPT_OK;
+    });
+}
+
+}  // extern "C"
+
+extern "C" {
+
+IPT_API uint32_t ipt_last_candidate_count(const ipt_context* ctx) {
+    const DispatchRecord& r = last_dispatch_record;
+    return ctx && r.ctx == ctx ? static_cast<uint32_t>(r.ranked.size()) : 0;
+}
+
+IPT_API ipt_status ipt_last_candidate_get(const ipt_context* ctx, uint32_t index, ipt_candidate_info* out) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_candidate_get: ctx is NULL");
+        if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_candidate_get: out is NULL");
+        if (out->struct_size < sizeof(uint32_t)) return fail(IPT_ERR_ABI, "ipt_last_candidate_get: out->struct_size is not set");
+        const DispatchRecord& r = last_dispatch_record;
+        if (r.ctx != ctx || index >= r.ranked.size())
+            return fail(IPT_ERR_NOT_FOUND, "ipt_last_candidate_get: no candidate " + std::to_string(index) +
+                                               " in the last dispatch on this thread");
+        const CandidateRecord& c = r.ranked[index];
+        ipt_candidate_info v{};
+        v.struct_size = out->struct_size;
+        v.plugin = c.plugin.c_str();
+        v.variant = c.variant.c_str();
+        v.device_id = c.device_id;
+        v.run_ms = c.run_ms;
+        v.transfer_ms = c.transfer_ms;
+        v.cost_ms = c.cost_ms;
+        v.source = c.source;
+        v.chosen = c.chosen ? 1 : 0;
+        v.note = c.note.c_str();
         std::memcpy(out, &v, std::min<size_t>(out->struct_size, sizeof v));
         return IPT_OK;
     });

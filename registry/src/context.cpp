@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "internal.hpp"
+#include "tuning.hpp"
 
 using namespace ipt::reg;
 
@@ -75,6 +76,9 @@ uint32_t device_from_env(const ipt_context* ctx) {
 
 }  // namespace
 
+ipt_context::ipt_context() : tuning(std::make_unique<ipt::reg::TuningCache>()) {}
+ipt_context::~ipt_context() = default;
+
 namespace ipt::reg {
 
 // "conv2" finds "ipt.conv2": built-in operators may be named without namespace.
@@ -107,6 +111,9 @@ IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out) {
             discover_plugins(ctx.get());
         }
         ctx->pinned_device = device_from_env(ctx.get());
+        if (const char* sel = std::getenv("IPT_SELECT"); sel && std::strcmp(sel, "static") == 0)
+            ctx->selection = IPT_SELECT_STATIC;
+        ctx->tuning->open(TuningCache::default_path());
         *out = ctx.release();
         clear_error();
         return IPT_OK;
@@ -116,6 +123,8 @@ IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out) {
 IPT_API void ipt_context_destroy(ipt_context* ctx) {
     if (!ctx) return;
     try {
+        if (ctx->tuning->save() != IPT_OK)
+            std::fprintf(stderr, "openipt: %s\n", ipt_last_error());
         unload_all(ctx);
     } catch (...) {
     }
@@ -149,6 +158,34 @@ IPT_API ipt_status ipt_set_fallback(ipt_context* ctx, uint32_t policy) {
             return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_fallback: policy must be IPT_FALLBACK_ERROR or IPT_FALLBACK_ALLOW");
         ctx->fallback = policy;
         return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_set_selection(ipt_context* ctx, uint32_t policy) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_selection: ctx is NULL");
+        if (policy != IPT_SELECT_AUTO && policy != IPT_SELECT_STATIC)
+            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_selection: policy must be IPT_SELECT_AUTO or IPT_SELECT_STATIC");
+        ctx->selection = policy;
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_set_tuning_cache(ipt_context* ctx, const char* path) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_tuning_cache: ctx is NULL");
+        ipt_status s = ctx->tuning->save();  // keep what was measured under the old path
+        ctx->tuning->open(path ? path : "");
+        return s;
+    });
+}
+
+IPT_API const char* ipt_tuning_cache_path(const ipt_context* ctx) { return ctx ? ctx->tuning->path().c_str() : ""; }
+
+IPT_API ipt_status ipt_tuning_cache_save(ipt_context* ctx) {
+    return guard([&] {
+        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_tuning_cache_save: ctx is NULL");
+        return ctx->tuning->save();
     });
 }
 

@@ -96,9 +96,13 @@ struct Report {
     uint32_t abi_seen = 0, api_seen = 0, device_count = 0, impl_count = 0;
 };
 
+class TuningCache;
+
 }  // namespace ipt::reg
 
 struct ipt_context {
+    ipt_context();
+    ~ipt_context();
     mutable std::shared_mutex mutex;  // loading takes it exclusively, calls shared
     std::deque<std::unique_ptr<ipt::reg::Plugin>> plugins;
     std::deque<ipt::reg::Report> reports;
@@ -108,6 +112,8 @@ struct ipt_context {
     std::map<std::string, const ipt_op_schema*> ops_by_name;
     std::atomic<uint32_t> pinned_device{IPT_DEVICE_ANY};
     std::atomic<uint32_t> fallback{IPT_FALLBACK_ERROR};
+    std::atomic<uint32_t> selection{IPT_SELECT_AUTO};
+    std::unique_ptr<ipt::reg::TuningCache> tuning;
     bool poison_outputs = false;
 };
 

@@ -3,12 +3,14 @@
 // between devices, declined calls and native handles.
 //
 // It implements ipt.mean2 on its device for logical/uint8 inputs only and
-// declines every other class (IPT_ERR_UNSUPPORTED), and ipt.imlincomb with a
-// variant "throws" that throws a C++ exception.
+// declines every other class (IPT_ERR_UNSUPPORTED), a variant "slow" of it,
+// and ipt.imlincomb with a variant "throws" that throws a C++ exception.
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "ipt/ipt_plugin.hpp"
 
@@ -60,10 +62,18 @@ ipt_status mean2_uint8(const ipt_kernel_call* call) {
     });
 }
 
+// The same operator made slow on purpose, with the highest static priority:
+// the measured selection must not pick it.
+ipt_status mean2_slow(const ipt_kernel_call* call) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return mean2_uint8(call);
+}
+
 ipt_status imlincomb_throws(const ipt_kernel_call*) { throw std::runtime_error("thrown on purpose"); }
 
 const ipt_impl_desc impls[] = {
     {sizeof(ipt_impl_desc), "ipt.mean2", "", "testdev", 500, mean2_uint8, nullptr},
+    {sizeof(ipt_impl_desc), "ipt.mean2", "slow", "testdev", 1000, mean2_slow, nullptr},
     {sizeof(ipt_impl_desc), "ipt.imlincomb", "throws", "testdev", 0, imlincomb_throws, nullptr},
 };
 
@@ -86,7 +96,7 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         table.mem_download = mem_download;
         table.sync = sync;
         table.native_handle = native_handle;
-        table.impl_count = 2;
+        table.impl_count = sizeof impls / sizeof impls[0];
         table.impls = impls;
         return table;
     }();

@@ -15,6 +15,8 @@ std::string testdev_plugin() { return std::string(IPT_TEST_PLUGIN_DIR) + "/libip
 class Dispatch : public ::testing::Test {
 protected:
     void SetUp() override {
+        // These tests are about the static rules; the measured selection has its own.
+        ctx.set_selection(IPT_SELECT_STATIC);
         ctx.load_plugin(testdev_plugin());
         for (const auto& d : ctx.devices())
             if (std::string(d.kind) == "testdev") testdev = d.id;
@@ -30,7 +32,7 @@ TEST_F(Dispatch, DeviceOfTheInputsWins) {
     std::vector<uint8_t> a = {1, 2, 3, 4, 5, 6};
     ipt::Image on_dev = ctx.upload<uint8_t>(2, 3, a, 1, testdev);
     ipt::Call call(ctx, "ipt.mean2");
-    call.image("A", on_dev).run();
+    call.image("A", on_dev).variant("").run();
     ipt::Image m = call.take("m");
     EXPECT_DOUBLE_EQ(mean_of(m), 3.5);
     auto d = ctx.last_dispatch();
@@ -44,7 +46,7 @@ TEST_F(Dispatch, HostInputsMoveToAPinnedDevice) {
     std::vector<uint8_t> a = {0, 10, 20, 30};
     ipt::Image on_host = ctx.upload<uint8_t>(2, 2, a);
     ipt::Call call(ctx, "ipt.mean2");
-    call.image("A", on_host).device(testdev).run();
+    call.image("A", on_host).device(testdev).variant("").run();
     ipt::Image m = call.take("m");
     EXPECT_DOUBLE_EQ(mean_of(m), 15.0);
     auto d = ctx.last_dispatch();
@@ -59,7 +61,7 @@ TEST_F(Dispatch, DeclinedCallFallsThroughToTheNextCandidate) {
     std::vector<double> a = {1, 2, 3, 4};
     ipt::Image on_dev = ctx.upload<double>(2, 2, a, 1, testdev);
     ipt::Call call(ctx, "ipt.mean2");
-    call.image("A", on_dev).run();
+    call.image("A", on_dev).variant("").run();
     ipt::Image m = call.take("m");
     EXPECT_DOUBLE_EQ(mean_of(m), 2.5);
     auto d = ctx.last_dispatch();

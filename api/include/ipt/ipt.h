@@ -102,6 +102,27 @@ IPT_API ipt_status ipt_set_device(ipt_context* ctx, uint32_t device_id);
 #define IPT_FALLBACK_ALLOW 1u
 IPT_API ipt_status ipt_set_fallback(ipt_context* ctx, uint32_t policy);
 
+/* How a call's implementation is chosen among the candidates (after pinning):
+ * IPT_SELECT_AUTO (default) by measured cost: run time for this operator,
+ * class, parameter class and size bucket on each device, measured on a miss
+ * and kept in the tuning cache, plus the time to move inputs there and the
+ * results back; IPT_SELECT_STATIC by the implementations' static priority.
+ * The environment variable IPT_SELECT=auto|static sets the initial value. */
+#define IPT_SELECT_AUTO 0u
+#define IPT_SELECT_STATIC 1u
+IPT_API ipt_status ipt_set_selection(ipt_context* ctx, uint32_t policy);
+
+/* The tuning cache file. NULL or "" keeps measurements in memory only. The
+ * default is $IPT_TUNING_CACHE, else $XDG_CACHE_HOME/openipt/tuning.json,
+ * else ~/.cache/openipt/tuning.json. A corrupt file is reported (log) and
+ * ignored. Setting a path loads it. */
+IPT_API ipt_status ipt_set_tuning_cache(ipt_context* ctx, const char* path);
+/* The current tuning cache path ("" when memory only). */
+IPT_API const char* ipt_tuning_cache_path(const ipt_context* ctx);
+/* Writes measurements made since the last save (merged with what other
+ * processes wrote meanwhile). Also done when the context is destroyed. */
+IPT_API ipt_status ipt_tuning_cache_save(ipt_context* ctx);
+
 /* Waits for queued work on a device (IPT_DEVICE_ANY: every device) and
  * reports an error raised by that work. */
 IPT_API ipt_status ipt_sync(ipt_context* ctx, uint32_t device_id);
@@ -255,6 +276,33 @@ typedef struct ipt_dispatch_info {
 /* The last dispatch made on this thread through this context. Strings stay
  * valid until the next call on this thread. */
 IPT_API ipt_status ipt_last_dispatch(const ipt_context* ctx, ipt_dispatch_info* out);
+
+/* Where a candidate's run time came from. */
+typedef enum ipt_cost_source {
+    IPT_COST_STATIC = 0,     /* not measured: static selection or a single candidate */
+    IPT_COST_MEASURED = 1,   /* measured during this call */
+    IPT_COST_CACHED = 2,     /* read from the tuning cache */
+    IPT_COST_DECLINED = 3,   /* the implementation declined the call */
+    IPT_COST_FAILED = 4      /* the implementation failed while being measured */
+} ipt_cost_source;
+
+typedef struct ipt_candidate_info {
+    uint32_t struct_size;
+    const char* plugin;
+    const char* variant;
+    uint32_t device_id;
+    double run_ms;             /* median measured run time; < 0 when unknown */
+    double transfer_ms;        /* estimated time to move inputs there and results back */
+    double cost_ms;            /* run_ms + transfer_ms; < 0 when unknown */
+    int32_t source;            /* ipt_cost_source */
+    int32_t chosen;            /* 1 for the implementation that ran */
+    const char* note;          /* why declined or failed, "" otherwise */
+} ipt_candidate_info;
+
+/* The candidates of the last dispatch on this thread, in the order they were
+ * ranked. */
+IPT_API uint32_t ipt_last_candidate_count(const ipt_context* ctx);
+IPT_API ipt_status ipt_last_candidate_get(const ipt_context* ctx, uint32_t index, ipt_candidate_info* out);
 
 #ifdef __cplusplus
 }

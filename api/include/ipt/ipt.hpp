@@ -166,6 +166,20 @@ public:
         return Image(out);
     }
 
+    void set_selection(uint32_t policy) { check(ipt_set_selection(h_, policy)); }
+    void set_fallback(uint32_t policy) { check(ipt_set_fallback(h_, policy)); }
+    void set_tuning_cache(const std::string& path) { check(ipt_set_tuning_cache(h_, path.c_str())); }
+    void save_tuning_cache() { check(ipt_tuning_cache_save(h_)); }
+
+    std::vector<ipt_candidate_info> last_candidates() const {
+        std::vector<ipt_candidate_info> out(ipt_last_candidate_count(h_));
+        for (uint32_t i = 0; i < out.size(); ++i) {
+            out[i].struct_size = sizeof(ipt_candidate_info);
+            check(ipt_last_candidate_get(h_, i, &out[i]));
+        }
+        return out;
+    }
+
     ipt_dispatch_info last_dispatch() const {
         ipt_dispatch_info d{};
         d.struct_size = sizeof d;

@@ -1,0 +1,59 @@
+// The measured selection: tuning cache (a JSON file, like FFTW's wisdom),
+// the keys measurements are filed under, and per-device transfer rates.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "internal.hpp"
+
+namespace ipt::reg {
+
+// One measurement of one implementation for one key.
+struct Measurement {
+    double run_ms = 0;        // median run time, data already on the device
+    uint64_t output_bytes = 0;  // what the results weigh (to price bringing them back)
+};
+
+class TuningCache {
+public:
+    // Loads `path` ("" = memory only). A corrupt file is reported and ignored.
+    void open(const std::string& path);
+    const std::string& path() const { return path_; }
+
+    std::optional<Measurement> find(const std::string& key, const std::string& candidate);
+    void record(const std::string& key, const std::string& candidate, const Measurement& m);
+
+    // Bytes per millisecond from host to device and back; 0 when unknown.
+    std::optional<std::pair<double, double>> transfer_rate(const std::string& device_identity);
+    void record_transfer_rate(const std::string& device_identity, double up, double down);
+
+    // Merges what is on disk (other processes) with what was measured here and
+    // writes atomically, under an advisory lock.
+    ipt_status save();
+
+    static std::string default_path();
+
+private:
+    std::mutex mutex_;
+    std::string path_;
+    // key -> candidate -> measurement
+    std::map<std::string, std::map<std::string, Measurement>> entries_;
+    std::map<std::string, std::pair<double, double>> rates_;
+    bool dirty_ = false;
+};
+
+// The key a call's measurements are filed under: operator, class of the first
+// image input, parameter class (options, small numeric values, sizes of the
+// other images) and size bucket (powers of two per dimension).
+std::string selection_key(const ipt_op_schema& op, const std::vector<ParamValue>& values);
+
+// Identity of an implementation on a device: plugin name and version, variant,
+// device identity. A new plugin version or driver gives a new identity, so
+// stale measurements are never used.
+std::string candidate_identity(const Impl& impl, const Device& dev);
+
+}  // namespace ipt::reg
