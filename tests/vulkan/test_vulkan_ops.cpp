@@ -1,0 +1,108 @@
+// The Vulkan backend against the CPU reference: random inputs of every class
+// and edge shapes, every variant the plugin registers, the catalogue's
+// comparison rule per operator. Validation layers are on (vulkan_compare.hpp)
+// and any validation error fails the call that caused it.
+#include "vulkan_compare.hpp"
+
+namespace {
+
+using namespace vk_test;
+
+// Runs op on the CPU and on every Vulkan variant and compares the outputs.
+void compare(const char* op, const Setup& setup, const std::vector<const char*>& outputs,
+             const std::string& label,
+             const std::function<std::function<double(int64_t)>(const std::string&, const Output&)>& bound = nullptr) {
+    auto ref = run_on(IPT_DEVICE_HOST, "", op, setup, outputs);
+    const auto vs = variants(op);
+    ASSERT_FALSE(vs.empty()) << op << " is not registered on the Vulkan device";
+    for (const std::string& v : vs) {
+        auto got = run_on(vulkan_device().id, v, op, setup, outputs);
+        for (const char* o : outputs)
+            expect_match(ref[o], got[o], std::string(op) + " " + label + " variant " + v + " output " + o,
+                         bound ? bound(o, ref[o]) : nullptr);
+    }
+}
+
+std::string shape_label(const Shape& s, ipt_dtype dt) {
+    return std::to_string(s.rows) + "x" + std::to_string(s.cols) + "x" + std::to_string(s.channels) + " " +
+           ipt_dtype_name(dt);
+}
+
+TEST(VulkanDevice, IsListedWithItsProperties) {
+    REQUIRE_VULKAN();
+    ipt_device_info info{};
+    info.struct_size = sizeof info;
+    ASSERT_EQ(ipt_device_get(ipt_test::context().get(), vulkan_device().id, &info), IPT_OK);
+    EXPECT_STREQ(info.kind, "vulkan");
+    EXPECT_GT(info.subgroup_size, 0u);
+    EXPECT_GT(info.memory_bytes, 0u);
+    EXPECT_NE(std::string(info.identity).find("vulkan:"), std::string::npos);
+}
+
+TEST(VulkanMemory, UploadDownloadRoundTrip) {
+    REQUIRE_VULKAN();
+    Random rnd(1);
+    for (int64_t n : {1, 3, 1000, 100003}) {
+        auto bytes = rnd.bytes(IPT_UINT8, n);
+        ipt::Image img = ipt_test::context().upload(IPT_UINT8, 1, n, bytes.data(), 1, vulkan_device().id);
+        EXPECT_EQ(fetch(img).bytes, bytes) << n;
+    }
+    ipt::Image empty = ipt_test::context().create(IPT_DOUBLE, 0, 4, 1, vulkan_device().id);
+    EXPECT_EQ(fetch(empty).numel(), 0);
+    ipt_test::context().sync(vulkan_device().id);
+}
+
+TEST(VulkanOps, Intlut) {
+    REQUIRE_VULKAN();
+    Random rnd(6);
+    for (ipt_dtype dt : {IPT_UINT8, IPT_UINT16, IPT_INT16}) {
+        const int64_t entries = dt == IPT_UINT8 ? 256 : 65536;
+        for (const Shape& s : shapes()) {
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            ipt::Image lut = rnd.image(dt, entries, 1, 1);
+            compare("ipt.intlut", [&](ipt::Call& c) { c.image("A", a).image("LUT", lut); }, {"B"},
+                    shape_label(s, dt));
+        }
+    }
+}
+
+TEST(VulkanOps, Imlincomb) {
+    REQUIRE_VULKAN();
+    Random rnd(7);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+    for (ipt_dtype dt : classes) {
+        for (const Shape& s : shapes()) {
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            ipt::Image b = rnd.image(classes[rnd.pick(8)], s.rows, s.cols, s.channels);
+            // Halves produce exact .5 ties of both signs.
+            std::vector<double> k = {0.5, -1.5, 128.25};
+            for (const char* outclass : {"default", "uint8", "int16", "single"}) {
+                compare("ipt.imlincomb",
+                        [&](ipt::Call& c) {
+                            c.numbers("K", k).image("A1", a).image("A2", b).option("outclass", outclass);
+                        },
+                        {"Z"}, shape_label(s, dt) + " outclass " + outclass,
+                        [](const std::string&, const Output& ref) { return range_eps(ref, 4); });
+            }
+            compare("ipt.imlincomb", [&](ipt::Call& c) { c.numbers("K", {2.5}).image("A1", a); }, {"Z"},
+                    shape_label(s, dt) + " one image",
+                    [](const std::string&, const Output& ref) { return range_eps(ref, 4); });
+        }
+    }
+}
+
+TEST(VulkanOps, ImlincombEightImages) {
+    REQUIRE_VULKAN();
+    Random rnd(8);
+    std::vector<ipt::Image> imgs;
+    for (int j = 0; j < 8; ++j) imgs.push_back(rnd.image(IPT_UINT8, 19, 23));
+    std::vector<double> k = {0.5, -0.25, 1, 2, -1, 0.125, 3, -0.5, 0.5};
+    compare("ipt.imlincomb",
+            [&](ipt::Call& c) {
+                c.numbers("K", k);
+                for (int j = 0; j < 8; ++j) c.image(("A" + std::to_string(j + 1)).c_str(), imgs[j]);
+            },
+            {"Z"}, "8 uint8 images");
+}
+
+}  // namespace
