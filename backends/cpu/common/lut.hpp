@@ -24,8 +24,13 @@ void apply_lut(const T* in, T* out, int64_t n, const T* lut) {
     const T* base = std::is_signed_v<T> ? lut + lut_entries<T>() / 2 : lut;
     constexpr int64_t kBlock = int64_t(1) << 16;
     parallel_for(0, (n + kBlock - 1) / kBlock, [&](int64_t b) {
-        const int64_t begin = b * kBlock, end = std::min(n, begin + kBlock);
-        for (int64_t i = begin; i < end; ++i) out[i] = base[in[i]];
+        const int64_t begin = b * kBlock, count = std::min(n, begin + kBlock) - begin;
+        // Local restrict pointers: a uint8 store may alias anything, so without
+        // them the compiler reloads the captured pointers after every store.
+        const T* __restrict src = in + begin;
+        T* __restrict dst = out + begin;
+        const T* __restrict table = base;
+        for (int64_t i = 0; i < count; ++i) dst[i] = table[src[i]];
     });
 }
 

@@ -101,11 +101,13 @@ struct DitherState {
 
 template <class T, class Out>
 void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& st, Out* out) {
+    // Raw pointers in locals: the uint8 stores to out may alias anything, so
+    // the compiler would otherwise reload them after every store.
     const int32_t top = st.top, bias = st.bias;
-    const std::vector<int32_t>& mapq = st.mapq;
+    const int32_t* const mapq = st.mapq.data();
     InverseColormap& inverse = st.inverse;
-    std::vector<int32_t>& cur = st.cur;
-    std::vector<int32_t>& next = st.next;
+    int32_t* const cur = st.cur.data();
+    int32_t* const next = st.next.data();
     // q = floor(v*(L-1)/255 + 0.5), in integers.
     auto quantise = [&](const T* plane, int64_t r, int64_t c) {
         const int64_t a = int64_t(to_uint8(plane[r * cols + c])) * top;
@@ -114,7 +116,7 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
     for (int ch = 0; ch < 3; ++ch)
         for (int64_t r = 0; r < rows; ++r) cur[ch * rows + r] = quantise(planes[ch], r, 0);
     for (int64_t c = 0; c < cols; ++c) {
-        std::fill(next.begin(), next.end(), 0);
+        std::fill(next, next + 3 * rows, 0);
         const bool has_next = c + 1 < cols;
         for (int64_t r = 0; r < rows; ++r) {
             int32_t v[3];
@@ -124,8 +126,8 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
             for (int ch = 0; ch < 3; ++ch) {
                 const int32_t e = v[ch] - mapq[3 * idx + ch];
                 if (e == 0) continue;
-                int32_t* col = cur.data() + ch * rows;
-                int32_t* nxt = next.data() + ch * rows;
+                int32_t* col = cur + ch * rows;
+                int32_t* nxt = next + ch * rows;
                 if (r + 1 < rows) col[r + 1] += share(e, 7, bias);
                 if (has_next) {
                     nxt[r] += share(e, 5, bias);
