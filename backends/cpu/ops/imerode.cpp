@@ -1,0 +1,13 @@
+// ipt.imerode: erosion by a flat or non-flat structuring element given as its
+// neighbourhood (and heights). The planning and the kernels are shared with
+// ipt.imdilate (common/morphology.hpp; docs/cpu-morphology.md).
+#include "common/morphology.hpp"
+#include "common/op_registry.hpp"
+
+namespace {
+
+void run_imerode(const ipt::plugin::KernelArgs& args) { ipt::cpu::morph::run_operator<false>(args); }
+
+}  // namespace
+
+IPT_CPU_OP("ipt.imerode", "", 100, run_imerode)
