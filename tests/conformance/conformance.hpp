@@ -1,0 +1,44 @@
+// The OpenIPT conformance suite: every operator, on every device (or the
+// devices and implementations one plugin brings), against the CPU reference.
+//
+//   ipt::conformance::Options opt;
+//   opt.plugins = {"/path/libacme.so"};
+//   int code = ipt::conformance::run_conformance(opt, std::cout, std::cerr);
+//
+// Exit codes: 0 every certified case passed (expected fails and skips
+// allowed), 1 a case failed or the deviation list is malformed, 2 a usage
+// error (unknown operator or device, a plugin that does not load), 77 nothing
+// could be certified (no implementation on any device; the reason is printed).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ipt::conformance {
+
+inline constexpr int kExitPass = 0;
+inline constexpr int kExitFail = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitNothingCertified = 77;  // ctest SKIP_RETURN_CODE
+
+enum class Progress { Auto, Lines, Off };  // Auto: one overwritten line on a terminal
+
+struct Options {
+    std::string device;                // id, kind or name; "" = every device
+    std::vector<std::string> plugins;  // certify what these plugins bring (nothing else is loaded)
+    std::string op;                    // "conv2" or "ipt.conv2"; "" = every operator
+    bool quick = false;                // large case 256^2 instead of 2048^2
+    bool json = false;                 // JSON on `out` instead of the tables
+    std::optional<uint64_t> seed;      // replay; random when absent (printed)
+    std::string reference;             // CPU reference plugin file; "" = the 'cpu' plugin next to libipt
+    std::string deviations;            // deviation list file; "" = the built-in tests/conformance/deviations.txt
+    std::string case_filter;           // only cases whose label matches this glob
+    Progress progress = Progress::Auto;
+};
+
+int run_conformance(const Options& options, std::ostream& out, std::ostream& err);
+
+}  // namespace ipt::conformance

@@ -1,0 +1,909 @@
+#include "conformance_recipes.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace ipt::conformance {
+
+// ---- args and cases ------------------------------------------------------
+
+namespace {
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string Arg::describe() const {
+    switch (kind) {
+    case Kind::Image: return name + "=" + image.describe();
+    case Kind::Int: return name + "=" + std::to_string(i);
+    case Kind::Float: return name + "=" + num(f);
+    case Kind::Floats: {
+        std::string s = name + "=[";
+        // Long arrays (radon angles) are summarised to keep labels readable.
+        const size_t shown = floats.size() > 12 ? 6 : floats.size();
+        for (size_t k = 0; k < shown; ++k) s += (k ? " " : "") + num(floats[k]);
+        if (shown < floats.size()) s += " ... (" + std::to_string(floats.size()) + " values)";
+        return s + "]";
+    }
+    case Kind::Text: return name + "=" + text;
+    }
+    return name;
+}
+
+Arg image_arg(std::string name, ImageSpec s) {
+    Arg a;
+    a.name = std::move(name);
+    a.kind = Arg::Kind::Image;
+    a.image = std::move(s);
+    return a;
+}
+
+Arg int_arg(std::string name, int64_t v) {
+    Arg a;
+    a.name = std::move(name);
+    a.kind = Arg::Kind::Int;
+    a.i = v;
+    return a;
+}
+
+Arg float_arg(std::string name, double v) {
+    Arg a;
+    a.name = std::move(name);
+    a.kind = Arg::Kind::Float;
+    a.f = v;
+    return a;
+}
+
+Arg floats_arg(std::string name, std::vector<double> v) {
+    Arg a;
+    a.name = std::move(name);
+    a.kind = Arg::Kind::Floats;
+    a.floats = std::move(v);
+    return a;
+}
+
+Arg text_arg(std::string name, std::string v) {
+    Arg a;
+    a.name = std::move(name);
+    a.kind = Arg::Kind::Text;
+    a.text = std::move(v);
+    return a;
+}
+
+std::string CaseSpec::label() const {
+    std::string s;
+    for (const Arg& a : args) s += (s.empty() ? "" : ", ") + a.describe();
+    if (!want_all_optional) {
+        s += s.empty() ? "" : ", ";
+        s += "outputs=required";
+        for (const std::string& w : want) s += "+" + w;
+    }
+    return s;
+}
+
+const Arg* CaseSpec::find(const std::string& name) const {
+    for (const Arg& a : args)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+CaseSpec& CaseSpec::add(Arg a) {
+    args.push_back(std::move(a));
+    return *this;
+}
+
+CaseSpec& CaseSpec::without_optional_outputs() {
+    want_all_optional = false;
+    want.clear();
+    return *this;
+}
+
+std::string param_text(const ipt_op_schema& schema, const CaseSpec& c, const std::string& name) {
+    if (const Arg* a = c.find(name)) {
+        switch (a->kind) {
+        case Arg::Kind::Text: return a->text;
+        case Arg::Kind::Int: return std::to_string(a->i);
+        case Arg::Kind::Float: return num(a->f);
+        default: return "";
+        }
+    }
+    for (uint32_t i = 0; i < schema.param_count; ++i)
+        if (name == schema.params[i].name && schema.params[i].default_text) return schema.params[i].default_text;
+    return "";
+}
+
+// ---- the sweep shared by every operator ----------------------------------
+
+namespace {
+
+using Cases = std::vector<CaseSpec>;
+
+CaseSpec make_case(std::initializer_list<Arg> args) {
+    CaseSpec c;
+    c.args.assign(args.begin(), args.end());
+    return c;
+}
+
+struct OpRecipe {
+    std::string main;  // the input swept over classes, shapes and special images ("" if none)
+    Fill random_fill = Fill::Random;
+    double lo = 0, hi = 0;  // parameters of random_fill
+    ipt_dtype demo_dtype = static_cast<ipt_dtype>(0);
+    std::function<CaseSpec(const ImageSpec& main)> primary;
+    std::function<void(Cases&, const RecipeOptions&)> options;
+};
+
+struct Shape {
+    int64_t rows, cols;
+};
+// 1x1, 1xN, Nx1, small odd, and sizes just past multiples of 8/16/32/64.
+const Shape kShapes[] = {{1, 1}, {1, 37}, {41, 1}, {17, 23}, {63, 65}, {130, 97}};
+const Shape kSpecialShape = {17, 23};
+const Shape kDensityShape = {67, 61};  // enough pixels for 0.1% to hold a few
+
+const ipt_param_schema* find_param(const ipt_op_schema& schema, const std::string& name) {
+    for (uint32_t i = 0; i < schema.param_count; ++i)
+        if (name == schema.params[i].name) return &schema.params[i];
+    return nullptr;
+}
+
+ipt_dtype first_of(const std::vector<ipt_dtype>& accepted, std::initializer_list<ipt_dtype> preference) {
+    for (ipt_dtype d : preference)
+        if (std::find(accepted.begin(), accepted.end(), d) != accepted.end()) return d;
+    return accepted.empty() ? IPT_DOUBLE : accepted.front();
+}
+
+ImageSpec main_spec(const OpRecipe& r, ipt_dtype d, int64_t rows, int64_t cols, int64_t channels = 1) {
+    ImageSpec s = spec(d, rows, cols, r.random_fill, r.lo, r.hi);
+    s.channels = channels;
+    return s;
+}
+
+void sweep(const ipt_op_schema& schema, const OpRecipe& r, const RecipeOptions& opt, Cases& out) {
+    if (r.main.empty()) {
+        out.push_back(r.primary(ImageSpec{}));
+        return;
+    }
+    const ipt_param_schema* p = find_param(schema, r.main);
+    if (!p) throw std::logic_error(std::string("conformance recipe of ") + schema.name + ": no input " + r.main);
+    const std::vector<ipt_dtype> dtypes = dtypes_in(p->dtypes);
+    for (ipt_dtype d : dtypes)
+        for (const Shape& s : kShapes) out.push_back(r.primary(main_spec(r, d, s.rows, s.cols)));
+    for (ipt_dtype d : dtypes) {
+        for (ImageSpec s : special_specs(d, kSpecialShape.rows, kSpecialShape.cols, 1)) {
+            if (s.fill == Fill::Density) s.rows = kDensityShape.rows, s.cols = kDensityShape.cols;
+            if (s.lo >= s.hi && s.fill != Fill::Density) s.lo = r.lo, s.hi = r.hi;  // keep the op's value range
+            out.push_back(r.primary(s));
+        }
+    }
+    if (p->flags & IPT_P_RGB)
+        for (ipt_dtype d : dtypes) out.push_back(r.primary(main_spec(r, d, 17, 23, 3)));
+    // The large case: one integer-like and one floating class.
+    std::set<ipt_dtype> large;
+    large.insert(first_of(dtypes, {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_LOGICAL, IPT_INT32, IPT_UINT32}));
+    large.insert(first_of(dtypes, {IPT_SINGLE, IPT_DOUBLE}));
+    for (ipt_dtype d : large) {
+        CaseSpec c = r.primary(main_spec(r, d, opt.large_size, opt.large_size));
+        c.large = true;
+        out.push_back(c);
+    }
+}
+
+// ---- per-operator recipes ------------------------------------------------
+
+const std::vector<ipt_dtype> kAll = dtypes_in(IPT_DT_ALL);
+const std::vector<ipt_dtype> kImage = dtypes_in(IPT_DT_IMAGE);
+
+std::vector<double> range(double first, double step, double last) {
+    std::vector<double> v;
+    for (double x = first; x <= last + 1e-9; x += step) v.push_back(x);
+    return v;
+}
+
+OpRecipe intlut_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    auto lut_size = [](ipt_dtype d) { return d == IPT_UINT8 ? 256 : 65536; };
+    r.primary = [=](const ImageSpec& a) {
+        return make_case({image_arg("A", a), image_arg("LUT", spec(a.dtype, 1, lut_size(a.dtype)))});
+    };
+    r.options = [=](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16}) {
+            out.push_back(make_case({image_arg("A", spec(d, 63, 65)), image_arg("LUT", spec(d, lut_size(d), 1))}));
+            out.push_back(make_case(
+                {image_arg("A", spec(d, 17, 23)), image_arg("LUT", spec(d, 1, lut_size(d), Fill::Constant))}));
+        }
+    };
+    return r;
+}
+
+OpRecipe stretchlim_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const std::vector<std::vector<double>> tols = {{0.05}, {0.1, 0.9}, {0, 1}, {0.5, 0.5}, {0.3, 0.2}, {0, 0.4}, {0.02}};
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_DOUBLE, IPT_SINGLE, IPT_LOGICAL})
+            for (const auto& t : tols) out.push_back(make_case({image_arg("I", spec(d, 63, 65)), floats_arg("tol", t)}));
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::Random, -0.5, 1.5))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 63, 65, Fill::Levels, 3))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::Levels, 5))}));
+        ImageSpec rgb = spec(IPT_UINT8, 17, 23);
+        rgb.channels = 3;
+        out.push_back(make_case({image_arg("I", rgb), floats_arg("tol", {0.02, 0.98})}));
+    };
+    return r;
+}
+
+OpRecipe imadjust_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : kImage) {
+            const ImageSpec i = spec(d, 63, 65);
+            out.push_back(make_case({image_arg("I", i), floats_arg("low_high_in", {0.2, 0.8})}));
+            out.push_back(make_case(
+                {image_arg("I", i), floats_arg("low_high_in", {0.2, 0.8}), floats_arg("low_high_out", {0.1, 0.9})}));
+            out.push_back(make_case({image_arg("I", i), floats_arg("low_high_out", {1, 0})}));
+            out.push_back(make_case({image_arg("I", i), floats_arg("low_high_in", {0.1, 0.7}),
+                                     floats_arg("low_high_out", {0.9, 0.2}), floats_arg("gamma", {0.5})}));
+            out.push_back(make_case({image_arg("I", i), floats_arg("low_high_in", {0, 1}), floats_arg("gamma", {2.5})}));
+            out.push_back(make_case({image_arg("I", i), floats_arg("low_high_in", {0, 1})}));
+        }
+        // RGB: limits as 2x3 (a column per channel). The values are chosen so
+        // that low < high whichever way the six numbers are read.
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_DOUBLE}) {
+            ImageSpec rgb = spec(d, 17, 23);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("I", rgb), floats_arg("low_high_in", {0.1, 0.15, 0.2, 0.8, 0.85, 0.9}),
+                                     floats_arg("gamma", {0.5, 1, 2})}));
+            out.push_back(make_case({image_arg("I", rgb), floats_arg("low_high_in", {0.1, 0.15, 0.2, 0.8, 0.85, 0.9}),
+                                     floats_arg("low_high_out", {0.1, 0.2, 0.05, 0.9, 0.8, 0.95})}));
+        }
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::Random, -0.5, 1.5)),
+                                 floats_arg("low_high_in", {0.2, 0.8})}));
+    };
+    return r;
+}
+
+OpRecipe imlincomb_recipe() {
+    OpRecipe r;
+    r.main = "A1";
+    r.primary = [](const ImageSpec& a1) {
+        ImageSpec a2 = spec(a1.dtype, a1.rows, a1.cols);
+        a2.channels = a1.channels;
+        // Halves: .5 ties of both signs after the sum, rounded once.
+        return make_case({floats_arg("K", {0.5, -0.5, 0.5}), image_arg("A1", a1), image_arg("A2", a2)});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_INT16, IPT_UINT16, IPT_INT32, IPT_DOUBLE, IPT_SINGLE, IPT_LOGICAL}) {
+            const ImageSpec a = spec(d, 17, 23);
+            out.push_back(make_case({floats_arg("K", {2}), image_arg("A1", a)}));
+            out.push_back(make_case({floats_arg("K", {1.5, 3.25}), image_arg("A1", a)}));
+            out.push_back(make_case({floats_arg("K", {0.5}), image_arg("A1", a)}));
+            out.push_back(make_case({floats_arg("K", {-0.5}), image_arg("A1", a)}));
+            out.push_back(make_case({floats_arg("K", {-1}), image_arg("A1", a)}));
+            out.push_back(make_case({floats_arg("K", {300}), image_arg("A1", a)}));
+            out.push_back(make_case({floats_arg("K", {0.25, 0.5, 0.25}), image_arg("A1", a),
+                                     image_arg("A2", spec(d, 17, 23)), image_arg("A3", spec(d, 17, 23))}));
+            out.push_back(make_case({floats_arg("K", {1, -1, 1, 128}), image_arg("A1", a),
+                                     image_arg("A2", spec(d, 17, 23)), image_arg("A3", spec(d, 17, 23))}));
+        }
+        for (bool offset : {false, true}) {
+            CaseSpec c;
+            std::vector<double> k = {0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8};
+            if (offset) k.push_back(12.5);
+            c.add(floats_arg("K", k));
+            for (int i = 1; i <= 8; ++i) c.add(image_arg("A" + std::to_string(i), spec(IPT_UINT8, 17, 23)));
+            out.push_back(c);
+        }
+        // Every output class, from a double range wide enough to saturate each.
+        for (const char* oc : {"default", "uint8", "uint16", "int16", "int32", "uint32", "single", "double"}) {
+            out.push_back(make_case({floats_arg("K", {1.5}), image_arg("A1", spec(IPT_DOUBLE, 17, 23, Fill::Random, -1e10, 1e10)),
+                                     text_arg("outclass", oc)}));
+            out.push_back(make_case({floats_arg("K", {0.5, 0.5}), image_arg("A1", spec(IPT_UINT8, 17, 23)),
+                                     image_arg("A2", spec(IPT_UINT8, 17, 23)), text_arg("outclass", oc)}));
+            out.push_back(make_case({floats_arg("K", {1}), image_arg("A1", spec(IPT_DOUBLE, 17, 23, Fill::NaN)),
+                                     text_arg("outclass", oc)}));
+        }
+        // Mixed classes.
+        out.push_back(make_case({floats_arg("K", {1, 2, 3}), image_arg("A1", spec(IPT_UINT8, 17, 23)),
+                                 image_arg("A2", spec(IPT_DOUBLE, 17, 23)), image_arg("A3", spec(IPT_LOGICAL, 17, 23))}));
+        out.push_back(make_case({floats_arg("K", {1, 1}), image_arg("A1", spec(IPT_LOGICAL, 17, 23)),
+                                 image_arg("A2", spec(IPT_LOGICAL, 17, 23))}));
+        out.push_back(make_case({floats_arg("K", {0.5, 0.25, -7.5}), image_arg("A1", spec(IPT_INT16, 17, 23)),
+                                 image_arg("A2", spec(IPT_SINGLE, 17, 23, Fill::Random, -100, 100))}));
+    };
+    return r;
+}
+
+OpRecipe edge_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.demo_dtype = IPT_UINT8;
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions& opt) {
+        const ImageSpec h5 = spec(IPT_DOUBLE, 5, 5, Fill::Random, -1, 1);
+        auto with_method = [&](const ImageSpec& i, const std::string& m) {
+            CaseSpec c = make_case({image_arg("I", i), text_arg("method", m)});
+            if (m == "zerocross") c.add(image_arg("h", h5));
+            return c;
+        };
+        const char* methods[] = {"sobel", "prewitt", "roberts", "log", "zerocross", "canny"};
+        for (const char* m : methods) {
+            for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_DOUBLE, IPT_SINGLE, IPT_LOGICAL}) {
+                out.push_back(with_method(spec(d, 63, 65, Fill::Synthetic), m));
+                out.push_back(with_method(spec(d, 17, 23), m));
+            }
+            for (const Shape& s : kShapes) out.push_back(with_method(spec(IPT_DOUBLE, s.rows, s.cols), m));
+            out.push_back(with_method(spec(IPT_DOUBLE, 17, 23, Fill::Constant), m));
+            out.push_back(with_method(spec(IPT_SINGLE, 17, 23, Fill::NaN), m));
+            out.push_back(with_method(spec(IPT_UINT8, 63, 65, Fill::Synthetic), m).without_optional_outputs());
+        }
+        const ImageSpec scene = spec(IPT_DOUBLE, 63, 65, Fill::Synthetic);
+        const ImageSpec scene8 = spec(IPT_UINT8, 63, 65, Fill::Synthetic);
+        for (const char* m : {"sobel", "prewitt", "roberts"}) {
+            for (const ImageSpec& i : {scene, scene8}) {
+                out.push_back(with_method(i, m).add(floats_arg("threshold", {0.05})));
+                out.push_back(with_method(i, m).add(floats_arg("threshold", {0})));
+                for (const char* dir : {"both", "horizontal", "vertical"}) {
+                    out.push_back(with_method(i, m).add(text_arg("direction", dir)));
+                    out.push_back(with_method(i, m).add(text_arg("direction", dir)).add(text_arg("thinning", "nothinning")));
+                }
+            }
+        }
+        for (const ImageSpec& i : {scene, scene8}) {
+            out.push_back(with_method(i, "log").add(floats_arg("threshold", {0.003})));
+            out.push_back(with_method(i, "log").add(floats_arg("threshold", {0})));
+            out.push_back(with_method(i, "log").add(float_arg("sigma", 1.0)));
+            out.push_back(with_method(i, "log").add(float_arg("sigma", 3.0)).add(floats_arg("threshold", {0.001})));
+            out.push_back(with_method(i, "zerocross").add(floats_arg("threshold", {0})));
+            out.push_back(with_method(i, "zerocross").add(floats_arg("threshold", {0.002})));
+            out.push_back(make_case({image_arg("I", i), text_arg("method", "zerocross"),
+                                     image_arg("h", spec(IPT_SINGLE, 3, 3, Fill::Random, -1, 1))}));
+            out.push_back(with_method(i, "canny").add(floats_arg("threshold", {0.05, 0.15})));
+            out.push_back(with_method(i, "canny").add(floats_arg("threshold", {0.2})));
+            out.push_back(with_method(i, "canny").add(floats_arg("threshold", {0, 0.1})));
+            out.push_back(with_method(i, "canny").add(float_arg("sigma", 1.0)));
+            out.push_back(with_method(i, "canny").add(float_arg("sigma", 2.5)).add(floats_arg("threshold", {0.1, 0.3})));
+        }
+        CaseSpec big = with_method(spec(IPT_UINT8, opt.large_size, opt.large_size, Fill::Synthetic), "canny");
+        big.large = true;
+        out.push_back(big);
+    };
+    return r;
+}
+
+OpRecipe imregionalmax_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.random_fill = Fill::Levels;  // few levels: plateaus of every shape
+    r.lo = 4;
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_DOUBLE, IPT_INT16, IPT_SINGLE, IPT_UINT32, IPT_LOGICAL}) {
+            for (int conn : {4, 8}) {
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 3)), int_arg("conn", conn)}));
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 2)), int_arg("conn", conn)}));
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65)), int_arg("conn", conn)}));
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Synthetic)), int_arg("conn", conn)}));
+                out.push_back(make_case({image_arg("I", spec(d, 1, 37, Fill::Levels, 3)), int_arg("conn", conn)}));
+                out.push_back(make_case({image_arg("I", spec(d, 17, 23, Fill::Constant)), int_arg("conn", conn)}));
+            }
+        }
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::NaN)), int_arg("conn", 4)}));
+        out.push_back(make_case({image_arg("I", spec(IPT_SINGLE, 63, 65, Fill::Inf)), int_arg("conn", 4)}));
+    };
+    return r;
+}
+
+// A fixed 3x5 neighbourhood with 9 members, not symmetric.
+const std::vector<double> kDomain3x5 = {1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1};
+
+OpRecipe ordfilt2_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) {
+        return make_case({image_arg("A", a), int_arg("order", 5), image_arg("domain", ones_spec(IPT_LOGICAL, 3, 3))});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const ImageSpec ones33 = ones_spec(IPT_LOGICAL, 3, 3);
+        for (ipt_dtype d : {IPT_UINT8, IPT_DOUBLE, IPT_SINGLE, IPT_INT16, IPT_UINT32, IPT_LOGICAL}) {
+            const ImageSpec a = spec(d, 17, 23);
+            for (const char* pad : {"zeros", "symmetric"}) {
+                auto c = [&](int64_t order, const ImageSpec& dom) {
+                    return make_case({image_arg("A", a), int_arg("order", order), image_arg("domain", dom), text_arg("padopt", pad)});
+                };
+                out.push_back(c(1, ones33));
+                out.push_back(c(9, ones33));
+                out.push_back(c(5, ones33));
+                out.push_back(c(4, ones_spec(IPT_LOGICAL, 2, 3)));
+                out.push_back(c(8, ones_spec(IPT_LOGICAL, 4, 4)));
+                out.push_back(c(3, values_spec(IPT_LOGICAL, 3, 5, kDomain3x5, "pattern3x5")));
+                out.push_back(c(1, ones_spec(IPT_LOGICAL, 1, 1)));
+                out.push_back(c(3, ones_spec(IPT_LOGICAL, 1, 5)));
+                out.push_back(c(2, ones_spec(IPT_LOGICAL, 5, 1)));
+                CaseSpec s = c(5, ones33);
+                s.add(image_arg("S", spec(IPT_DOUBLE, 3, 3, Fill::Random, -2, 2)));
+                out.push_back(s);
+                out.push_back(make_case({image_arg("A", spec(d, 3, 4)), int_arg("order", 13),
+                                         image_arg("domain", ones_spec(IPT_LOGICAL, 5, 5)), text_arg("padopt", pad)}));
+            }
+            out.push_back(make_case({image_arg("A", spec(d, 63, 65)), int_arg("order", 25),
+                                     image_arg("domain", ones_spec(IPT_LOGICAL, 7, 7))}));
+        }
+    };
+    return r;
+}
+
+OpRecipe medfilt2_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const std::vector<std::vector<double>> sizes = {{5, 5}, {2, 2}, {4, 3}, {3, 4}, {1, 7}, {7, 1}, {1, 1}, {4, 4}};
+        for (ipt_dtype d : kAll) {
+            for (const auto& sz : sizes)
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("size", sz)}));
+            for (const char* pad : {"symmetric", "indexed"})
+                for (const auto& sz : std::vector<std::vector<double>>{{3, 3}, {2, 2}, {4, 5}})
+                    out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("size", sz), text_arg("padopt", pad)}));
+            // Even windows on few levels: the mean of two middles is often x.5.
+            out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Levels, 4)), floats_arg("size", {2, 2})}));
+            out.push_back(make_case({image_arg("A", spec(d, 5, 6)), floats_arg("size", {9, 9})}));
+        }
+        out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 63, 65)), floats_arg("size", {15, 15})}));
+        out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 63, 65)), floats_arg("size", {6, 11}), text_arg("padopt", "symmetric")}));
+    };
+    return r;
+}
+
+OpRecipe conv2_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.lo = -1;
+    r.hi = 1;
+    r.demo_dtype = IPT_DOUBLE;
+    r.primary = [](const ImageSpec& a) {
+        return make_case({image_arg("A", a), image_arg("B", spec(a.dtype, 3, 3, Fill::Random, -1, 1))});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const Shape kernels[] = {{1, 1}, {2, 4}, {3, 3}, {5, 7}, {1, 9}, {9, 1}};
+        for (const char* shape : {"full", "same", "valid"}) {
+            for (ipt_dtype da : {IPT_SINGLE, IPT_DOUBLE}) {
+                for (ipt_dtype db : {IPT_SINGLE, IPT_DOUBLE})
+                    for (const Shape& k : kernels)
+                        out.push_back(make_case({image_arg("A", spec(da, 17, 23, Fill::Random, -1, 1)),
+                                                 image_arg("B", spec(db, k.rows, k.cols, Fill::Random, -1, 1)),
+                                                 text_arg("shape", shape)}));
+                // A kernel larger than the image ('valid' is then empty).
+                out.push_back(make_case({image_arg("A", spec(da, 3, 4, Fill::Random, -1, 1)),
+                                         image_arg("B", spec(da, 5, 6, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+            }
+            // conv2(u, v, A): columns by u, rows by v; either orientation of each vector.
+            out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 17, 23, Fill::Random, -1, 1)),
+                                     image_arg("u", spec(IPT_DOUBLE, 5, 1, Fill::Random, -1, 1)),
+                                     image_arg("v", spec(IPT_DOUBLE, 1, 3, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 17, 23, Fill::Random, -1, 1)),
+                                     image_arg("u", spec(IPT_SINGLE, 1, 4, Fill::Random, -1, 1)),
+                                     image_arg("v", spec(IPT_SINGLE, 7, 1, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 17, 23, Fill::Random, -1, 1)),
+                                     image_arg("u", spec(IPT_SINGLE, 3, 1, Fill::Random, -1, 1)),
+                                     image_arg("v", spec(IPT_DOUBLE, 1, 6, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 1, 1, Fill::Random, -1, 1)),
+                                     image_arg("u", spec(IPT_DOUBLE, 3, 1, Fill::Random, -1, 1)),
+                                     image_arg("v", spec(IPT_DOUBLE, 1, 2, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+            // Special values in the kernel.
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
+                for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+                    out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Random, -1, 1)),
+                                             image_arg("B", spec(d, 4, 3, f, -1, 1)), text_arg("shape", shape)}));
+        }
+    };
+    return r;
+}
+
+OpRecipe imfilter_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) {
+        return make_case({image_arg("A", a), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -0.5, 1))});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const char* boundaries[] = {"constant", "symmetric", "replicate", "circular"};
+        for (ipt_dtype d : {IPT_UINT8, IPT_DOUBLE, IPT_SINGLE, IPT_INT16}) {
+            const ImageSpec a = spec(d, 17, 23);
+            for (const char* b : boundaries) {
+                for (const char* o : {"same", "full"}) {
+                    for (const char* m : {"corr", "conv"}) {
+                        out.push_back(make_case({image_arg("A", a), image_arg("h", spec(IPT_DOUBLE, 3, 5, Fill::Random, -1, 1)),
+                                                 text_arg("boundary", b), text_arg("output", o), text_arg("mode", m)}));
+                    }
+                    // Even kernel: origin floor((size+1)/2).
+                    out.push_back(make_case({image_arg("A", a), image_arg("h", spec(IPT_DOUBLE, 2, 4, Fill::Random, -1, 1)),
+                                             text_arg("boundary", b), text_arg("output", o)}));
+                    // Kernel larger than the image: padding reaches past one mirror.
+                    out.push_back(make_case({image_arg("A", spec(d, 3, 4)), image_arg("h", spec(IPT_DOUBLE, 5, 7, Fill::Random, -1, 1)),
+                                             text_arg("boundary", b), text_arg("output", o), text_arg("mode", "conv")}));
+                }
+            }
+            for (double x : {3.5, -2.0, 1e6})
+                out.push_back(make_case({image_arg("A", a), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -1, 1)),
+                                         text_arg("boundary", "constant"), float_arg("X", x)}));
+            out.push_back(make_case({image_arg("A", a), image_arg("h", spec(IPT_SINGLE, 3, 3, Fill::Random, -1, 1))}));
+            // Halves: .5 ties of both signs; saturation at both ends.
+            out.push_back(make_case({image_arg("A", a), image_arg("h", values_spec(IPT_DOUBLE, 1, 1, {0.5}, "[0.5]"))}));
+            out.push_back(make_case({image_arg("A", a), image_arg("h", values_spec(IPT_DOUBLE, 1, 1, {-0.5}, "[-0.5]"))}));
+            out.push_back(make_case({image_arg("A", a), image_arg("h", values_spec(IPT_DOUBLE, 1, 2, {0.5, 0.5}, "[0.5 0.5]"))}));
+            out.push_back(make_case({image_arg("A", a), image_arg("h", values_spec(IPT_DOUBLE, 3, 3, std::vector<double>(9, 2.0), "2*ones3x3"))}));
+            out.push_back(make_case({image_arg("A", a), image_arg("h", values_spec(IPT_DOUBLE, 3, 3, std::vector<double>(9, -1.0), "-ones3x3"))}));
+        }
+        for (ipt_dtype d : {IPT_LOGICAL, IPT_UINT16, IPT_INT32, IPT_UINT32})
+            for (const char* b : boundaries)
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -0.5, 1)),
+                                         text_arg("boundary", b)}));
+        for (Fill f : {Fill::NaN, Fill::Inf})
+            out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, f))}));
+    };
+    return r;
+}
+
+OpRecipe fspecial_recipe() {
+    OpRecipe r;
+    r.primary = [](const ImageSpec&) {
+        return make_case({text_arg("type", "gaussian"), floats_arg("hsize", {15}), float_arg("sigma", 3)});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        auto t = [](const char* type) { return make_case({text_arg("type", type)}); };
+        for (const char* type : {"average", "disk", "gaussian", "laplacian", "log", "motion", "prewitt", "sobel", "unsharp"})
+            out.push_back(t(type));
+        for (const std::vector<double>& hs : std::vector<std::vector<double>>{{1}, {5}, {3, 7}, {1, 4}, {8}})
+            out.push_back(t("average").add(floats_arg("hsize", hs)));
+        for (double rad : {0.0, 0.5, 1.0, 2.5, 3.0, 7.2, 10.0})
+            out.push_back(t("disk").add(float_arg("radius", rad)));
+        for (const std::vector<double>& hs : std::vector<std::vector<double>>{{1}, {5, 7}, {9}, {4}})
+            for (double s : {0.1, 0.5, 1.2, 2.0, 30.0})
+                out.push_back(t("gaussian").add(floats_arg("hsize", hs)).add(float_arg("sigma", s)));
+        for (double a : {0.0, 0.5, 1.0, 0.123})
+            out.push_back(t("laplacian").add(float_arg("alpha", a)));
+        for (const std::vector<double>& hs : std::vector<std::vector<double>>{{7}, {5, 9}, {1}, {4}})
+            for (double s : {0.5, 1.0, 1.5})
+                out.push_back(t("log").add(floats_arg("hsize", hs)).add(float_arg("sigma", s)));
+        for (double len : {1.0, 2.0, 5.0, 9.5, 12.0, 15.0})
+            for (double th : {0.0, 30.0, 45.0, 90.0, -60.0, 135.0, 400.0})
+                out.push_back(t("motion").add(float_arg("len", len)).add(float_arg("theta", th)));
+        for (double a : {0.0, 0.7, 1.0})
+            out.push_back(t("unsharp").add(float_arg("alpha", a)));
+    };
+    return r;
+}
+
+OpRecipe mean2_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a)}); };
+    r.options = [](Cases&, const RecipeOptions&) {};
+    return r;
+}
+
+OpRecipe strel_recipe() {
+    OpRecipe r;
+    r.primary = [](const ImageSpec&) { return make_case({text_arg("shape", "disk"), int_arg("r", 10)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        auto s = [](const char* shape) { return make_case({text_arg("shape", shape)}); };
+        for (int64_t w : {1, 2, 3, 4, 7}) out.push_back(s("square").add(int_arg("w", w)));
+        for (const auto& sz : std::vector<std::vector<double>>{{2, 5}, {1, 1}, {4, 1}, {1, 6}, {3, 3}})
+            out.push_back(s("rectangle").add(floats_arg("size", sz)));
+        for (int64_t rad : {0, 1, 2, 3, 5}) out.push_back(s("diamond").add(int_arg("r", rad)));
+        for (int64_t rad : {0, 3, 6, 9}) out.push_back(s("octagon").add(int_arg("r", rad)));
+        for (double len : {1.0, 2.0, 7.0, 9.5, 10.0})
+            for (double deg : {0.0, 30.0, 45.0, 90.0, -20.0, 135.0, 17.0, 180.0, 400.0})
+                out.push_back(s("line").add(float_arg("len", len)).add(float_arg("deg", deg)));
+        for (int64_t rad : {1, 2, 3, 4, 5, 7, 10})
+            for (int64_t n : {0, 4, 6, 8}) out.push_back(s("disk").add(int_arg("r", rad)).add(int_arg("n", n)));
+        out.push_back(s("disk").add(int_arg("r", 5)));
+        for (const auto& pv : std::vector<std::pair<int64_t, std::vector<double>>>{
+                 {2, {1, 2}}, {0, {1, 1}}, {3, {-2, 1}}, {1, {0, 3}}, {2, {2, 0}}})
+            out.push_back(s("periodicline").add(int_arg("P", pv.first)).add(floats_arg("V", pv.second)));
+        out.push_back(s("arbitrary").add(image_arg("nhood_in", spec(IPT_LOGICAL, 5, 5, Fill::Density, 0.5))));
+        out.push_back(s("arbitrary").add(image_arg("nhood_in", spec(IPT_LOGICAL, 4, 6, Fill::Density, 0.5))));
+        out.push_back(s("arbitrary").add(image_arg("nhood_in", values_spec(IPT_LOGICAL, 3, 5, kDomain3x5, "pattern3x5"))));
+        out.push_back(s("square").add(int_arg("w", 3)).without_optional_outputs());
+        out.push_back(s("disk").add(int_arg("r", 7)).without_optional_outputs());
+        // Checks no catalogue flag expresses: the implementation must reject them.
+        CaseSpec octagon4 = s("octagon").add(int_arg("r", 4));
+        octagon4.expect_error = true;
+        out.push_back(octagon4);
+        CaseSpec square_no_w = s("square");
+        square_no_w.expect_error = true;
+        out.push_back(square_no_w);
+    };
+    return r;
+}
+
+OpRecipe morphology_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) {
+        return make_case({image_arg("A", a), image_arg("nhood", ones_spec(IPT_LOGICAL, 3, 3))});
+    };
+    r.options = [](Cases& out, const RecipeOptions& opt) {
+        const std::vector<ImageSpec> nhoods = {
+            ones_spec(IPT_LOGICAL, 2, 4),
+            ones_spec(IPT_LOGICAL, 1, 5),
+            ones_spec(IPT_LOGICAL, 5, 1),
+            values_spec(IPT_LOGICAL, 3, 3, {0, 1, 0, 1, 1, 1, 0, 1, 0}, "diamond3x3"),
+            values_spec(IPT_LOGICAL, 3, 5, kDomain3x5, "pattern3x5"),
+            ones_spec(IPT_LOGICAL, 1, 1),
+            values_spec(IPT_LOGICAL, 1, 3, {1, 0, 0}, "[1 0 0]"),  // origin not a member
+        };
+        for (ipt_dtype d : {IPT_UINT8, IPT_DOUBLE, IPT_LOGICAL, IPT_INT16, IPT_SINGLE, IPT_UINT32, IPT_UINT16, IPT_INT32}) {
+            for (const ImageSpec& n : nhoods)
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("nhood", n)}));
+            out.push_back(make_case({image_arg("A", spec(d, 5, 6)), image_arg("nhood", ones_spec(IPT_LOGICAL, 9, 9))}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("nhood", values_spec(IPT_LOGICAL, 3, 3, std::vector<double>(9, 0.0), "none3x3"))}));
+            if (d != IPT_LOGICAL) {
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("nhood", ones_spec(IPT_LOGICAL, 3, 3)),
+                                         image_arg("heights", spec(IPT_DOUBLE, 3, 3, Fill::Random, 0, 5))}));
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("nhood", values_spec(IPT_LOGICAL, 3, 5, kDomain3x5, "pattern3x5")),
+                                         image_arg("heights", spec(IPT_DOUBLE, 3, 5, Fill::Random, -3, 3))}));
+            }
+        }
+        for (double density : {0.001, 0.5, 0.999})
+            out.push_back(make_case({image_arg("A", spec(IPT_LOGICAL, 67, 61, Fill::Density, density)),
+                                     image_arg("nhood", values_spec(IPT_LOGICAL, 3, 5, kDomain3x5, "pattern3x5"))}));
+        CaseSpec big = make_case({image_arg("A", spec(IPT_LOGICAL, opt.large_size, opt.large_size, Fill::Density, 0.5)),
+                                  image_arg("nhood", ones_spec(IPT_LOGICAL, 5, 5))});
+        big.large = true;
+        out.push_back(big);
+    };
+    return r;
+}
+
+OpRecipe bwdist_recipe() {
+    OpRecipe r;
+    r.main = "BW";
+    r.random_fill = Fill::Density;  // features must be sparse for distances to mean anything
+    r.lo = 0.05;
+    r.demo_dtype = IPT_LOGICAL;
+    r.primary = [](const ImageSpec& bw) { return make_case({image_arg("BW", bw)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        std::vector<double> one(63 * 65, 0.0);
+        one[31 * 65 + 20] = 1;
+        std::vector<double> two(5 * 5, 0.0);  // MATLAB's example: ties on the anti-diagonal
+        two[1 * 5 + 1] = 1;
+        two[3 * 5 + 3] = 1;
+        for (const char* m : {"euclidean", "cityblock", "chessboard", "quasi-euclidean"}) {
+            auto c = [&](const ImageSpec& bw) { return make_case({image_arg("BW", bw), text_arg("method", m)}); };
+            for (double density : {0.001, 0.05, 0.5, 0.999})
+                out.push_back(c(spec(IPT_LOGICAL, 64, 64, Fill::Density, density)));
+            for (const Shape& s : kShapes) out.push_back(c(spec(IPT_LOGICAL, s.rows, s.cols, Fill::Density, 0.05)));
+            out.push_back(c(spec(IPT_LOGICAL, 1, 1, Fill::Max)));
+            out.push_back(c(values_spec(IPT_LOGICAL, 63, 65, one, "one-pixel")));
+            out.push_back(c(values_spec(IPT_LOGICAL, 5, 5, two, "matlab-example")));
+            out.push_back(c(spec(IPT_LOGICAL, 17, 23, Fill::Zero)));
+            out.push_back(c(spec(IPT_UINT8, 63, 65, Fill::Density, 0.02)));
+            out.push_back(c(spec(IPT_DOUBLE, 63, 65, Fill::Density, 0.02)));
+            out.push_back(c(spec(IPT_DOUBLE, 63, 65, Fill::NaN)));
+            out.push_back(c(spec(IPT_LOGICAL, 63, 65, Fill::Density, 0.05)).without_optional_outputs());
+        }
+    };
+    return r;
+}
+
+OpRecipe radon_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.demo_dtype = IPT_DOUBLE;
+    r.primary = [](const ImageSpec& i) {
+        CaseSpec c = make_case({image_arg("I", i)});
+        // The default 180 angles on a 2048^2 image take minutes on a CPU.
+        if (i.rows * i.cols > 512 * 512) c.add(floats_arg("theta", range(0, 15, 179)));
+        return c;
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const std::vector<double> odd = {0, 30, 45, 60, 90, 135, 180, 270, -45, 360.5, 1e-7, 89.99};
+        for (ipt_dtype d : {IPT_DOUBLE, IPT_UINT8, IPT_LOGICAL, IPT_SINGLE, IPT_INT16}) {
+            out.push_back(make_case({image_arg("I", spec(d, 17, 23)), floats_arg("theta", {45})}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 23)), floats_arg("theta", odd)}));
+            out.push_back(make_case({image_arg("I", spec(d, 64, 63)), floats_arg("theta", odd)}));
+        }
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 31, 17)), floats_arg("theta", range(-360, 37.3, 360))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 17, 23, Fill::Random, -5, 5))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 2, 2, Fill::Max)), floats_arg("theta", {30})}));
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 17, 23))}).without_optional_outputs());
+    };
+    return r;
+}
+
+OpRecipe dither_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.demo_dtype = IPT_UINT8;
+    r.primary = [](const ImageSpec& i) {
+        CaseSpec c = make_case({image_arg("I", i)});
+        if (i.channels == 3) c.add(image_arg("map", spec(IPT_DOUBLE, 8, 3)));
+        return c;
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        auto rgb = [](ipt_dtype d, int64_t rows, int64_t cols, Fill f = Fill::Random, double lo = 0, double hi = 0) {
+            ImageSpec s = spec(d, rows, cols, f, lo, hi);
+            s.channels = 3;
+            return s;
+        };
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}) {
+            for (int64_t colours : {1, 2, 16, 256, 300})
+                out.push_back(make_case({image_arg("I", rgb(d, 17, 23)), image_arg("map", spec(IPT_DOUBLE, colours, 3))}));
+            for (const auto& q : std::vector<std::pair<int64_t, int64_t>>{{4, 6}, {6, 10}, {1, 1}, {8, 8}, {5, 5}, {3, 16}})
+                out.push_back(make_case({image_arg("I", rgb(d, 17, 23)), image_arg("map", spec(IPT_DOUBLE, 16, 3)),
+                                         int_arg("Qm", q.first), int_arg("Qe", q.second)}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Synthetic))}));
+            out.push_back(make_case({image_arg("I", rgb(d, 63, 65, Fill::Synthetic)), image_arg("map", spec(IPT_DOUBLE, 32, 3))}));
+        }
+        // Equal colours: ties go to the lowest index.
+        out.push_back(make_case({image_arg("I", rgb(IPT_UINT8, 17, 23)),
+                                 image_arg("map", values_spec(IPT_DOUBLE, 4, 3, {0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1}, "repeated"))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::Random, -0.2, 1.2))}));
+        out.push_back(make_case({image_arg("I", rgb(IPT_DOUBLE, 17, 23, Fill::Random, -0.2, 1.2)), image_arg("map", spec(IPT_DOUBLE, 8, 3))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 63, 65, Fill::Levels, 3))}));
+    };
+    return r;
+}
+
+const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
+    static const std::map<std::string, std::function<OpRecipe()>> table = {
+        {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
+        {"ipt.imadjust", imadjust_recipe},     {"ipt.imlincomb", imlincomb_recipe},
+        {"ipt.edge", edge_recipe},             {"ipt.imregionalmax", imregionalmax_recipe},
+        {"ipt.ordfilt2", ordfilt2_recipe},     {"ipt.medfilt2", medfilt2_recipe},
+        {"ipt.conv2", conv2_recipe},           {"ipt.imfilter", imfilter_recipe},
+        {"ipt.fspecial", fspecial_recipe},     {"ipt.mean2", mean2_recipe},
+        {"ipt.strel", strel_recipe},           {"ipt.imdilate", morphology_recipe},
+        {"ipt.imerode", morphology_recipe},    {"ipt.bwdist", bwdist_recipe},
+        {"ipt.radon", radon_recipe},           {"ipt.dither", dither_recipe},
+    };
+    return table;
+}
+
+// ---- operators a plugin introduces: cases from the schema ----------------
+
+double mid_value(const ipt_param_schema& p) {
+    const double lo = p.min_value <= -1e300 ? -10 : p.min_value;
+    const double hi = p.max_value >= 1e300 ? lo + 20 : p.max_value;
+    double v = lo + (hi - lo) / 2;
+    if (p.flags & IPT_P_INTEGRAL || p.kind == IPT_PARAM_INT) v = std::round(v);
+    return v;
+}
+
+OpRecipe generic_recipe(const ipt_op_schema& schema) {
+    OpRecipe r;
+    for (uint32_t i = 0; i < schema.param_count; ++i) {
+        const ipt_param_schema& p = schema.params[i];
+        if (p.kind == IPT_PARAM_INPUT && !(p.flags & IPT_P_OPTIONAL) && !(p.flags & IPT_P_HOST)) {
+            r.main = p.name;
+            break;
+        }
+    }
+    const ipt_op_schema* s = &schema;
+    // Required parameters without defaults get a value the schema accepts.
+    auto base = [s](const ImageSpec& main, const std::string& main_name) {
+        CaseSpec c;
+        for (uint32_t i = 0; i < s->param_count; ++i) {
+            const ipt_param_schema& p = s->params[i];
+            const bool required = !(p.flags & IPT_P_OPTIONAL) && !p.default_text;
+            if (p.kind == IPT_PARAM_INPUT) {
+                if (p.name == main_name) {
+                    c.add(image_arg(p.name, main));
+                } else if (!(p.flags & IPT_P_OPTIONAL)) {
+                    const std::vector<ipt_dtype> ds = dtypes_in(p.dtypes);
+                    ipt_dtype d = ds.empty() ? IPT_DOUBLE : ds.front();
+                    if ((p.flags & IPT_P_SAME_DTYPE) && std::find(ds.begin(), ds.end(), main.dtype) != ds.end()) d = main.dtype;
+                    ImageSpec in = spec(d, 3, 3);
+                    if (p.flags & IPT_P_SAME_SIZE) in.rows = main.rows, in.cols = main.cols, in.channels = main.channels;
+                    if (p.flags & IPT_P_LUT) in.rows = 1, in.cols = main.dtype == IPT_UINT8 ? 256 : 65536;
+                    if (p.flags & IPT_P_MAP) in.rows = 8, in.cols = 3;
+                    c.add(image_arg(p.name, in));
+                }
+            } else if (required) {
+                if (p.kind == IPT_PARAM_INT) c.add(int_arg(p.name, static_cast<int64_t>(mid_value(p))));
+                if (p.kind == IPT_PARAM_FLOAT) c.add(float_arg(p.name, mid_value(p)));
+                if (p.kind == IPT_PARAM_FLOATS)
+                    c.add(floats_arg(p.name, std::vector<double>(std::max<uint32_t>(p.min_count, 1), mid_value(p))));
+                if (p.kind == IPT_PARAM_ENUM && p.values) {
+                    const std::string v = p.values;
+                    c.add(text_arg(p.name, v.substr(0, v.find('|'))));
+                }
+            }
+        }
+        return c;
+    };
+    const std::string main_name = r.main;
+    r.primary = [base, main_name](const ImageSpec& main) { return base(main, main_name); };
+    r.options = [s, base, main_name](Cases& out, const RecipeOptions&) {
+        ImageSpec main = spec(IPT_DOUBLE, 17, 23);
+        if (!main_name.empty()) {
+            for (uint32_t i = 0; i < s->param_count; ++i)
+                if (main_name == s->params[i].name) {
+                    const std::vector<ipt_dtype> ds = dtypes_in(s->params[i].dtypes);
+                    if (!ds.empty()) main.dtype = first_of(ds, {IPT_UINT8, IPT_DOUBLE});
+                }
+        }
+        for (uint32_t i = 0; i < s->param_count; ++i) {
+            const ipt_param_schema& p = s->params[i];
+            if (p.kind == IPT_PARAM_ENUM && p.values) {
+                std::string all = p.values;
+                for (size_t at = 0; at <= all.size();) {
+                    const size_t bar = std::min(all.find('|', at), all.size());
+                    CaseSpec c = base(main, main_name);
+                    c.args.erase(std::remove_if(c.args.begin(), c.args.end(), [&](const Arg& a) { return a.name == p.name; }),
+                                 c.args.end());
+                    c.add(text_arg(p.name, all.substr(at, bar - at)));
+                    out.push_back(c);
+                    at = bar + 1;
+                }
+            }
+            if (p.kind == IPT_PARAM_INT && p.values) {
+                std::string all = p.values;
+                for (size_t at = 0; at <= all.size();) {
+                    const size_t bar = std::min(all.find('|', at), all.size());
+                    CaseSpec c = base(main, main_name);
+                    c.args.erase(std::remove_if(c.args.begin(), c.args.end(), [&](const Arg& a) { return a.name == p.name; }),
+                                 c.args.end());
+                    c.add(int_arg(p.name, std::stoll(all.substr(at, bar - at))));
+                    out.push_back(c);
+                    at = bar + 1;
+                }
+            }
+        }
+    };
+    return r;
+}
+
+OpRecipe recipe_of(const ipt_op_schema& schema) {
+    const auto& table = builtin_recipes();
+    auto it = table.find(schema.name);
+    return it != table.end() ? it->second() : generic_recipe(schema);
+}
+
+}  // namespace
+
+bool has_builtin_recipes(const std::string& op) { return builtin_recipes().count(op) != 0; }
+
+std::vector<CaseSpec> recipes_for(const ipt_op_schema& schema, const RecipeOptions& options) {
+    const OpRecipe r = recipe_of(schema);
+    Cases all;
+    sweep(schema, r, options, all);
+    r.options(all, options);
+    // One case per label: the label seeds the inputs, so equal labels would
+    // only repeat the same work.
+    Cases unique;
+    std::set<std::string> seen;
+    for (CaseSpec& c : all)
+        if (seen.insert(c.label()).second) unique.push_back(std::move(c));
+    return unique;
+}
+
+CaseSpec demo_case(const ipt_op_schema& schema, int64_t rows, int64_t cols) {
+    const OpRecipe r = recipe_of(schema);
+    if (r.main.empty()) return r.primary(ImageSpec{});
+    const ipt_param_schema* p = find_param(schema, r.main);
+    const std::vector<ipt_dtype> dtypes = dtypes_in(p ? p->dtypes : 0);
+    ipt_dtype d = r.demo_dtype;
+    if (!d || std::find(dtypes.begin(), dtypes.end(), d) == dtypes.end())
+        d = first_of(dtypes, {IPT_UINT8, IPT_DOUBLE, IPT_SINGLE, IPT_LOGICAL});
+    return r.primary(spec(d, rows, cols, Fill::Synthetic));
+}
+
+}  // namespace ipt::conformance

@@ -1,0 +1,37 @@
+// `ipt conformance`: certifies devices and plugins against the CPU reference
+// with the suite of tests/conformance (see docs/conformance.md).
+#include <iostream>
+#include <memory>
+
+#include "command.hpp"
+#include "conformance.hpp"
+
+namespace {
+
+struct Options {
+    ipt::conformance::Options suite;
+    uint64_t seed = 0;
+};
+
+ipt::cli::Action setup(CLI::App& sub) {
+    auto opt = std::make_shared<Options>();
+    ipt::conformance::Options& s = opt->suite;
+    sub.add_option("--device", s.device, "Certify only this device (id, kind or name)");
+    sub.add_option("--plugin", s.plugins,
+                   "Certify what this plugin brings (repeatable; nothing else is loaded besides the CPU reference)");
+    sub.add_option("--op", s.op, "Certify only this operator (conv2 or ipt.conv2)");
+    sub.add_flag("--quick", s.quick, "Large case 256x256 instead of 2048x2048");
+    sub.add_flag("--json", s.json, "Print the report as JSON");
+    CLI::Option* seed = sub.add_option("--seed", opt->seed, "Replay the inputs of an earlier run");
+    sub.add_option("--case", s.case_filter, "Only cases whose label matches this pattern (* and ?)");
+    sub.add_option("--reference", s.reference, "The CPU reference plugin file (default: the 'cpu' plugin next to libipt)");
+    sub.add_option("--deviations", s.deviations, "Known-deviation list to use instead of the built-in one");
+    return [opt, seed] {
+        if (seed->count()) opt->suite.seed = opt->seed;
+        return ipt::conformance::run_conformance(opt->suite, std::cout, std::cerr);
+    };
+}
+
+IPT_CLI_COMMAND("conformance", "Certify devices and plugins against the CPU reference, operator by operator", setup);
+
+}  // namespace
