@@ -106,3 +106,61 @@ TEST(VulkanOps, ImlincombEightImages) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VulkanOps, Mean2) {
+    REQUIRE_VULKAN();
+    Random rnd(9);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+    for (ipt_dtype dt : classes)
+        for (const Shape& s : shapes()) {
+            if (s.rows * s.cols == 0) continue;
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels, false);
+            compare("ipt.mean2", [&](ipt::Call& c) { c.image("A", a); }, {"m"}, shape_label(s, dt),
+                    [](const std::string&, const Output& ref) { return range_eps(ref, 16); });
+        }
+    // Large enough for many partial sums.
+    ipt::Image big = rnd.image(IPT_UINT16, 1023, 1025);
+    compare("ipt.mean2", [&](ipt::Call& c) { c.image("A", big); }, {"m"}, "1023x1025 uint16");
+}
+
+TEST(VulkanOps, Stretchlim) {
+    REQUIRE_VULKAN();
+    Random rnd(10);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+    for (ipt_dtype dt : classes)
+        for (const Shape& s : shapes()) {
+            if (s.rows * s.cols == 0) continue;
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            for (std::vector<double> tol : {std::vector<double>{0.01, 0.99}, {0.2}, {0.0, 1.0}, {0.5, 0.4}, {0.3, 0.31}})
+                compare("ipt.stretchlim", [&](ipt::Call& c) { c.image("I", a).numbers("tol", tol); }, {"LOWHIGH"},
+                        shape_label(s, dt) + " tol " + std::to_string(tol[0]));
+        }
+}
+
+TEST(VulkanOps, Imadjust) {
+    REQUIRE_VULKAN();
+    Random rnd(11);
+    for (ipt_dtype dt : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE})
+        for (const Shape& s : shapes()) {
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            auto bound = [](const std::string&, const Output& ref) { return range_eps(ref, 8); };
+            const std::string label = shape_label(s, dt);
+            compare("ipt.imadjust", [&](ipt::Call& c) { c.image("I", a); }, {"J"}, label + " default", bound);
+            compare("ipt.imadjust",
+                    [&](ipt::Call& c) {
+                        c.image("I", a).numbers("low_high_in", {0.2, 0.7}).numbers("low_high_out", {0.9, 0.1});
+                    },
+                    {"J"}, label + " inverted", bound);
+            compare("ipt.imadjust",
+                    [&](ipt::Call& c) {
+                        c.image("I", a).numbers("low_high_in", {0.1, 0.8}).numbers("low_high_out", {0, 1}).numbers("gamma", {1.0});
+                    },
+                    {"J"}, label + " limits", bound);
+            compare("ipt.imadjust", [&](ipt::Call& c) { c.image("I", a).numbers("gamma", {0.5}); }, {"J"},
+                    label + " gamma 0.5 on stretchlim", bound);
+        }
+}
+
+}  // namespace

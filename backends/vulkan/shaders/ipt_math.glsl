@@ -77,8 +77,8 @@ double exp_d(double x) {
     p = p * r + 1.0;
     // ldexp in two steps so that 2^k stays representable near the ends.
     const int ki = int(k);
-    const int half = ki / 2;
-    return ldexp(ldexp(p, half), ki - half);
+    const int first = ki / 2;
+    return ldexp(ldexp(p, first), ki - first);
 }
 
 // y^g for y in [0, 1] and g >= 0 (imadjust's gamma), with std::pow's special
