@@ -76,9 +76,10 @@ private:
     std::vector<int32_t> memo_;
 };
 
-// Error share: sign(e) * floor((floor(L/32) + N*|e|) / 16).
+// Error share: sign(e) * floor((floor(L/32) + N*|e|) / 16); 0 for e = 0 even
+// when floor(L/32) >= 16.
 inline int32_t share(int32_t e, int32_t n, int32_t bias) {
-    return e >= 0 ? (bias + n * e) >> 4 : -((bias - n * e) >> 4);
+    return e > 0 ? (bias + n * e) >> 4 : (e < 0 ? -((bias - n * e) >> 4) : 0);
 }
 
 // Everything the scan needs, allocated before the output (nothing is written
@@ -125,7 +126,7 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
             out[r * cols + c] = static_cast<Out>(idx);
             for (int ch = 0; ch < 3; ++ch) {
                 const int32_t e = v[ch] - mapq[3 * idx + ch];
-                if (e == 0) continue;
+                if (e == 0) continue;  // nothing to diffuse
                 int32_t* col = cur + ch * rows;
                 int32_t* nxt = next + ch * rows;
                 if (r + 1 < rows) col[r + 1] += share(e, 7, bias);
