@@ -164,3 +164,91 @@ TEST(VulkanOps, Imadjust) {
 }
 
 }  // namespace
+
+namespace {
+
+// (|A| * |K|)(p) for conv2's shapes, by brute force over the definition.
+std::vector<double> abs_conv(const Output& a, const std::vector<double>& k, int64_t kr, int64_t kc,
+                             const std::string& shape, int64_t out_rows, int64_t out_cols) {
+    const int64_t ma = a.rows, na = a.cols;
+    int64_t off_r = 0, off_c = 0;
+    if (shape == "same") off_r = kr / 2, off_c = kc / 2;
+    if (shape == "valid") off_r = std::max<int64_t>(kr - 1, 0), off_c = std::max<int64_t>(kc - 1, 0);
+    std::vector<double> out(static_cast<size_t>(out_rows * out_cols), 0.0);
+    for (int64_t o = 0; o < out_rows; ++o)
+        for (int64_t c = 0; c < out_cols; ++c) {
+            const int64_t p = o + off_r, q = c + off_c;
+            double s = 0;
+            for (int64_t i = 0; i < ma; ++i)
+                for (int64_t j = 0; j < na; ++j) {
+                    const int64_t ki = p - i, kj = q - j;
+                    if (ki < 0 || ki >= kr || kj < 0 || kj >= kc) continue;
+                    s += std::abs(a.at(i * na + j)) * std::abs(k[ki * kc + kj]);
+                }
+            out[o * out_cols + c] = s;
+        }
+    return out;
+}
+
+std::vector<double> values(const Output& o) {
+    std::vector<double> v(static_cast<size_t>(o.numel()));
+    for (int64_t i = 0; i < o.numel(); ++i) v[i] = o.at(i);
+    return v;
+}
+
+TEST(VulkanOps, Conv2) {
+    REQUIRE_VULKAN();
+    Random rnd(12);
+    struct Case {
+        int64_t ma, na, kr, kc;
+    };
+    const Case cases[] = {{1, 1, 1, 1}, {1, 9, 1, 3}, {9, 1, 4, 1}, {13, 17, 3, 3}, {13, 17, 2, 4},
+                          {40, 33, 7, 5}, {5, 6, 9, 8}, {0, 5, 3, 3}, {6, 6, 0, 2}};
+    for (const Case& cs : cases)
+        for (ipt_dtype da : {IPT_SINGLE, IPT_DOUBLE})
+            for (ipt_dtype dk : {IPT_SINGLE, IPT_DOUBLE})
+                for (const char* shape : {"full", "same", "valid"}) {
+                    ipt::Image A = rnd.image(da, cs.ma, cs.na, 1, false);
+                    ipt::Image B = rnd.image(dk, cs.kr, cs.kc, 1, false);
+                    const Output a = fetch(A), b = fetch(B);
+                    auto bound = [&](const std::string&, const Output& ref) {
+                        auto m = abs_conv(a, values(b), cs.kr, cs.kc, shape, ref.rows, ref.cols);
+                        const double e = eps_of(ref.dtype);
+                        return std::function<double(int64_t)>([m, e](int64_t i) { return 16 * e * m[i]; });
+                    };
+                    const std::string label = std::to_string(cs.ma) + "x" + std::to_string(cs.na) + " * " +
+                                              std::to_string(cs.kr) + "x" + std::to_string(cs.kc) + " " + shape +
+                                              " " + ipt_dtype_name(da) + "/" + ipt_dtype_name(dk);
+                    compare("ipt.conv2", [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); },
+                            {"C"}, label, bound);
+                    // conv2(u, v, A) with u = first column of B's shape, v = a row.
+                    ipt::Image U = rnd.image(dk, cs.kr, 1, 1, false);
+                    ipt::Image V = rnd.image(da, 1, cs.kc, 1, false);
+                    const Output uu = fetch(U), vv = fetch(V);
+                    std::vector<double> outer(static_cast<size_t>(cs.kr * cs.kc));
+                    for (int64_t i = 0; i < cs.kr; ++i)
+                        for (int64_t j = 0; j < cs.kc; ++j) outer[i * cs.kc + j] = uu.at(i) * vv.at(j);
+                    auto sep_bound = [&](const std::string&, const Output& ref) {
+                        auto m = abs_conv(a, outer, cs.kr, cs.kc, shape, ref.rows, ref.cols);
+                        const double e = eps_of(ref.dtype);
+                        return std::function<double(int64_t)>([m, e](int64_t i) { return 16 * e * m[i]; });
+                    };
+                    compare("ipt.conv2",
+                            [&](ipt::Call& c) { c.image("A", A).image("u", U).image("v", V).option("shape", shape); },
+                            {"C"}, label + " separable", sep_bound);
+                }
+}
+
+TEST(VulkanOps, Conv2NonFiniteFollowsTheDefinition) {
+    REQUIRE_VULKAN();
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+    ipt::Image A = ipt_test::image<double>(3, 3, {1, inf, 0, 2, 3, nan, 0, 0, 1});
+    ipt::Image B = ipt_test::image<double>(2, 2, {0, 1, inf, 0});
+    for (const char* shape : {"full", "same", "valid"})
+        compare("ipt.conv2", [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); }, {"C"},
+                std::string("Inf/NaN ") + shape, [](const std::string&, const Output&) {
+                    return std::function<double(int64_t)>([](int64_t) { return 0.0; });
+                });
+}
+
+}  // namespace

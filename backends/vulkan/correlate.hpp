@@ -1,0 +1,33 @@
+// Host side of the correlation engine (shaders/correlate.comp), shared by
+// conv2, imfilter and edge.
+#pragma once
+
+#include "op_support.hpp"
+
+namespace ipt::vk {
+
+enum class Pad : uint32_t { Skip = 0, Constant = 1, Symmetric = 2, Replicate = 3, Circular = 4 };
+
+struct Correlation {
+    VkDeviceAddress source = 0;
+    int32_t source_dtype = IPT_DOUBLE;
+    int64_t source_rows = 0, source_cols = 0, planes = 1;
+    VkDeviceAddress kernel = 0;
+    int32_t kernel_dtype = IPT_DOUBLE;  // single or double
+    int64_t kernel_rows = 0, kernel_cols = 0;
+    bool rotate = false;                // convolution: kernel turned by 180 degrees
+    bool skip_zero = false;
+    Pad pad = Pad::Skip;
+    double pad_value = 0;
+    VkDeviceAddress out = 0;
+    int32_t out_dtype = IPT_DOUBLE;
+    int64_t out_rows = 0, out_cols = 0;
+    int64_t off_r = 0, off_c = 0;       // source row of output row 0, tap row 0
+    bool accumulate_double = true;
+};
+
+void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c);
+
+inline int64_t dtype_bytes(int32_t dtype) { return static_cast<int64_t>(ipt::plugin::dtype_size(dtype)); }
+
+}  // namespace ipt::vk
