@@ -252,3 +252,41 @@ TEST(VulkanOps, Conv2NonFiniteFollowsTheDefinition) {
 }
 
 }  // namespace
+
+namespace {
+
+ipt::Image random_mask(Random& rnd, int64_t rows, int64_t cols, bool full = false) {
+    std::vector<int> bits(static_cast<size_t>(rows * cols));
+    for (auto& b : bits) b = full ? 1 : (rnd.pick(3) != 0);
+    return ipt_test::logical(rows, cols, bits);
+}
+
+TEST(VulkanOps, DilateErode) {
+    REQUIRE_VULKAN();
+    Random rnd(13);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_SINGLE, IPT_DOUBLE};
+    struct Se {
+        int64_t rows, cols;
+        bool full;
+    };
+    const Se ses[] = {{3, 3, true}, {1, 5, true}, {5, 1, true}, {2, 3, false}, {4, 5, false}, {1, 1, true}, {7, 7, false}};
+    for (ipt_dtype dt : classes)
+        for (const Shape& s : shapes())
+            for (const Se& se : ses) {
+                if (s.channels != 1) continue;  // the catalogue takes 2-D images
+                ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+                ipt::Image nh = random_mask(rnd, se.rows, se.cols, se.full);
+                const std::string label = shape_label(s, dt) + " se " + std::to_string(se.rows) + "x" + std::to_string(se.cols);
+                for (const char* op : {"ipt.imdilate", "ipt.imerode"}) {
+                    compare(op, [&](ipt::Call& c) { c.image("A", a).image("nhood", nh); }, {"B"}, label);
+                    if (dt == IPT_LOGICAL) continue;
+                    std::vector<double> h(static_cast<size_t>(se.rows * se.cols));
+                    for (auto& x : h) x = std::round(rnd.uniform(-20, 20)) / 4;
+                    ipt::Image heights = ipt_test::image<double>(se.rows, se.cols, h);
+                    compare(op, [&](ipt::Call& c) { c.image("A", a).image("nhood", nh).image("heights", heights); },
+                            {"B"}, label + " non-flat");
+                }
+            }
+}
+
+}  // namespace
