@@ -11,19 +11,29 @@
 
 namespace ipt::cuda {
 
+// imhist's bin (0-based), the rule of backends/common/intensity.hpp
+// histogram_bin: logical in the first or last bin; 32-bit integers scaled from
+// their full range; floating values trunc(x*(nbins-1) + 0.5) in their own
+// class, NaN and values below 0 in the first bin, above 1 in the last.
 template <class T>
 __device__ inline int stretch_bin(T v, int nbins) {
-    if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t>) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return v ? nbins - 1 : 0;
+    } else if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t>) {
         return static_cast<int>(v);
     } else if constexpr (std::is_same_v<T, int16_t>) {
         return static_cast<int>(v) + 32768;
+    } else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>) {
+        const double u = std::is_same_v<T, int32_t> ? static_cast<double>(v) + 2147483648.0 : static_cast<double>(v);
+        const double scale = static_cast<double>(nbins - 1) / 4294967295.0;
+        const long long idx = static_cast<long long>(u * scale + 0.5);
+        return idx > nbins - 1 ? nbins - 1 : static_cast<int>(idx);
     } else {
-        // imhist of a [0,1]-scaled value: floor(clamp(x,0,1)*(nbins-1) + 0.5);
-        // NaN counts in the first bin.
-        double x = to_unit(v);
-        x = x > 1.0 ? 1.0 : x;
-        x = x >= 0.0 ? x : 0.0;
-        return static_cast<int>(floor(x * (nbins - 1) + 0.5));
+        if (v != v) return 0;
+        const T idx = v * static_cast<T>(nbins - 1) + T(0.5);
+        if (idx < 0) return 0;
+        if (idx > static_cast<T>(nbins - 1) || isinf(v)) return nbins - 1;
+        return static_cast<int>(idx);
     }
 }
 

@@ -3,6 +3,9 @@
 // entries, uint8(255*lut) / uint16(65535*lut)) on the device and map through it;
 // floating classes are computed per element. Without low_high_in the limits
 // are stretchlim(I), computed on the device and read there: nothing waits.
+#include <cmath>
+#include <string>
+
 #include "common/context.hpp"
 #include "common/op_registry.hpp"
 #include "common/stretchlim.cuh"
@@ -16,10 +19,9 @@ struct ChannelParams {
     int channels;
 };
 
-// std::min/std::max semantics (a NaN x ends at hi, as in the reference).
+// As common/intensity.hpp AdjustCurve: the clamp ignores NaN (NaN -> high_in).
 __device__ inline double adjust(double x, double li, double hi, double lo, double ho, double g) {
-    x = (x < hi) ? x : hi;
-    x = (li < x) ? x : li;
+    x = fmax(li, fmin(hi, x));
     double y = (x - li) / (hi - li);
     if (g != 1.0) y = pow(y, g);
     return y * (ho - lo) + lo;
@@ -76,15 +78,25 @@ __global__ void adjust_float(const T* __restrict__ a, T* __restrict__ b, int64_t
     dst[i] = static_cast<T>(adjust(static_cast<double>(src[i]), li, hi, p.lo[ch], p.ho[ch], p.gamma[ch]));
 }
 
-// Per-channel value k of a parameter given as 2 values (all channels) or as a
-// 2 x 3 matrix in reading order ([lows; highs]).
-void pair_for(const double* v, uint64_t count, int ch, double* a, double* b) {
-    if (count >= 6) {
-        *a = v[ch];
-        *b = v[3 + ch];
-    } else {
-        *a = v[0];
-        *b = v[1];
+// Reads a [low high] pair per channel from 2 values (every channel) or, for
+// RGB, 6 values: MATLAB's 2 x 3 matrix in column-major order
+// [low_r high_r low_g high_g low_b high_b] (the reference's layout).
+void read_pairs(const ipt::plugin::KernelArgs& args, const char* name, int channels, double* low, double* high,
+                bool is_input) {
+    const double* v = args.floats(name);
+    const uint64_t count = args.count(name);
+    if (!(count == 2 || (channels == 3 && count == 6)))
+        ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name + "' must have 2 values" +
+                             (channels == 3 ? " or 6 ([low_r high_r low_g high_g low_b high_b])" : ""));
+    for (uint64_t i = 0; i < count; ++i)
+        if (!(v[i] >= 0.0 && v[i] <= 1.0))
+            ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name + "' must be in [0, 1]");
+    for (int ch = 0; ch < channels; ++ch) {
+        const double* pair = count == 2 ? v : v + 2 * ch;
+        if (is_input && !(pair[0] < pair[1]))
+            ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name + "' must have low < high");
+        low[ch] = pair[0];
+        high[ch] = pair[1];
     }
 }
 
@@ -97,15 +109,17 @@ void run_imadjust(const ipt::plugin::KernelArgs& args) {
     const bool given_in = args.present("low_high_in");
     const double* gam = args.floats("gamma");
     const uint64_t ngam = args.count("gamma");
+    if (channels != 1 && channels != 3) ipt::plugin::invalid("ipt.imadjust: parameter 'I' must have 1 or 3 channels");
+    if (!(ngam == 1 || (channels == 3 && ngam == 3)))
+        ipt::plugin::invalid("ipt.imadjust: parameter 'gamma' must have 1 value" +
+                             std::string(channels == 3 ? " or 3 (one per channel)" : ""));
     for (int ch = 0; ch < channels; ++ch) {
-        if (given_in) {
-            pair_for(args.floats("low_high_in"), args.count("low_high_in"), ch, &p.li[ch], &p.hi[ch]);
-            if (!(p.li[ch] < p.hi[ch]))
-                ipt::plugin::invalid("ipt.imadjust: parameter 'low_high_in' must have low_in < high_in");
-        }
-        pair_for(args.floats("low_high_out"), args.count("low_high_out"), ch, &p.lo[ch], &p.ho[ch]);
-        p.gamma[ch] = (ngam >= 3 && ch < 3) ? gam[ch] : gam[0];
+        p.gamma[ch] = gam[ngam == 1 ? 0 : ch];
+        if (!(p.gamma[ch] >= 0.0 && std::isfinite(p.gamma[ch])))
+            ipt::plugin::invalid("ipt.imadjust: parameter 'gamma' must be finite and >= 0");
     }
+    read_pairs(args, "low_high_out", channels, p.lo, p.ho, false);
+    if (given_in) read_pairs(args, "low_high_in", channels, p.li, p.hi, true);
     const ipt_tensor* out = args.output("J", img->dtype, img->rows, img->cols, img->channels);
     cudaStream_t s = dev.stream;
     DeviceArray<double> limits;
