@@ -1,0 +1,292 @@
+// `ipt bench`: the seed study's Table 2 for this machine. Per operator, size
+// and data location (the host, or already on a device): each implementation's
+// kernel time (data on its device) and overall time (from where the data is,
+// results back there), its speedup over the CPU backend, GB/s and the ratio
+// to the device's copy bandwidth where known, and what the measured selection
+// (`auto`) chose and how it compares with the best single implementation.
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "bench_matrix.hpp"
+#include "command.hpp"
+#include "text.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+struct Options {
+    std::vector<std::string> ops;
+    std::string sizes = "256,2048,8192";
+    bool json = false;
+    int repeats = 10;
+    double budget_s = 10;
+    std::string chart = "bench.png";
+    double check_auto = 0;
+    ipt::cli::ContextOptions context;
+};
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// Host memory copy bandwidth (bytes read + written per second), the floor of
+// the host's bandwidth-bound operators.
+double host_copy_gbps() {
+    const size_t bytes = size_t{256} << 20;
+    std::vector<char> a(bytes, 1), b(bytes, 2);
+    std::vector<double> t;
+    for (int k = 0; k < 5; ++k) {
+        auto t0 = Clock::now();
+        std::memcpy(b.data(), a.data(), bytes);
+        t.push_back(ms_since(t0));
+        a[static_cast<size_t>(k)] = b[bytes - 1 - static_cast<size_t>(k)];  // keep the copies observable
+    }
+    return 2.0 * static_cast<double>(bytes) / (ipt::cli::median(t) * 1e6);
+}
+
+struct Impl {
+    std::string plugin, variant;
+    uint32_t device;
+    std::string name() const { return plugin + (variant.empty() ? "" : ":" + variant) + "@" + std::to_string(device); }
+};
+
+// Times repeated runs of `call` (sync after each) within a time budget;
+// downloads every produced output when `download` (the overall time from the
+// host). Returns the median, or -1 when the call fails.
+double time_call(ipt::Context& ctx, ipt::Call& call, const ipt_op_schema& op, bool download, int repeats,
+                 double budget_ms, std::string* error, std::string* ran = nullptr) {
+    auto once = [&]() -> double {
+        auto t0 = Clock::now();
+        call.run();
+        ctx.sync();
+        for (uint32_t i = 0; download && i < op.param_count; ++i) {
+            if (op.params[i].kind != IPT_PARAM_OUTPUT) continue;
+            ipt_image* img = nullptr;
+            if (ipt_call_take_output(call.get(), op.params[i].name, &img) != IPT_OK) continue;
+            ipt::Image out(img);
+            std::vector<unsigned char> host(static_cast<size_t>(out.numel()) * ipt_dtype_size(out.dtype()));
+            if (!host.empty()) out.download(host.data());
+        }
+        return ms_since(t0);
+    };
+    try {
+        const double warm = once();  // warm-up: plans, pipelines, measured selection
+        if (ran) {
+            auto d = ctx.last_dispatch();
+            *ran = std::string(d.plugin) + (*d.variant ? std::string(":") + d.variant : "") + "@" + std::to_string(d.device_id);
+        }
+        std::vector<double> t;
+        double spent = warm;
+        for (int k = 0; k < repeats && (k < 1 || spent < budget_ms); ++k) {
+            t.push_back(once());
+            spent += t.back();
+        }
+        return ipt::cli::median(t);
+    } catch (const ipt::Error& e) {
+        *error = e.what();
+        return -1;
+    }
+}
+
+std::string fmt(double ms) {
+    if (ms < 0) return "-";
+    std::ostringstream s;
+    s.precision(ms < 1 ? 3 : 4);
+    s << ms;
+    return s.str();
+}
+
+void write_chart(const json& rows, const std::string& png) {
+    // Speedup over the CPU backend of each implementation at the largest size
+    // with data on the host, one bar group per operator, log scale.
+    std::map<std::string, std::map<std::string, double>> speedups;  // op -> impl -> speedup
+    std::map<std::string, int64_t> largest;
+    for (const auto& r : rows)
+        if (r["where"] == "host") largest[r["op"]] = std::max<int64_t>(largest[r["op"]], r["size"].get<int64_t>());
+    std::vector<std::string> impls;
+    for (const auto& r : rows) {
+        if (r["where"] != "host" || r["size"].get<int64_t>() != largest[r["op"]]) continue;
+        for (const auto& i : r["impls"]) {
+            if (!i.contains("speedup_vs_cpu")) continue;
+            const std::string n = i["impl"];
+            speedups[r["op"]][n] = i["speedup_vs_cpu"];
+            if (std::find(impls.begin(), impls.end(), n) == impls.end()) impls.push_back(n);
+        }
+    }
+    if (speedups.empty()) return;
+    const std::string dat = png + ".dat", gp = png + ".gp";
+    {
+        std::ofstream d(dat);
+        d << "op";
+        for (const auto& i : impls) d << " \"" << i << "\"";
+        d << "\n";
+        for (const auto& [op, m] : speedups) {
+            d << op.substr(op.find('.') + 1);
+            for (const auto& i : impls) d << " " << (m.count(i) ? m.at(i) : 0.0);
+            d << "\n";
+        }
+    }
+    {
+        std::ofstream g(gp);
+        g << "set terminal pngcairo size 1400,600 noenhanced\nset output '" << png << "'\n"
+          << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+          << "set logscale y\nset ylabel 'speedup over the CPU backend (overall time, log scale)'\n"
+          << "set title 'OpenIPT: speedup per operator and implementation, largest size, data on the host'\n"
+          << "set xtics rotate by -40\nset key outside right top\nset grid ytics\n"
+          << "plot for [c=2:" << impls.size() + 1 << "] '" << dat << "' using c:xtic(1) title columnhead\n";
+    }
+    const std::string cmd = "gnuplot '" + gp + "' 2>/dev/null";
+    if (std::system(cmd.c_str()) != 0)
+        std::cerr << "ipt bench: gnuplot is not available; chart data left in " << dat << " and " << gp << "\n";
+    else
+        std::cerr << "ipt bench: chart written to " << png << "\n";
+}
+
+ipt::cli::Action setup(CLI::App& sub) {
+    auto opt = std::make_shared<Options>();
+    sub.add_option("--ops", opt->ops, "operators (default: every operator with an image input)")->delimiter(',');
+    sub.add_option("--sizes", opt->sizes, "image sides, comma-separated")->capture_default_str();
+    sub.add_flag("--json", opt->json, "JSON (rows[]) instead of the table");
+    sub.add_option("--repeats", opt->repeats, "timed runs per measurement (median)")->capture_default_str();
+    sub.add_option("--budget", opt->budget_s, "seconds at most per measurement (fewer repeats when slow)")->capture_default_str();
+    sub.add_option("--chart", opt->chart, "PNG chart of the speedups (gnuplot); '' for none")->capture_default_str();
+    sub.add_option("--check-auto", opt->check_auto,
+                   "fail when auto is slower than RATIO x the best implementation (+0.05 ms timer noise)");
+    ipt::cli::add_context_options(sub, opt->context);
+    return [opt] {
+        ipt::Context ctx = ipt::cli::open_context(opt->context);
+        const auto ops = ipt::cli::bench_ops(ctx, opt->ops);
+        const auto sizes = ipt::cli::parse_sizes(opt->sizes);
+        const auto devices = ctx.devices();
+        const double host_gbps = host_copy_gbps();
+        const double budget_ms = opt->budget_s * 1000.0;
+
+        json rows = json::array();
+        ipt::cli::Table table({"op", "size", "class", "data on", "implementation: kernel / overall ms (speedup, GB/s)", "auto",
+                               "auto/best"});
+        size_t total = 0, done = 0;
+        total = ops.size() * sizes.size() * devices.size();
+        int auto_failures = 0;
+        for (const ipt_op_schema* op : ops) {
+            std::vector<Impl> impls;
+            for (const auto& i : ctx.impls(op->name)) impls.push_back({i.plugin, i.variant, i.device_id});
+            for (int64_t n : sizes) {
+                std::unique_ptr<ipt::cli::BenchCase> bc;
+                try {
+                    bc = std::make_unique<ipt::cli::BenchCase>(*op, n);
+                } catch (const std::exception& e) {
+                    std::cerr << "\nipt bench: " << op->name << " " << n << ": " << e.what() << "\n";
+                    continue;
+                }
+                // Kernel time: data already on the implementation's device.
+                std::map<std::string, double> kernel;
+                std::map<std::string, std::string> errors;
+                for (const Impl& im : impls) {
+                    ipt::cli::progress_bar(done, total, std::string(op->name) + " " + std::to_string(n) + " kernel " + im.name());
+                    try {
+                        auto images = bc->upload(ctx, im.device);
+                        ipt::Call call = bc->make_call(ctx, images);
+                        call.device(im.device).plugin(im.plugin).variant(im.variant);
+                        kernel[im.name()] = time_call(ctx, call, *op, false, opt->repeats, budget_ms, &errors[im.name()]);
+                    } catch (const ipt::Error& e) {
+                        kernel[im.name()] = -1;
+                        errors[im.name()] = e.what();
+                    }
+                }
+                for (const auto& where : devices) {
+                    ipt::cli::progress_bar(done++, total, std::string(op->name) + " " + std::to_string(n) + " @" + where.kind);
+                    const bool on_host = where.id == IPT_DEVICE_HOST;
+                    std::vector<ipt::Image> images;
+                    try {
+                        images = bc->upload(ctx, where.id);
+                    } catch (const ipt::Error& e) {
+                        continue;  // no room on that device
+                    }
+                    json row = {{"op", op->name}, {"size", n}, {"dtype", bc->dtype()},
+                                {"where", on_host ? std::string("host") : std::string(where.kind) + ":" + std::to_string(where.id)}};
+                    json jimpls = json::array();
+                    double best = -1, cpu_overall = -1;
+                    std::string best_impl;
+                    std::map<std::string, double> overall;
+                    for (const Impl& im : impls) {
+                        std::string err;
+                        ipt::Call call = bc->make_call(ctx, images);
+                        call.device(im.device).plugin(im.plugin).variant(im.variant);
+                        const double ms = time_call(ctx, call, *op, on_host, opt->repeats, budget_ms, &err);
+                        overall[im.name()] = ms;
+                        if (ms >= 0 && (best < 0 || ms < best)) {
+                            best = ms;
+                            best_impl = im.name();
+                        }
+                        if (im.plugin == "cpu" && im.variant.empty() && im.device == IPT_DEVICE_HOST) cpu_overall = ms;
+                    }
+                    std::string cells;
+                    for (const Impl& im : impls) {
+                        const double k = kernel[im.name()], o = overall[im.name()];
+                        json j = {{"impl", im.name()}, {"plugin", im.plugin}, {"variant", im.variant}, {"device", im.device},
+                                  {"kernel_ms", k}, {"overall_ms", o}};
+                        if (k < 0 || o < 0) j["error"] = errors[im.name()];
+                        double gbps = -1;
+                        if (k > 0) {
+                            // Bytes every output and input must move at least once, over the kernel time.
+                            gbps = 2.0 * static_cast<double>(bc->input_bytes()) / (k * 1e6);
+                            j["gbps"] = gbps;
+                            if (im.device == IPT_DEVICE_HOST) j["ratio_to_copy"] = gbps / host_gbps;
+                        }
+                        if (cpu_overall > 0 && o > 0) j["speedup_vs_cpu"] = cpu_overall / o;
+                        jimpls.push_back(j);
+                        cells += (cells.empty() ? "" : "  ") + im.name() + ": " + fmt(k) + "/" + fmt(o);
+                        if (cpu_overall > 0 && o > 0) cells += " (x" + fmt(cpu_overall / o) + (gbps > 0 ? ", " + fmt(gbps) + " GB/s" : "") + ")";
+                    }
+                    // auto: unpinned, from where the data is.
+                    std::string err, chosen;
+                    ipt::Call call = bc->make_call(ctx, images);
+                    const double auto_ms = time_call(ctx, call, *op, on_host, opt->repeats, budget_ms, &err, &chosen);
+                    row["impls"] = jimpls;
+                    row["auto_ms"] = auto_ms;
+                    row["auto_impl"] = chosen;
+                    row["best_ms"] = best;
+                    row["best_impl"] = best_impl;
+                    const double ratio = best > 0 && auto_ms > 0 ? auto_ms / best : -1;
+                    row["auto_over_best"] = ratio;
+                    if (opt->check_auto > 0 && best > 0 && (auto_ms < 0 || auto_ms > opt->check_auto * best + 0.05)) {
+                        ++auto_failures;
+                        row["auto_check"] = "failed";
+                    }
+                    rows.push_back(row);
+                    table.add_row({op->name, std::to_string(n), bc->dtype(), row["where"], cells, chosen + " " + fmt(auto_ms),
+                                   fmt(ratio)});
+                }
+            }
+        }
+        ipt::cli::progress_bar(total, total, "done");
+        if (opt->json) {
+            json doc = {{"host_copy_gbps", host_gbps}, {"rows", rows}};
+            json devs = json::array();
+            for (const auto& d : devices) devs.push_back({{"id", d.id}, {"name", d.name}, {"kind", d.kind}});
+            doc["devices"] = devs;
+            ipt::cli::print_json(std::cout, doc);
+        } else {
+            std::cout << "host copy bandwidth: " << fmt(host_gbps) << " GB/s (bytes read + written)\n";
+            table.print(std::cout);
+        }
+        if (!opt->chart.empty()) write_chart(rows, opt->chart);
+        if (auto_failures) {
+            std::cerr << "ipt bench: auto was slower than " << opt->check_auto << "x the best implementation in "
+                      << auto_failures << " rows\n";
+            return ipt::cli::kExitFailure;
+        }
+        return ipt::cli::kExitOk;
+    };
+}
+
+IPT_CLI_COMMAND("bench", "Time every implementation and the measured selection (the seed study's Table 2)", setup);
+
+}  // namespace
