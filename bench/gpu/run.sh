@@ -51,8 +51,10 @@ grep -E "OpenIPT|NPP|Error|error" "$out/configure.log"
 if [ $status -ne 0 ]; then echo "configure failed (see configure.log)"; tail -30 "$out/configure.log"; exit 1; fi
 
 echo "== build (-j$jobs)"
-# -k: build what can be built even if one part fails, then report.
-cmake --build "$build" -j "$jobs" -- -k > "$out/build.log" 2>&1
+# The CUDA plugin and its harness first, then everything (-k: build what can
+# be built even if one part fails, then report).
+cmake --build "$build" -j "$jobs" --target ipt_cuda ipt_cuda_bench > "$out/build.log" 2>&1
+cmake --build "$build" -j "$jobs" -- -k >> "$out/build.log" 2>&1
 build_status=$?
 grep -E "error|Error" "$out/build.log" | head -40
 echo "build status $build_status in $(( $(date +%s) - t0 )) s"
