@@ -290,3 +290,57 @@ TEST(VulkanOps, DilateErode) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VulkanOps, Ordfilt2) {
+    REQUIRE_VULKAN();
+    Random rnd(14);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+    struct Dom {
+        int64_t rows, cols;
+        bool full;
+    };
+    const Dom doms[] = {{3, 3, true}, {2, 3, false}, {4, 4, false}, {1, 5, true}, {5, 2, false}};
+    for (ipt_dtype dt : classes)
+        for (const Shape& s : shapes()) {
+            if (s.channels != 1) continue;
+            for (const Dom& d : doms) {
+                ipt::Image a = rnd.image(dt, s.rows, s.cols);
+                ipt::Image dom = random_mask(rnd, d.rows, d.cols, d.full);
+                const Output dm = fetch(dom);
+                int64_t nnz = 0;
+                for (int64_t i = 0; i < dm.numel(); ++i) nnz += dm.at(i) != 0;
+                if (nnz == 0) continue;
+                const std::string label = shape_label(s, dt) + " domain " + std::to_string(d.rows) + "x" + std::to_string(d.cols);
+                for (int64_t order : {int64_t(1), (nnz + 1) / 2, nnz})
+                    for (const char* pad : {"zeros", "symmetric"})
+                        compare("ipt.ordfilt2",
+                                [&](ipt::Call& c) { c.image("A", a).integer("order", order).image("domain", dom).option("padopt", pad); },
+                                {"B"}, label + " order " + std::to_string(order) + " " + pad);
+                std::vector<double> sv(static_cast<size_t>(d.rows * d.cols));
+                for (auto& x : sv) x = std::round(rnd.uniform(-8, 8)) / 2;
+                ipt::Image S = ipt_test::image<double>(d.rows, d.cols, sv);
+                compare("ipt.ordfilt2",
+                        [&](ipt::Call& c) { c.image("A", a).integer("order", (nnz + 1) / 2).image("domain", dom).image("S", S); },
+                        {"B"}, label + " with S");
+            }
+        }
+}
+
+TEST(VulkanOps, Medfilt2) {
+    REQUIRE_VULKAN();
+    Random rnd(15);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_SINGLE, IPT_DOUBLE};
+    for (ipt_dtype dt : classes)
+        for (const Shape& s : shapes()) {
+            if (s.channels != 1) continue;
+            ipt::Image a = rnd.image(dt, s.rows, s.cols);
+            for (std::vector<double> size : {std::vector<double>{3, 3}, {2, 2}, {1, 4}, {5, 3}, {4, 4}})
+                for (const char* pad : {"zeros", "symmetric", "indexed"})
+                    compare("ipt.medfilt2", [&](ipt::Call& c) { c.image("A", a).numbers("size", size).option("padopt", pad); },
+                            {"B"}, shape_label(s, dt) + " " + std::to_string(int(size[0])) + "x" + std::to_string(int(size[1])) + " " + pad);
+        }
+}
+
+}  // namespace

@@ -1,0 +1,28 @@
+// Order-statistic filtering on the device, shared by ipt.ordfilt2 and
+// ipt.medfilt2 (ops/ordfilt2.cpp, shaders/order_filter.comp).
+#pragma once
+
+#include <vector>
+
+#include "op_support.hpp"
+
+namespace ipt::vk {
+
+struct OrderFilter {
+    const ipt_tensor* a = nullptr;
+    std::vector<int32_t> offsets;  // (dr, dc) pairs, unless rect
+    std::vector<double> s;         // additive offsets (ordfilt2's S), or empty
+    bool rect = false;             // an m x n window centred at floor((size+1)/2)
+    int64_t rect_rows = 0, rect_cols = 0;
+    int64_t order = 1;             // 1-based
+    bool median_even = false;      // average orders `order` and `order` + 1
+    bool symmetric = false;        // else a constant pad
+    double pad_value = 0;
+    const char* out_name = "B";
+    int32_t out_dtype = IPT_DOUBLE;
+};
+
+// Checks the size, allocates the output and records the filter.
+void record_order_filter(OpContext& ctx, const OrderFilter& f);
+
+}  // namespace ipt::vk
