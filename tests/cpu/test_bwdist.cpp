@@ -268,8 +268,9 @@ TEST(Bwdist, LargeImageSpotChecks) {
 }
 
 TEST(Bwdist, RejectsUnknownMethod) {
+    const ipt::Image bw = logical_image(1, 2, {0, 1});
     ipt::Call call(context(), "ipt.bwdist");
-    call.image("BW", logical_image(1, 2, {0, 1}));
+    call.image("BW", bw);
     IPT_EXPECT_ERROR(call.option("method", "manhattan").run(), IPT_ERR_INVALID_ARGUMENT, "method");
 }
 

@@ -95,33 +95,38 @@ TEST(Intlut, EmptyImage) {
 }
 
 TEST(Intlut, RejectsLutOfWrongLength) {
-    std::vector<uint8_t> short_lut(255, 0);
+    // A call refers to its images: keep them alive until it runs.
+    const ipt::Image a8 = image<uint8_t>(1, 2, {1, 2});
+    const ipt::Image short_lut = image<uint8_t>(1, 255, std::vector<uint8_t>(255, 0));
     ipt::Call call(context(), "ipt.intlut");
-    call.image("A", image<uint8_t>(1, 2, {1, 2})).image("LUT", image<uint8_t>(1, 255, short_lut));
+    call.image("A", a8).image("LUT", short_lut);
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, "LUT");
 
-    std::vector<uint16_t> lut256(256, 0);  // uint16 needs 65536 entries
+    const ipt::Image a16 = image<uint16_t>(1, 2, {1, 2});
+    const ipt::Image lut256 = image<uint16_t>(1, 256, std::vector<uint16_t>(256, 0));  // needs 65536
     ipt::Call call16(context(), "ipt.intlut");
-    call16.image("A", image<uint16_t>(1, 2, {1, 2})).image("LUT", image<uint16_t>(1, 256, lut256));
+    call16.image("A", a16).image("LUT", lut256);
     IPT_EXPECT_ERROR(call16.run(), IPT_ERR_INVALID_ARGUMENT, "LUT");
 }
 
 TEST(Intlut, RejectsLutOfWrongClassOrShape) {
-    std::vector<uint16_t> lut16(256, 0);
+    const ipt::Image a = image<uint8_t>(1, 2, {1, 2});
+    const ipt::Image lut16 = image<uint16_t>(1, 256, std::vector<uint16_t>(256, 0));
     ipt::Call call(context(), "ipt.intlut");
-    call.image("A", image<uint8_t>(1, 2, {1, 2})).image("LUT", image<uint16_t>(1, 256, lut16));
+    call.image("A", a).image("LUT", lut16);
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, "LUT");
 
-    std::vector<uint8_t> square(256, 0);  // 16x16 is not a vector
+    const ipt::Image square = image<uint8_t>(16, 16, std::vector<uint8_t>(256, 0));  // not a vector
     ipt::Call call2(context(), "ipt.intlut");
-    call2.image("A", image<uint8_t>(1, 2, {1, 2})).image("LUT", image<uint8_t>(16, 16, square));
+    call2.image("A", a).image("LUT", square);
     IPT_EXPECT_ERROR(call2.run(), IPT_ERR_INVALID_ARGUMENT, "LUT");
 }
 
 TEST(Intlut, RejectsNonIntegerImage) {
-    std::vector<double> lut(256, 0);
+    const ipt::Image a = image<double>(1, 2, {1, 2});
+    const ipt::Image lut = image<double>(1, 256, std::vector<double>(256, 0));
     ipt::Call call(context(), "ipt.intlut");
-    call.image("A", image<double>(1, 2, {1, 2})).image("LUT", image<double>(1, 256, lut));
+    call.image("A", a).image("LUT", lut);
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, "A");
 }
 

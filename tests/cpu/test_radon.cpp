@@ -209,9 +209,10 @@ TEST(Radon, NaNPixelSpreadsIntoItsBins) {
 }
 
 TEST(Radon, RejectsNonFiniteTheta) {
+    const ipt::Image img = image<double>(2, 2, {1, 2, 3, 4});
     for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
         ipt::Call call(context(), "ipt.radon");
-        call.image("I", image<double>(2, 2, {1, 2, 3, 4})).numbers("theta", {0, bad});
+        call.image("I", img).numbers("theta", {0, bad});
         IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, "theta");
     }
 }

@@ -232,8 +232,9 @@ TEST(Stretchlim, RejectsToleranceOutOfRange) {
 }
 
 TEST(Stretchlim, RejectsEmptyImage) {
+    const ipt::Image empty = image<uint8_t>(0, 3, {});
     ipt::Call call(context(), "ipt.stretchlim");
-    call.image("I", image<uint8_t>(0, 3, {}));
+    call.image("I", empty);
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, "I");
 }
 
