@@ -344,3 +344,59 @@ TEST(VulkanOps, Medfilt2) {
 }
 
 }  // namespace
+
+namespace {
+
+// IDX must match except at ties, where both pixels must be equally near
+// (IPT_CMP_BWDIST). Distances by the metric's definition, in double.
+double metric_distance(const std::string& method, int64_t dr, int64_t dc) {
+    dr = std::abs(dr), dc = std::abs(dc);
+    if (method == "cityblock") return double(dr + dc);
+    if (method == "chessboard") return double(std::max(dr, dc));
+    if (method == "quasi-euclidean")
+        return double(std::max(dr, dc)) + (std::sqrt(2.0) - 1.0) * double(std::min(dr, dc));
+    return std::sqrt(double(dr * dr + dc * dc));
+}
+
+TEST(VulkanOps, Bwdist) {
+    REQUIRE_VULKAN();
+    Random rnd(16);
+    for (ipt_dtype dt : {IPT_LOGICAL, IPT_UINT8, IPT_DOUBLE})
+        for (const Shape& s : shapes()) {
+            if (s.channels != 1) continue;
+            for (int density : {2, 10, 1000}) {
+                // Sparse images: features with probability 1/density.
+                auto bytes = rnd.bytes(dt, s.rows * s.cols, false);
+                for (int64_t i = 0; i < s.rows * s.cols; ++i) {
+                    const bool on = rnd.pick(density) == 0;
+                    if (dt == IPT_DOUBLE) reinterpret_cast<double*>(bytes.data())[i] = on ? 0.5 : 0.0;
+                    else bytes[i] = on ? 1 : 0;
+                }
+                ipt::Image bw = ipt_test::context().upload(dt, s.rows, s.cols, bytes.data());
+                for (const char* method : {"euclidean", "cityblock", "chessboard", "quasi-euclidean"}) {
+                    const std::string label = shape_label(s, dt) + " 1/" + std::to_string(density) + " " + method;
+                    auto setup = [&](ipt::Call& c) { c.image("BW", bw).option("method", method); };
+                    auto ref = run_on(IPT_DEVICE_HOST, "", "ipt.bwdist", setup, {"D", "IDX"});
+                    for (const std::string& v : variants("ipt.bwdist")) {
+                        auto got = run_on(vulkan_device().id, v, "ipt.bwdist", setup, {"D", "IDX"});
+                        expect_match(ref["D"], got["D"], label + " " + v + " D");
+                        const Output& ri = ref["IDX"];
+                        const Output& gi = got["IDX"];
+                        ASSERT_EQ(ri.numel(), gi.numel());
+                        for (int64_t p = 0; p < ri.numel(); ++p) {
+                            if (ri.at(p) == gi.at(p)) continue;
+                            ASSERT_NE(gi.at(p), 0) << label;
+                            const int64_t r = p / s.cols, c = p % s.cols;
+                            auto dist = [&](double idx) {
+                                const int64_t k = int64_t(idx) - 1;
+                                return metric_distance(method, k % s.rows - r, k / s.rows - c);
+                            };
+                            EXPECT_EQ(dist(ri.at(p)), dist(gi.at(p))) << label << " " << v << " IDX at " << p;
+                        }
+                    }
+                }
+            }
+        }
+}
+
+}  // namespace
