@@ -36,8 +36,9 @@ struct Mat {
 using Mask = Mat<bool>;
 
 inline Mask mask(int64_t rows, int64_t cols, const std::vector<int>& bits) {
+    EXPECT_EQ(static_cast<int64_t>(bits.size()), rows * cols);
     Mask m(rows, cols);
-    for (size_t i = 0; i < bits.size(); ++i) m.v[i] = bits[i] != 0;
+    for (size_t i = 0; i < m.v.size() && i < bits.size(); ++i) m.v[i] = bits[i] != 0;
     return m;
 }
 inline Mask ones(int64_t rows, int64_t cols) { return Mask(rows, cols, uint8_t{1}); }
