@@ -1,0 +1,121 @@
+// ipt.mean2: m = mean2(A) = sum(double(A(:))) / numel(A) over every element
+// (every channel). m is single for single A, double otherwise; an empty A
+// gives NaN (0/0).
+//
+// Integer and logical classes are summed exactly in integers (64-bit per
+// thread, 128-bit in total) and rounded once when divided, so they match
+// MATLAB's double sum wherever that one is exact (sums below 2^53) and are
+// better beyond. Floating classes are summed in double with compensated
+// (two-sum) accumulation in 8 lanes, which the compiler vectorises: the
+// error is about eps * |sum| + n eps^2 sum|A|, independent of the order.
+// Any Inf or NaN makes the plain sum (what MATLAB returns) the result.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "common/image.hpp"
+#include "common/op_registry.hpp"
+#include "common/parallel.hpp"
+
+namespace {
+
+using ipt::plugin::KernelArgs;
+
+constexpr int64_t kChunk = 1 << 16;
+
+struct Compensated {
+    double sum = 0, err = 0;
+    void add(double x) {
+        const double t = sum + x;
+        const double bp = t - sum;
+        err += (sum - (t - bp)) + (x - bp);
+        sum = t;
+    }
+};
+
+template <class T>
+Compensated sum_floats(const T* p, int64_t n) {
+    constexpr int L = 8;
+    double s[L] = {}, e[L] = {};
+    int64_t i = 0;
+    for (; i + L <= n; i += L)
+        for (int l = 0; l < L; ++l) {
+            const double x = static_cast<double>(p[i + l]);
+            const double t = s[l] + x;
+            const double bp = t - s[l];
+            e[l] += (s[l] - (t - bp)) + (x - bp);
+            s[l] = t;
+        }
+    Compensated c;
+    for (int l = 0; l < L; ++l) {
+        c.add(s[l]);
+        c.err += e[l];
+    }
+    for (; i < n; ++i) c.add(static_cast<double>(p[i]));
+    return c;
+}
+
+template <class T>
+__int128 sum_integers(const T* p, int64_t n) {
+    // Unsigned classes in uint64, signed in int64: no overflow within a chunk.
+    using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+    Wide s = 0;
+    for (int64_t i = 0; i < n; ++i) s += static_cast<Wide>(p[i]);
+    return static_cast<__int128>(s);
+}
+
+template <class T>
+double mean_of(const T* p, int64_t n) {
+    if (n == 0) return std::numeric_limits<double>::quiet_NaN();
+    const int64_t chunks = (n + kChunk - 1) / kChunk;
+    if constexpr (std::is_floating_point_v<T>) {
+        std::vector<Compensated> part(static_cast<size_t>(chunks));
+        ipt::cpu::parallel_for(0, chunks, [&](int64_t c) {
+            const int64_t b = c * kChunk;
+            part[static_cast<size_t>(c)] = sum_floats(p + b, std::min(kChunk, n - b));
+        });
+        Compensated total;
+        double plain = 0;
+        for (const Compensated& c : part) {
+            total.add(c.sum);
+            total.err += c.err;
+            plain += c.sum;
+        }
+        const double s = std::isfinite(plain) ? total.sum + total.err : plain;
+        return s / static_cast<double>(n);
+    } else {
+        std::vector<__int128> part(static_cast<size_t>(chunks));
+        ipt::cpu::parallel_for(0, chunks, [&](int64_t c) {
+            const int64_t b = c * kChunk;
+            part[static_cast<size_t>(c)] = sum_integers(p + b, std::min(kChunk, n - b));
+        });
+        __int128 total = 0;
+        for (__int128 v : part) total += v;
+        return static_cast<double>(total) / static_cast<double>(n);
+    }
+}
+
+void run_mean2(const KernelArgs& args) {
+    const ipt_tensor* A = args.image("A");
+    if (!A) ipt::plugin::invalid("ipt.mean2: parameter 'A' is required");
+    const int64_t n = A->rows * A->cols * A->channels;
+    const double m = ipt::cpu::visit_dtype(A->dtype, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, bool>) return mean_of(static_cast<const uint8_t*>(A->data), n);
+        else return mean_of(static_cast<const T*>(A->data), n);
+    });
+    if (A->dtype == IPT_SINGLE) {
+        const ipt_tensor* out = args.output("m", IPT_SINGLE, 1, 1, 1);
+        *static_cast<float*>(out->data) = static_cast<float>(m);
+    } else {
+        const ipt_tensor* out = args.output("m", IPT_DOUBLE, 1, 1, 1);
+        *static_cast<double*>(out->data) = m;
+    }
+}
+
+}  // namespace
+
+IPT_CPU_OP("ipt.mean2", "", 100, run_mean2)
