@@ -11,7 +11,7 @@
 //      bandwidth measured in the same run; and the same case through NPP;
 //   3. prints a table last and writes JSON (--json FILE).
 //
-// Usage: ipt_cuda_bench [--lib DIR] [--json FILE] [--checks-only] [--bench-only] [--filter TEXT]
+// Usage: ipt_cuda_bench [--lib DIR] [--cpu-lib FILE] [--json FILE] [--checks-only] [--bench-only] [--filter TEXT]
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
@@ -648,13 +648,14 @@ std::string json_escape(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string lib_dir, json_path, filter;
+    std::string lib_dir, json_path, filter, cpu_lib;
     bool checks = true, benches = true;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--lib" && i + 1 < argc) lib_dir = argv[++i];
         else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
         else if (a == "--filter" && i + 1 < argc) filter = argv[++i];
+        else if (a == "--cpu-lib" && i + 1 < argc) cpu_lib = argv[++i];
         else if (a == "--checks-only") benches = false;
         else if (a == "--bench-only") checks = false;
     }
@@ -667,7 +668,8 @@ int main(int argc, char** argv) {
     static Plugin cuda, cpu;
     if (!load_plugin(lib_dir + "/libipt_cuda.so", &host, &cuda)) return 2;
     g_cuda = &cuda;
-    const bool have_cpu = load_plugin(lib_dir + "/libipt_cpu.so", &host, &cpu);
+    const bool have_cpu = load_plugin(cpu_lib.empty() ? lib_dir + "/libipt_cpu.so" : cpu_lib, &host, &cpu);
+    if (have_cpu) std::printf("reference: %s\n", cpu.path.c_str());
     std::printf("libipt_cuda: %u device(s)%s%s; %u implementations\n", cuda.table->device_count,
                 cuda.table->device_count ? "" : ", note: ", cuda.table->device_note, cuda.table->impl_count);
     if (cuda.table->device_count == 0) {

@@ -33,5 +33,14 @@ cp -r /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$prefix/share/cmake
 # GoogleTest sources (CMake project at the top).
 cp -r /usr/src/googletest "$deps/googletest"
 
+# --cpu-ref BUILD_DIR: also carry a CPU reference plugin built here, with the
+# shared libraries it needs that the GPU machine lacks (FFTW), for when the
+# tree's CPU plugin cannot be built there.
+if [ "${1:-}" = "--cpu-ref" ] && [ -n "${2:-}" ]; then
+  mkdir -p "$deps/cpu-ref"
+  cp "$2/lib/libipt_cpu.so" "$deps/cpu-ref/"
+  for l in $(ldd "$2/lib/libipt_cpu.so" | awk '/fftw|gomp/ {print $3}'); do cp -L "$l" "$deps/cpu-ref/"; done
+fi
+
 echo "pack-deps: $(du -sh "$deps" | cut -f1) in $deps"
 du -sh "$prefix/include/"* "$deps/googletest" | sed 's/^/  /'

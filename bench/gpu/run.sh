@@ -96,7 +96,15 @@ fi
 
 if [ -x "$build/bin/ipt_cuda_bench" ]; then
   echo "== bench/gpu: checks against the CPU reference, then timings"
-  timeout 420 "$build/bin/ipt_cuda_bench" --json "$out/bench.json" ${BENCH_ARGS:-}
+  cpu_ref=()
+  # When this tree's CPU plugin does not build here, a reference plugin built
+  # on the development machine may travel in .deps/cpu-ref (pack-deps.sh --cpu-ref).
+  if [ ! -f "$build/lib/libipt_cpu.so" ] && [ -f "$deps/cpu-ref/libipt_cpu.so" ]; then
+    export LD_LIBRARY_PATH="$deps/cpu-ref${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    cpu_ref=(--cpu-lib "$deps/cpu-ref/libipt_cpu.so")
+    echo "reference: the CPU plugin carried in .deps/cpu-ref"
+  fi
+  timeout 420 "$build/bin/ipt_cuda_bench" --json "$out/bench.json" "${cpu_ref[@]}" ${BENCH_ARGS:-}
   echo "ipt_cuda_bench exit $?"
 else
   echo "== ipt_cuda_bench not built (see build.log)"
