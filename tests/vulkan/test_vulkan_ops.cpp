@@ -400,3 +400,46 @@ TEST(VulkanOps, Bwdist) {
 }
 
 }  // namespace
+
+namespace {
+
+// Values 0..levels-1 (NaN now and then for the float classes).
+std::vector<uint8_t> small_levels(Random& rnd, ipt_dtype dt, int64_t n, int levels) {
+    std::vector<uint8_t> out(static_cast<size_t>(n) * ipt_dtype_size(dt));
+    for (int64_t i = 0; i < n; ++i) {
+        const int v = int(rnd.pick(dt == IPT_LOGICAL ? 2 : levels));
+        const bool nan = rnd.pick(50) == 0;
+        switch (dt) {
+        case IPT_LOGICAL:
+        case IPT_UINT8: out[i] = uint8_t(v); break;
+        case IPT_UINT16: reinterpret_cast<uint16_t*>(out.data())[i] = uint16_t(v); break;
+        case IPT_INT16: reinterpret_cast<int16_t*>(out.data())[i] = int16_t(v - 1); break;
+        case IPT_INT32: reinterpret_cast<int32_t*>(out.data())[i] = v - 1; break;
+        case IPT_UINT32: reinterpret_cast<uint32_t*>(out.data())[i] = uint32_t(v); break;
+        case IPT_SINGLE: reinterpret_cast<float*>(out.data())[i] = nan ? NAN : float(v); break;
+        default: reinterpret_cast<double*>(out.data())[i] = nan ? NAN : double(v); break;
+        }
+    }
+    return out;
+}
+
+TEST(VulkanOps, Imregionalmax) {
+    REQUIRE_VULKAN();
+    Random rnd(17);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_SINGLE, IPT_DOUBLE};
+    for (ipt_dtype dt : classes)
+        for (const Shape& s : shapes()) {
+            if (s.channels != 1) continue;
+            // Few distinct values: large plateaus that snake across the image.
+            for (int levels : {2, 4, 1000}) {
+                auto bytes = rnd.bytes(dt, s.rows * s.cols);
+                if (levels < 1000) bytes = small_levels(rnd, dt, s.rows * s.cols, levels);
+                ipt::Image a = ipt_test::context().upload(dt, s.rows, s.cols, bytes.data());
+                for (int conn : {4, 8})
+                    compare("ipt.imregionalmax", [&](ipt::Call& c) { c.image("I", a).integer("conn", conn); }, {"BW"},
+                            shape_label(s, dt) + " levels " + std::to_string(levels) + " conn " + std::to_string(conn));
+            }
+        }
+}
+
+}  // namespace
