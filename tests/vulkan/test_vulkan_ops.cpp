@@ -443,3 +443,30 @@ TEST(VulkanOps, Imregionalmax) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VulkanOps, Radon) {
+    REQUIRE_VULKAN();
+    Random rnd(18);
+    for (ipt_dtype dt : {IPT_LOGICAL, IPT_UINT8, IPT_SINGLE, IPT_DOUBLE})
+        for (const Shape& s : shapes()) {
+            if (s.channels != 1) continue;
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, 1, false);
+            std::vector<double> theta;
+            for (int k = 0; k < 180; k += 7) theta.push_back(k);
+            theta.push_back(45);
+            theta.push_back(-30.5);
+            theta.push_back(400);
+            compare("ipt.radon", [&](ipt::Call& c) { c.image("I", a).numbers("theta", theta); }, {"R", "xp"},
+                    shape_label(s, dt), [](const std::string&, const Output& ref) { return range_eps(ref, 64); });
+        }
+    // The documentation example: radon(ones(2,2), 30).
+    ipt::Image ones = ipt_test::image<double>(2, 2, {1, 1, 1, 1});
+    auto got = run_on(vulkan_device().id, "", "ipt.radon", [&](ipt::Call& c) { c.image("I", ones).numbers("theta", {30}); }, {"R"});
+    const double expect[] = {0, 0, 0.608253, 2.103326, 1.236538, 0.051883, 0};
+    ASSERT_EQ(got["R"].numel(), 7);
+    for (int i = 0; i < 7; ++i) EXPECT_NEAR(got["R"].at(i), expect[i], 1e-6) << i;
+}
+
+}  // namespace
