@@ -26,6 +26,13 @@ namespace {
 
 enum class Outcome { Pass, Fail, ExpectedFail, Skip };
 
+// How often a listed deviation matched the cases of a row.
+struct DeviationUse {
+    std::string reason;
+    size_t failed = 0, passed = 0;  // passed: listed, yet the case matched the reference
+    std::string example;            // the first case that did deviate, with its message
+};
+
 // One line of a device's table: an operator's implementation (plugin and
 // variant) on that device, with the tally of its cases.
 struct Row {
@@ -36,11 +43,10 @@ struct Row {
     std::string skip_reason;  // why the whole row is skipped
     size_t cases = 0, pass = 0, fail = 0, xfail = 0, skip = 0;
     size_t rejected_by_both = 0;  // both refused the call with the same status
-    size_t xfail_that_passed = 0; // deviation listed, yet the case passed
     double worst_abs = 0, worst_ratio = 0;
     std::string first_fail_case, first_fail_message;
     std::string first_skip_case, first_skip_message;
-    std::vector<std::string> xfail_notes;  // first few: case and deviation
+    std::map<std::string, DeviationUse> deviations;  // by "file:line"
 
     std::string implementation() const {
         if (!runnable) return "-";
@@ -330,11 +336,16 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                     const RunResult got = run_case(row.target, *schema, c, inputs);
                     CaseOutcome o = judge(*schema, c, inputs, ref, got, row);
                     const std::string kind = devices[row.device].kind;
-                    if (const Deviation* dev = deviations.match(op, row.target.variant, kind, label)) {
-                        if (o.outcome == Outcome::Pass) ++row.xfail_that_passed;
-                        if (row.xfail_notes.size() < 5)
-                            row.xfail_notes.push_back("'" + label + "': " + dev->reason + " (" + dev->where + ")" +
-                                                      (o.outcome == Outcome::Pass ? " [passed: the deviation may be stale]" : ""));
+                    const Deviation* dev = o.outcome == Outcome::Skip ? nullptr : deviations.match(op, row.target.variant, kind, label);
+                    if (dev) {
+                        DeviationUse& use = row.deviations[dev->where];
+                        use.reason = dev->reason;
+                        if (o.outcome == Outcome::Pass) {
+                            ++use.passed;
+                        } else {
+                            ++use.failed;
+                            if (use.example.empty()) use.example = "'" + label + "': " + o.message;
+                        }
                         o.outcome = Outcome::ExpectedFail;
                     }
                     ++row.cases;
@@ -420,7 +431,13 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                         jr["first_failure"] = {{"case", r.first_fail_case}, {"seed", seed}, {"message", r.first_fail_message}};
                     if (!r.first_skip_case.empty())
                         jr["first_skip"] = {{"case", r.first_skip_case}, {"message", r.first_skip_message}};
-                    if (!r.xfail_notes.empty()) jr["expected_failures"] = r.xfail_notes;
+                    if (!r.deviations.empty()) {
+                        nlohmann::json jx = nlohmann::json::array();
+                        for (const auto& [where, use] : r.deviations)
+                            jx.push_back({{"deviation", where}, {"reason", use.reason}, {"deviated", use.failed},
+                                          {"matched_reference", use.passed}, {"example", use.example}});
+                        jr["expected_failures"] = jx;
+                    }
                     jops.push_back(jr);
                 }
                 jd["operators"] = jops;
@@ -468,11 +485,15 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
         }
         header = false;
         for (const Row& r : rows) {
-            if (r.xfail_notes.empty()) continue;
-            if (!header) out << "\nexpected fails (known deviations):\n";
+            if (r.deviations.empty()) continue;
+            if (!header) out << "\nexpected fails (known deviations, never counted as passes):\n";
             header = true;
             out << "  device " << r.device << ", " << r.op << " (" << r.implementation() << "), " << r.xfail << " case(s)\n";
-            for (const std::string& n : r.xfail_notes) out << "    " << n << "\n";
+            for (const auto& [where, use] : r.deviations) {
+                out << "    " << where << ": " << use.failed << " deviated, " << use.passed << " matched the reference"
+                    << (use.failed == 0 ? " (the deviation may be stale)" : "") << "\n      reason: " << use.reason << "\n";
+                if (!use.example.empty()) out << "      e.g. " << use.example << "\n";
+            }
         }
         if (!deviations.errors.empty()) {
             out << "\ndeviation list errors (each fails the run):\n";

@@ -479,7 +479,12 @@ OpRecipe conv2_recipe() {
     r.primary = [](const ImageSpec& a) {
         return make_case({image_arg("A", a), image_arg("B", spec(a.dtype, 3, 3, Fill::Random, -1, 1))});
     };
-    r.options = [](Cases& out, const RecipeOptions&) {
+    r.options = [](Cases& out, const RecipeOptions& opt) {
+        // A large image with a large kernel: the case FFT variants are for.
+        CaseSpec big = make_case({image_arg("A", spec(IPT_SINGLE, opt.large_size, opt.large_size, Fill::Random, -1, 1)),
+                                  image_arg("B", spec(IPT_SINGLE, 25, 25, Fill::Random, -1, 1)), text_arg("shape", "same")});
+        big.large = true;
+        out.push_back(big);
         const Shape kernels[] = {{1, 1}, {2, 4}, {3, 3}, {5, 7}, {1, 9}, {9, 1}};
         for (const char* shape : {"full", "same", "valid"}) {
             for (ipt_dtype da : {IPT_SINGLE, IPT_DOUBLE}) {
@@ -505,6 +510,23 @@ OpRecipe conv2_recipe() {
             out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 1, 1, Fill::Random, -1, 1)),
                                      image_arg("u", spec(IPT_DOUBLE, 3, 1, Fill::Random, -1, 1)),
                                      image_arg("v", spec(IPT_DOUBLE, 1, 2, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+            // Kernels large enough for FFT variants (which decline small ones):
+            // odd and even sides, a kernel larger than A, a long separable pair.
+            for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+                for (const Shape& k : {Shape{17, 17}, Shape{16, 19}})
+                    out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Random, -1, 1)),
+                                             image_arg("B", spec(d, k.rows, k.cols, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+                out.push_back(make_case({image_arg("A", spec(d, 9, 10, Fill::Random, -1, 1)),
+                                         image_arg("B", spec(d, 17, 17, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+                out.push_back(make_case({image_arg("A", spec(d, 40, 50, Fill::Random, -1, 1)),
+                                         image_arg("u", spec(d, 211, 1, Fill::Random, -1, 1)),
+                                         image_arg("v", spec(d, 1, 197, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+                // Empty operands.
+                out.push_back(make_case({image_arg("A", spec(d, 0, 5)), image_arg("B", spec(d, 3, 3, Fill::Random, -1, 1)),
+                                         text_arg("shape", shape)}));
+                out.push_back(make_case({image_arg("A", spec(d, 4, 5, Fill::Random, -1, 1)), image_arg("B", spec(d, 0, 3)),
+                                         text_arg("shape", shape)}));
+            }
             // Special values in the kernel.
             for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
                 for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
@@ -519,7 +541,7 @@ OpRecipe imfilter_recipe() {
     OpRecipe r;
     r.main = "A";
     r.primary = [](const ImageSpec& a) {
-        return make_case({image_arg("A", a), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -0.5, 1))});
+        return make_case({image_arg("A", a), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -0.2, 0.4))});
     };
     r.options = [](Cases& out, const RecipeOptions&) {
         const char* boundaries[] = {"constant", "symmetric", "replicate", "circular"};
@@ -552,10 +574,15 @@ OpRecipe imfilter_recipe() {
         }
         for (ipt_dtype d : {IPT_LOGICAL, IPT_UINT16, IPT_INT32, IPT_UINT32})
             for (const char* b : boundaries)
-                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -0.5, 1)),
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -0.5, 1.5)),
                                          text_arg("boundary", b)}));
         for (Fill f : {Fill::NaN, Fill::Inf})
             out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, f))}));
+        // Large kernels (FFT variants decline small ones).
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE, IPT_UINT8})
+            for (const char* b : {"constant", "symmetric", "circular"})
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65)), image_arg("h", spec(IPT_DOUBLE, 17, 16, Fill::Random, -0.1, 0.2)),
+                                         text_arg("boundary", b)}));
     };
     return r;
 }

@@ -430,6 +430,7 @@ TEST(ConformanceRun, CpuPluginAgainstItselfThroughASecondLoadPath) {
     opt.quick = true;
     opt.seed = 20261122;
     const RunOutput r = run(opt);
+    std::cout << r.out;  // the report, for the test log
     if (r.code == kExitNothingCertified) GTEST_SKIP() << "the CPU plugin implements nothing yet:\n" << r.out;
     EXPECT_EQ(r.code, kExitPass) << r.out << r.err;
     EXPECT_NE(r.out.find(" 0 fail"), std::string::npos) << r.out;
