@@ -7,39 +7,10 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "common/union_find.cuh"
 
 namespace ipt::cuda {
 namespace {
-
-__device__ inline int find_root(const int* label, int x) {
-    int next = label[x];
-    while (next != x) {
-        x = next;
-        next = label[x];
-    }
-    return x;
-}
-
-__device__ inline void unite(int* label, int a, int b) {
-    while (true) {
-        a = find_root(label, a);
-        b = find_root(label, b);
-        if (a == b) return;
-        if (a < b) {
-            const int old = atomicMin(&label[b], a);
-            if (old == b) return;
-            b = old;
-        } else {
-            const int old = atomicMin(&label[a], b);
-            if (old == a) return;
-            a = old;
-        }
-    }
-}
-
-__global__ void init_labels(int* label, int64_t n) {
-    IPT_GRID_STRIDE(i, n) label[i] = static_cast<int>(i);
-}
 
 template <class T>
 __global__ void merge_plateaus(const T* __restrict__ img, int* label, int rows, int cols, bool eight) {
@@ -47,18 +18,14 @@ __global__ void merge_plateaus(const T* __restrict__ img, int* label, int rows, 
     if (r >= rows || c >= cols) return;
     const int p = r * cols + c;
     const T v = img[p];
-    if (c > 0 && img[p - 1] == v) unite(label, p, p - 1);
+    if (c > 0 && img[p - 1] == v) uf_unite(label, p, p - 1);
     if (r > 0) {
-        if (img[p - cols] == v) unite(label, p, p - cols);
+        if (img[p - cols] == v) uf_unite(label, p, p - cols);
         if (eight) {
-            if (c > 0 && img[p - cols - 1] == v) unite(label, p, p - cols - 1);
-            if (c + 1 < cols && img[p - cols + 1] == v) unite(label, p, p - cols + 1);
+            if (c > 0 && img[p - cols - 1] == v) uf_unite(label, p, p - cols - 1);
+            if (c + 1 < cols && img[p - cols + 1] == v) uf_unite(label, p, p - cols + 1);
         }
     }
-}
-
-__global__ void flatten(int* label, int64_t n) {
-    IPT_GRID_STRIDE(i, n) label[i] = find_root(label, static_cast<int>(i));
 }
 
 template <class T>
@@ -95,7 +62,7 @@ void run_imregionalmax(const ipt::plugin::KernelArgs& args) {
     DeviceArray<int> label(n, s);
     DeviceArray<uint8_t> marked(n, s);
     marked.zero();
-    init_labels<<<grid_for(n), kThreads, 0, s>>>(label.get(), n);
+    uf_init<<<grid_for(n), kThreads, 0, s>>>(label.get(), n);
     check_launch("ipt.imregionalmax");
     dim3 block(32, 8);
     dim3 grid = grid_2d(cols, rows, block);
@@ -104,7 +71,7 @@ void run_imregionalmax(const ipt::plugin::KernelArgs& args) {
         merge_plateaus<T><<<grid, block, 0, s>>>(dptr<const T>(img), label.get(), static_cast<int>(rows),
                                                  static_cast<int>(cols), eight);
         check_launch("ipt.imregionalmax (plateaus)");
-        flatten<<<grid_for(n), kThreads, 0, s>>>(label.get(), n);
+        uf_flatten<<<grid_for(n), kThreads, 0, s>>>(label.get(), n);
         check_launch("ipt.imregionalmax (flatten)");
         mark_lower<T><<<grid, block, 0, s>>>(dptr<const T>(img), label.get(), marked.get(), static_cast<int>(rows),
                                              static_cast<int>(cols), eight);
