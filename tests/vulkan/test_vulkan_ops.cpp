@@ -470,3 +470,31 @@ TEST(VulkanOps, Radon) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VulkanOps, Dither) {
+    REQUIRE_VULKAN();
+    Random rnd(19);
+    for (ipt_dtype dt : {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE})
+        for (const Shape& s : shapes()) {
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels, false);
+            if (s.channels == 1) {
+                compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a); }, {"X"}, shape_label(s, dt));
+                compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a).integer("Qm", 3).integer("Qe", 6); }, {"X"},
+                        shape_label(s, dt) + " Qm 3 Qe 6");
+                continue;
+            }
+            for (int colours : {2, 7, 300}) {
+                std::vector<double> m(static_cast<size_t>(colours * 3));
+                for (auto& v : m) v = std::round(rnd.unit() * 8) / 8;  // repeated colours: ties
+                ipt::Image map = ipt_test::image<double>(colours, 3, m);
+                compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a).image("map", map); }, {"X"},
+                        shape_label(s, dt) + " " + std::to_string(colours) + " colours");
+                compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a).image("map", map).integer("Qm", 8).integer("Qe", 9); },
+                        {"X"}, shape_label(s, dt) + " " + std::to_string(colours) + " colours Qm 8");
+            }
+        }
+}
+
+}  // namespace
