@@ -8,7 +8,7 @@
 // then converted once to the output class.
 //
 // Tiled path: a 32 x 32 output tile per block of 32 x 8 threads, each thread
-// computing 4 outputs of one column from an input tile (tile + halo) staged in
+// computing 4 consecutive outputs of one column from an input tile (tile + halo) staged in
 // shared memory with the border already resolved, and the taps in shared
 // memory. Kernels too large for shared memory use the gather path (taps and
 // input through the read-only cache).
@@ -43,10 +43,10 @@ struct Taps {
 constexpr int kTileW = 32, kTileH = 32, kBlockRows = 8, kPerThread = kTileH / kBlockRows;
 constexpr size_t kCorrSharedLimit = 48 * 1024;
 
-// Shared-memory element type of the input tile: float holds every value of the
-// 8/16-bit classes, logical and single exactly; the rest use double.
+// Shared-memory element type of the input tile: double, converted once while
+// staging (a conversion per tap would cost more than the wider loads).
 template <class TIn>
-using TileType = std::conditional_t<(sizeof(TIn) <= 2 || std::is_same_v<TIn, float>), float, double>;
+using TileType = double;
 
 template <class TIn, class TOut, class TS>
 __global__ void __launch_bounds__(kTileW* kBlockRows)
@@ -71,22 +71,30 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
         tile[idx] = static_cast<TS>(to_double(v));
     }
     __syncthreads();
+    // Each thread owns kPerThread consecutive output rows, so an input row of
+    // the tile feeds up to kPerThread outputs: (kh + kPerThread - 1) * kw
+    // shared loads per thread instead of kPerThread * kh * kw. Each output
+    // still accumulates in the order i, then j.
     double acc[kPerThread];
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) acc[k] = 0.0;
-    for (int i = 0; i < kh; ++i) {
+    const int row0 = threadIdx.y * kPerThread;
+    for (int rr = 0; rr < kh + kPerThread - 1; ++rr) {
+        const TS* line = tile + (row0 + rr) * tw + threadIdx.x;
         for (int j = 0; j < kw; ++j) {
-            const double w = shared_taps[i * kw + j];
-            const TS* col = tile + (threadIdx.y + i) * tw + threadIdx.x + j;
+            const double v = static_cast<double>(line[j]);
 #pragma unroll
-            for (int k = 0; k < kPerThread; ++k) acc[k] += static_cast<double>(col[k * kBlockRows * tw]) * w;
+            for (int k = 0; k < kPerThread; ++k) {
+                const int i = rr - k;
+                if (i >= 0 && i < kh) acc[k] += v * shared_taps[i * kw + j];
+            }
         }
     }
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
     TOut* dst = out + p * g.out_rows * g.out_cols;
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) {
-        const int64_t r = static_cast<int64_t>(blockIdx.y) * kTileH + threadIdx.y + k * kBlockRows;
+        const int64_t r = static_cast<int64_t>(blockIdx.y) * kTileH + row0 + k;
         if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
     }
 }

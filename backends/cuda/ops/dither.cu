@@ -50,14 +50,19 @@ template <class T, int C, class Out>
 __global__ void __launch_bounds__(32) dither_wavefront(const T* __restrict__ img, Out* __restrict__ out, DitherParams p) {
     __shared__ int ring[33][4][C];  // ring[lane][row % 4][ch]: errors from the column on the left
     __shared__ int qtab[256];
+    constexpr int kBatch = 8;  // rows exchanged between warps at a time
+    __shared__ int inbuf[kBatch][C];
     const int lane = threadIdx.x;
     for (int k = lane; k < 256; k += 32) qtab[k] = p.qtab[k];
     const int64_t rows = p.rows, cols = p.cols, plane = rows * cols;
     for (int chunk = blockIdx.x; chunk < p.chunks; chunk += gridDim.x) {
         for (int k = lane; k < 33 * 4 * C; k += 32) (&ring[0][0][0])[k] = 0;
         int carry[C];
+        // Last lane: errors for rows r-1, r, r+1 of the next chunk's first
+        // column, stored (never read back) once complete.
+        int pend_prev[C], pend_cur[C], pend_next[C];
 #pragma unroll
-        for (int ch = 0; ch < C; ++ch) carry[ch] = 0;
+        for (int ch = 0; ch < C; ++ch) carry[ch] = pend_prev[ch] = pend_cur[ch] = pend_next[ch] = 0;
         const int64_t c = static_cast<int64_t>(chunk) * 32 + lane;
         const bool active = c < cols;
         const bool last_lane = lane == 31 || c == cols - 1;
@@ -79,20 +84,24 @@ __global__ void __launch_bounds__(32) dither_wavefront(const T* __restrict__ img
         for (int64_t s = 0; s < steps; ++s) {
             const int64_t r = s - 2 * lane;
             const bool work = active && r >= 0 && r < rows;
-            if (work && lane == 0 && chunk > 0) {
-                // Wait until the previous chunk's last column has finished row r+1.
-                const unsigned need = static_cast<unsigned>(std::min<int64_t>(r + 2, rows));
+            if (work && lane == 0 && chunk > 0 && r % kBatch == 0) {
+                // Wait until the previous chunk has published the boundary
+                // rows r .. r+kBatch-1, then take them in one go.
+                const int64_t last = std::min<int64_t>(r + kBatch, rows);
                 volatile unsigned* flag = p.progress + chunk - 1;
-                while (*flag < need) {
+                while (*flag < static_cast<unsigned>(last)) {
                 }
                 __threadfence();
+                for (int64_t k = r; k < last; ++k)
+#pragma unroll
+                    for (int ch = 0; ch < C; ++ch) inbuf[k - r][ch] = __ldcg(incoming + k * 3 + ch);
             }
             if (work) {
                 int v[C];
 #pragma unroll
                 for (int ch = 0; ch < C; ++ch) {
                     int from_left;
-                    if (lane == 0) from_left = chunk > 0 ? __ldcg(incoming + r * 3 + ch) : 0;
+                    if (lane == 0) from_left = chunk > 0 ? inbuf[r % kBatch][ch] : 0;
                     else from_left = ring[lane][r & 3][ch];
                     ring[lane][r & 3][ch] = 0;
                     const int q = queue[0][ch];
@@ -118,17 +127,29 @@ __global__ void __launch_bounds__(32) dither_wavefront(const T* __restrict__ img
                             if (r > 0) ring[lane + 1][(r - 1) & 3][ch] += e3;
                             if (r + 1 < rows) ring[lane + 1][(r + 1) & 3][ch] += e1;
                         } else if (outgoing) {
-                            // Only this lane writes the next chunk's boundary column.
-                            outgoing[r * 3 + ch] += e5;
-                            if (r > 0) outgoing[(r - 1) * 3 + ch] += e3;
-                            if (r + 1 < rows) outgoing[(r + 1) * 3 + ch] += e1;
+                            pend_cur[ch] += e5;
+                            if (r > 0) pend_prev[ch] += e3;
+                            if (r + 1 < rows) pend_next[ch] += e1;
                         }
                     }
                 }
-                if (last_lane && outgoing && ((r & 3) == 3 || r + 1 == rows)) {
-                    // Rows below r are final; publish every four rows.
+                if (last_lane && outgoing) {
+                    // Row r-1 of the next column is complete now; the last row
+                    // completes with it.
+#pragma unroll
+                    for (int ch = 0; ch < C; ++ch) {
+                        if (r > 0) outgoing[(r - 1) * 3 + ch] = pend_prev[ch];
+                        if (r + 1 == rows) outgoing[r * 3 + ch] = pend_cur[ch];
+                        pend_prev[ch] = pend_cur[ch];
+                        pend_cur[ch] = pend_next[ch];
+                        pend_next[ch] = 0;
+                    }
+                }
+                // Publish complete rows every kBatch rows (rows 0 .. r-1 after row r).
+                const int64_t complete = (r + 1 == rows) ? rows : r;
+                if (last_lane && outgoing && (complete % kBatch == 0 || complete == rows)) {
                     __threadfence();
-                    atomicMax(p.progress + chunk, static_cast<unsigned>(r + 1));
+                    atomicMax(p.progress + chunk, static_cast<unsigned>(complete));
                 }
             }
             __syncwarp();

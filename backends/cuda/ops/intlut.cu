@@ -20,7 +20,17 @@ __global__ void intlut_u8(const uint8_t* __restrict__ a, const uint8_t* __restri
         return table[w & 255u] | (table[(w >> 8) & 255u] << 8) | (table[(w >> 16) & 255u] << 16) |
                (table[w >> 24] << 24);
     };
-    IPT_GRID_STRIDE(i, nvec) {
+    // Four independent 16-byte loads in flight per thread before any use.
+    const int64_t stride = static_cast<int64_t>(blockDim.x) * gridDim.x;
+    int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < nvec; i += 4 * stride) {
+        uint4 v[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) v[k] = av[i + k * stride];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) bv[i + k * stride] = make_uint4(map4(v[k].x), map4(v[k].y), map4(v[k].z), map4(v[k].w));
+    }
+    for (; i < nvec; i += stride) {
         uint4 v = av[i];
         bv[i] = make_uint4(map4(v.x), map4(v.y), map4(v.z), map4(v.w));
     }

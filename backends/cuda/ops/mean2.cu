@@ -31,18 +31,25 @@ struct LoadInt {
     const T* p;
     __device__ long long operator()(int64_t i) const { return static_cast<long long>(p[i]); }
 };
-// 16 bytes per item when aligned; the last item takes the tail.
+// 64 bytes per item (four independent 16-byte loads) when aligned; the last
+// item takes the tail.
 struct LoadBytes16 {
+    static constexpr int64_t kItem = 64;
     const uint8_t* b;
     int64_t n;
     bool vec;
     __device__ long long operator()(int64_t i) const {
         if (!vec) return b[i];
-        int64_t base = i * 16;
-        if (base + 16 <= n) {
-            uint4 v = *reinterpret_cast<const uint4*>(b + base);
-            return static_cast<long long>(__vsadu4(v.x, 0u) + __vsadu4(v.y, 0u) + __vsadu4(v.z, 0u) +
-                                          __vsadu4(v.w, 0u));
+        int64_t base = i * kItem;
+        if (base + kItem <= n) {
+            uint4 v[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) v[k] = reinterpret_cast<const uint4*>(b + base)[k];
+            unsigned sum = 0;
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                sum += __vsadu4(v[k].x, 0u) + __vsadu4(v[k].y, 0u) + __vsadu4(v[k].z, 0u) + __vsadu4(v[k].w, 0u);
+            return static_cast<long long>(sum);
         }
         long long acc = 0;
         for (int64_t k = base; k < n; ++k) acc += b[k];
@@ -60,7 +67,7 @@ void mean2_typed(const T* p, int64_t n, const ipt_tensor* m, int32_t out_class, 
             reduce_sum_dd(LoadDouble<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
     } else if constexpr (sizeof(T) == 1) {
         const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0;
-        const int64_t items = vec ? (n + 15) / 16 : n;
+        const int64_t items = vec ? (n + LoadBytes16::kItem - 1) / LoadBytes16::kItem : n;
         reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), n, vec}, items,
                        WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
     } else {

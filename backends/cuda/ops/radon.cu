@@ -41,55 +41,60 @@ __global__ void radon_gather(const T* __restrict__ img, const double* __restrict
     const double cs = cosv[a], sn = sinv[a];
     double acc = 0.0;
     const double lo_t = static_cast<double>(b - 1), hi_t = static_cast<double>(b + 1);
+    // Sub-pixels with t in [b-1, b+1) reach bin b. Per image row (or column),
+    // the pixels whose four sub-pixels can be there form a short run; the
+    // run of both sub-rows is walked once, with a margin of 1e-6 for rounding
+    // (share() decides exactly).
+    constexpr double margin = 1e-6;
     if (fabs(cs) >= fabs(sn)) {
         for (int64_t m = 0; m < g.rows; ++m) {
+            const double yc = g.y_origin - static_cast<double>(m);
+            double lo = INFINITY, hi = -INFINITY;
             for (int sy = 0; sy < 2; ++sy) {
-                const double y = g.y_origin - m + (sy ? -0.25 : 0.25);
-                const double ys = y * sn - g.r_first;
-                double x1 = (lo_t - ys) / cs, x2 = (hi_t - ys) / cs;
-                if (x1 > x2) {
-                    const double t = x1;
-                    x1 = x2;
-                    x2 = t;
-                }
-                int64_t n0 = static_cast<int64_t>(floor(x1 + g.x_origin - 0.25)) - 1;
-                int64_t n1 = static_cast<int64_t>(ceil(x2 + g.x_origin + 0.25)) + 1;
-                if (n0 < 0) n0 = 0;
-                if (n1 > g.cols - 1) n1 = g.cols - 1;
-                for (int64_t n = n0; n <= n1; ++n) {
-                    const double v = to_double(img[m * g.cols + n]);
-                    if (v == 0.0) continue;
-                    const double pv = v * 0.25;
-                    const double xc = static_cast<double>(n) - g.x_origin;
-                    acc += share(xc - 0.25, y, cs, sn, g.r_first, b, pv);
-                    acc += share(xc + 0.25, y, cs, sn, g.r_first, b, pv);
-                }
+                const double ys = (yc + (sy ? -0.25 : 0.25)) * sn - g.r_first;
+                const double x1 = (lo_t - ys) / cs, x2 = (hi_t - ys) / cs;
+                lo = fmin(lo, fmin(x1, x2));
+                hi = fmax(hi, fmax(x1, x2));
+            }
+            int64_t n0 = static_cast<int64_t>(ceil(lo + g.x_origin - 0.25 - margin));
+            int64_t n1 = static_cast<int64_t>(floor(hi + g.x_origin + 0.25 + margin));
+            if (n0 < 0) n0 = 0;
+            if (n1 > g.cols - 1) n1 = g.cols - 1;
+            for (int64_t n = n0; n <= n1; ++n) {
+                const double v = to_double(img[m * g.cols + n]);
+                if (v == 0.0) continue;
+                const double pv = v * 0.25;
+                const double xc = static_cast<double>(n) - g.x_origin;
+                acc += share(xc - 0.25, yc + 0.25, cs, sn, g.r_first, b, pv);
+                acc += share(xc + 0.25, yc + 0.25, cs, sn, g.r_first, b, pv);
+                acc += share(xc - 0.25, yc - 0.25, cs, sn, g.r_first, b, pv);
+                acc += share(xc + 0.25, yc - 0.25, cs, sn, g.r_first, b, pv);
             }
         }
     } else {
         for (int64_t n = 0; n < g.cols; ++n) {
+            const double xc = static_cast<double>(n) - g.x_origin;
+            double lo = INFINITY, hi = -INFINITY;
             for (int sx = 0; sx < 2; ++sx) {
-                const double x = static_cast<double>(n) - g.x_origin + (sx ? 0.25 : -0.25);
-                const double xs = x * cs - g.r_first;
-                double y1 = (lo_t - xs) / sn, y2 = (hi_t - xs) / sn;
-                if (y1 > y2) {
-                    const double t = y1;
-                    y1 = y2;
-                    y2 = t;
-                }
-                // y = y_origin - m -/+ 0.25  =>  m = y_origin - y -/+ 0.25
-                int64_t m0 = static_cast<int64_t>(floor(g.y_origin - y2 - 0.25)) - 1;
-                int64_t m1 = static_cast<int64_t>(ceil(g.y_origin - y1 + 0.25)) + 1;
-                if (m0 < 0) m0 = 0;
-                if (m1 > g.rows - 1) m1 = g.rows - 1;
-                for (int64_t m = m0; m <= m1; ++m) {
-                    const double v = to_double(img[m * g.cols + n]);
-                    if (v == 0.0) continue;
-                    const double pv = v * 0.25;
-                    const double yc = g.y_origin - static_cast<double>(m);
-                    acc += share(x, yc + 0.25, cs, sn, g.r_first, b, pv);
-                    acc += share(x, yc - 0.25, cs, sn, g.r_first, b, pv);
-                }
+                const double xs = (xc + (sx ? 0.25 : -0.25)) * cs - g.r_first;
+                const double y1 = (lo_t - xs) / sn, y2 = (hi_t - xs) / sn;
+                lo = fmin(lo, fmin(y1, y2));
+                hi = fmax(hi, fmax(y1, y2));
+            }
+            // y = y_origin - m -/+ 0.25  =>  m in [y_origin - hi - 0.25, y_origin - lo + 0.25]
+            int64_t m0 = static_cast<int64_t>(ceil(g.y_origin - hi - 0.25 - margin));
+            int64_t m1 = static_cast<int64_t>(floor(g.y_origin - lo + 0.25 + margin));
+            if (m0 < 0) m0 = 0;
+            if (m1 > g.rows - 1) m1 = g.rows - 1;
+            for (int64_t m = m0; m <= m1; ++m) {
+                const double v = to_double(img[m * g.cols + n]);
+                if (v == 0.0) continue;
+                const double pv = v * 0.25;
+                const double yc = g.y_origin - static_cast<double>(m);
+                acc += share(xc - 0.25, yc + 0.25, cs, sn, g.r_first, b, pv);
+                acc += share(xc + 0.25, yc + 0.25, cs, sn, g.r_first, b, pv);
+                acc += share(xc - 0.25, yc - 0.25, cs, sn, g.r_first, b, pv);
+                acc += share(xc + 0.25, yc - 0.25, cs, sn, g.r_first, b, pv);
             }
         }
     }
