@@ -100,7 +100,9 @@ struct DitherState {
           next(static_cast<size_t>(3 * rows)) {}
 };
 
-template <class T, class Out>
+// C = 3 for RGB; C = 1 for grayscale, whose three channels (same plane, same
+// map values) stay identical throughout, so one carries all three.
+template <int C, class T, class Out>
 void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& st, Out* out) {
     // Raw pointers in locals: the uint8 stores to out may alias anything, so
     // the compiler would otherwise reload them after every store.
@@ -114,17 +116,17 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
         const int64_t a = int64_t(to_uint8(plane[r * cols + c])) * top;
         return static_cast<int32_t>((2 * a + 255) / 510);
     };
-    for (int ch = 0; ch < 3; ++ch)
+    for (int ch = 0; ch < C; ++ch)
         for (int64_t r = 0; r < rows; ++r) cur[ch * rows + r] = quantise(planes[ch], r, 0);
     for (int64_t c = 0; c < cols; ++c) {
-        std::fill(next, next + 3 * rows, 0);
+        std::fill(next, next + C * rows, 0);
         const bool has_next = c + 1 < cols;
         for (int64_t r = 0; r < rows; ++r) {
-            int32_t v[3];
-            for (int ch = 0; ch < 3; ++ch) v[ch] = std::clamp(cur[ch * rows + r], 0, top);
-            const int32_t idx = inverse.lookup(v[0], v[1], v[2]);
+            int32_t v[C];
+            for (int ch = 0; ch < C; ++ch) v[ch] = std::clamp(cur[ch * rows + r], 0, top);
+            const int32_t idx = inverse.lookup(v[0], v[C / 2], v[C - 1]);
             out[r * cols + c] = static_cast<Out>(idx);
-            for (int ch = 0; ch < 3; ++ch) {
+            for (int ch = 0; ch < C; ++ch) {
                 const int32_t e = v[ch] - mapq[3 * idx + ch];
                 if (e == 0) continue;  // nothing to diffuse
                 int32_t* col = cur + ch * rows;
@@ -138,7 +140,7 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
             }
         }
         if (has_next)
-            for (int ch = 0; ch < 3; ++ch)
+            for (int ch = 0; ch < C; ++ch)
                 for (int64_t r = 0; r < rows; ++r)
                     cur[ch * rows + r] = quantise(planes[ch], r, c + 1) + next[ch * rows + r];
     }
@@ -190,12 +192,16 @@ void run_dither(const KernelArgs& args) {
         if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
                       std::is_floating_point_v<T>) {
             const auto in = ipt::cpu::view<T>(img);
-            // Grayscale: the same plane for R, G and B.
-            const T* planes[3] = {in.plane(0), in.plane(map ? 1 : 0), in.plane(map ? 2 : 0)};
+            if (!map) {
+                const T* gray[3] = {in.plane(0), nullptr, nullptr};
+                diffuse<1>(gray, img->rows, img->cols, state, static_cast<uint8_t*>(x->data));
+                return;
+            }
+            const T* planes[3] = {in.plane(0), in.plane(1), in.plane(2)};
             if (out_dtype == IPT_UINT16)
-                diffuse(planes, img->rows, img->cols, state, static_cast<uint16_t*>(x->data));
+                diffuse<3>(planes, img->rows, img->cols, state, static_cast<uint16_t*>(x->data));
             else
-                diffuse(planes, img->rows, img->cols, state, static_cast<uint8_t*>(x->data));
+                diffuse<3>(planes, img->rows, img->cols, state, static_cast<uint8_t*>(x->data));
         }
     });
 }
