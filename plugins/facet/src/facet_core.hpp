@@ -133,6 +133,20 @@ FACET_HD inline void householder_apply(const double* v, double vv, double* col, 
     for (int i = j; i < n; ++i) col[i] -= f * v[i];
 }
 
+// The same, also returning the updated column's sum of squares from row j+1
+// (the next pivot's norm2), accumulated in the same order as column_norm2.
+// vv == 0 leaves the column as it is.
+FACET_HD inline double householder_apply_norm2(const double* v, double vv, double* col, int j, int n) {
+    const double f = vv != 0.0 ? 2.0 * column_dot(v, col, j, n) / vv : 0.0;
+    if (vv != 0.0) col[j] -= f * v[j];
+    double s = 0.0;
+    for (int i = j + 1; i < n; ++i) {
+        if (vv != 0.0) col[i] -= f * v[i];
+        s += col[i] * col[i];
+    }
+    return s;
+}
+
 // Solves R a = Q'b by back-substitution. A holds R above the diagonal
 // (A[k*n + j], k > j) and Q'b in column p; diag[j] = R_jj.
 FACET_HD inline void back_substitute(const double* A, const double* diag, int n, int p, double* coef) {
@@ -352,8 +366,10 @@ FACET_HD void fit_team(Team& team, const TeamState& s, const double* phi, const 
                 team.rows(p - j, [&](int c) {
                     const int k = j + 1 + c;
                     double* col = A + k * n;
-                    if (vv != 0.0) householder_apply(A + j * n, vv, col, j, n);
-                    if (k == j + 1 && k < p) sc->norm2 = column_norm2(col, k, n);
+                    if (k == j + 1 && k < p)
+                        sc->norm2 = householder_apply_norm2(A + j * n, vv, col, j, n);
+                    else if (vv != 0.0)
+                        householder_apply(A + j * n, vv, col, j, n);
                 });
             }
             team.one([&] { back_substitute(A, s.diag, n, p, coef); });
