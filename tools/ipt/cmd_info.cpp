@@ -68,6 +68,23 @@ std::vector<std::string> ops_of_plugin(const Snapshot& s, const std::string& plu
     return out;
 }
 
+// Devices a loaded plugin's implementations run on: its own devices and, for
+// host plugins such as cpu, the host device it does not own.
+std::vector<uint32_t> devices_of_plugin(const Snapshot& s, const std::string& plugin) {
+    std::set<uint32_t> ids;
+    for (const auto& d : s.devices)
+        if (str(d.plugin) == plugin) ids.insert(d.id);
+    for (const auto& impl : s.impls)
+        if (str(impl.plugin) == plugin) ids.insert(impl.device_id);
+    return {ids.begin(), ids.end()};
+}
+
+const ipt_device_info* find_device(const Snapshot& s, uint32_t id) {
+    for (const auto& d : s.devices)
+        if (d.id == id) return &d;
+    return nullptr;
+}
+
 std::string device_label(const Snapshot& s, uint32_t id) {
     for (const auto& d : s.devices)
         if (d.id == id) return std::to_string(id) + " (" + str(d.kind) + ")";
@@ -131,14 +148,16 @@ nlohmann::json device_json(const ipt_device_info& d) {
 nlohmann::json info_json(const Snapshot& s, const std::vector<const ipt_op_schema*>& shown_ops) {
     // plugins[] has one entry per load attempt; ops and devices are listed on
     // the attempt that loaded, so a duplicate does not count them twice.
+    // devices[] are those the plugin's implementations run on ("owned": its own).
     nlohmann::json plugins = nlohmann::json::array();
     for (const auto& r : s.reports) {
         const bool loaded = r.outcome == IPT_LOAD_LOADED;
         nlohmann::json devices = nlohmann::json::array();
         if (loaded)
-            for (const auto& d : s.devices)
-                if (str(d.plugin) == str(r.name))
-                    devices.push_back({{"id", d.id}, {"name", str(d.name)}, {"kind", str(d.kind)}});
+            for (uint32_t id : devices_of_plugin(s, str(r.name)))
+                if (const ipt_device_info* d = find_device(s, id))
+                    devices.push_back({{"id", d->id}, {"name", str(d->name)}, {"kind", str(d->kind)},
+                                       {"owned", str(d->plugin) == str(r.name)}});
         plugins.push_back({{"name", str(r.name)},
                            {"vendor", str(r.vendor)},
                            {"version", str(r.version)},
@@ -169,14 +188,17 @@ nlohmann::json info_json(const Snapshot& s, const std::vector<const ipt_op_schem
 
 void print_plugins(std::ostream& out, const Snapshot& s) {
     out << "Plugins\n";
-    Table table({"NAME", "VERSION", "VENDOR", "STATUS", "ABI/API", "DEVICES", "OPS", "PATH"});
+    Table table({"NAME", "VERSION", "VENDOR", "STATUS", "ABI/API", "OWN DEVICES", "RUNS ON", "OPS", "PATH"});
     for (const auto& r : s.reports) {
         if (r.outcome != IPT_LOAD_LOADED) continue;
         std::string devices = std::to_string(r.device_count);
         if (r.device_count == 0 && r.device_note && *r.device_note) devices += " (" + str(r.device_note) + ")";
+        std::vector<std::string> ids;
+        for (uint32_t id : devices_of_plugin(s, str(r.name))) ids.push_back(std::to_string(id));
+        const std::string runs_on = ids.empty() ? "-" : join(ids, ",");
         table.add_row({str(r.name), str(r.version), str(r.vendor), "loaded",
                        std::to_string(r.abi_version_seen) + "/" + std::to_string(r.api_version_seen), devices,
-                       std::to_string(ops_of_plugin(s, str(r.name)).size()), str(r.path)});
+                       runs_on, std::to_string(ops_of_plugin(s, str(r.name)).size()), str(r.path)});
     }
     if (table.empty()) out << "  (none loaded)\n";
     else table.print(out, "  ");

@@ -158,6 +158,7 @@ int run(const RunOptions& opt) {
             j["values"] = values; // planar order
             line += " = " + matrix_text(host);
         }
+        if (file.empty()) line += " (not saved; --out " + std::string(p.name) + "=FILE saves it)";
         outputs_json.push_back(j);
         lines.push_back(line);
     }

@@ -116,10 +116,11 @@ uint32_t resolve_device(const ipt::Context& ctx, const std::string& text) {
 }
 
 std::string resolve_op(const ipt::Context& ctx, const std::string& name) {
-    if (ipt_op_find(ctx.get(), name.c_str())) return name;
+    // The schema's own name is returned: the registry may also accept short forms.
+    if (const ipt_op_schema* op = ipt_op_find(ctx.get(), name.c_str())) return op->name;
     if (name.find('.') == std::string::npos) {
         const std::string builtin = "ipt." + name;
-        if (ipt_op_find(ctx.get(), builtin.c_str())) return builtin;
+        if (const ipt_op_schema* op = ipt_op_find(ctx.get(), builtin.c_str())) return op->name;
     }
     std::vector<std::string> close;
     for (const ipt_op_schema* op : ctx.ops())

@@ -1,0 +1,389 @@
+// The built `ipt` binary, end to end: `ipt run` against results computed by
+// hand from MATLAB's definitions, `ipt info --json`, and the error paths.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "image_io.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ipt::cli::HostImage;
+
+struct Result {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+fs::path temp_dir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    auto dir = fs::temp_directory_path() /
+               ("ipt_cli_e2e_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name());
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string quote(const std::string& arg) {
+    std::string q = "'";
+    for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// Runs the binary with arguments, in `dir`, capturing stdout and stderr.
+Result ipt_cli(const fs::path& dir, const std::vector<std::string>& args) {
+    // Built with append: GCC 12 warns falsely (-Wrestrict) on long operator+ chains.
+    std::string command = "cd ";
+    command.append(quote(dir.string())).append(" && ").append(quote(IPT_CLI_BINARY));
+    for (const auto& a : args) command.append(" ").append(quote(a));
+    command.append(" > ").append(quote((dir / "stdout.txt").string()));
+    command.append(" 2> ").append(quote((dir / "stderr.txt").string()));
+    const int status = std::system(command.c_str());
+    Result r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(dir / "stdout.txt");
+    r.err = slurp(dir / "stderr.txt");
+    return r;
+}
+
+void write_npy(const fs::path& path, const HostImage& image) { ipt::cli::write_image(path.string(), image); }
+
+HostImage matrix(int64_t rows, int64_t cols, const std::vector<double>& row_major) {
+    return HostImage::from_values(rows, cols, 1, row_major);
+}
+
+// conv2 from its definition, C(i,j) = sum A(p,q) B(i-p+1, j-q+1) (1-based),
+// then MATLAB's 'same' crop: rows floor(mb/2)+1 .. floor(mb/2)+ma of 'full'.
+std::vector<double> conv2_same_brute(const std::vector<double>& a, int ma, int na, const std::vector<double>& b,
+                                     int mb, int nb) {
+    const int mf = ma + mb - 1, nf = na + nb - 1;
+    std::vector<double> full(static_cast<std::size_t>(mf * nf), 0.0);
+    for (int p = 0; p < ma; ++p)
+        for (int q = 0; q < na; ++q)
+            for (int u = 0; u < mb; ++u)
+                for (int v = 0; v < nb; ++v) full[(p + u) * nf + (q + v)] += a[p * na + q] * b[u * nb + v];
+    std::vector<double> same;
+    for (int i = mb / 2; i < mb / 2 + ma; ++i)
+        for (int j = nb / 2; j < nb / 2 + na; ++j) same.push_back(full[i * nf + j]);
+    return same;
+}
+
+bool has_implementation(const fs::path& dir, const std::string& op) {
+    const Result r = ipt_cli(dir, {"info", "--json", "--op", op});
+    if (r.exit_code != 0) return false;
+    return !nlohmann::json::parse(r.out)["ops"][0]["implementations"].empty();
+}
+
+// ---- ipt run conv2 ----------------------------------------------------------------
+
+TEST(CliRun, Conv2SameRowVector) {
+    const auto dir = temp_dir();
+    // MATLAB: conv2([1 2 3 4], [1 1], 'same') = [3 5 7 4] (the even kernel's 'same' crop).
+    write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=c.npy",
+                                   "--param", "shape=same"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const HostImage c = ipt::cli::read_image((dir / "c.npy").string());
+    EXPECT_EQ(c.dtype, IPT_DOUBLE);
+    EXPECT_EQ(c.rows, 1);
+    EXPECT_EQ(c.cols, 4);
+    EXPECT_EQ(c.values<double>(), (std::vector<double>{3, 5, 7, 4}));
+    EXPECT_NE(r.out.find("C: double 1x4 -> c.npy = [3 5 7 4]"), std::string::npos) << r.out;
+}
+
+TEST(CliRun, Conv2FullAndValidAndDefault) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    // full (the default): [1 3 5 7 4]; valid: [3 5 7].
+    ASSERT_EQ(ipt_cli(dir, {"run", "ipt.conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=full.npy"}).exit_code, 0);
+    EXPECT_EQ(ipt::cli::read_image((dir / "full.npy").string()).values<double>(), (std::vector<double>{1, 3, 5, 7, 4}));
+    ASSERT_EQ(ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=valid.npy", "--param",
+                            "shape=valid"})
+                  .exit_code,
+              0);
+    EXPECT_EQ(ipt::cli::read_image((dir / "valid.npy").string()).values<double>(), (std::vector<double>{3, 5, 7}));
+}
+
+TEST(CliRun, Conv2SameTwoDimensionalByHand) {
+    const auto dir = temp_dir();
+    // conv2([1 2; 3 4], ones(2)) full = [1 3 2; 4 10 6; 3 7 4]; 'same' keeps rows 2:3, cols 2:3.
+    write_npy(dir / "a.npy", matrix(2, 2, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(2, 2, {1, 1, 1, 1}));
+    ASSERT_EQ(ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=same.npy", "--param",
+                            "shape=same"})
+                  .exit_code,
+              0);
+    const HostImage same = ipt::cli::read_image((dir / "same.npy").string());
+    EXPECT_EQ(same.rows, 2);
+    EXPECT_EQ(same.cols, 2);
+    EXPECT_EQ(same.values<double>(), (std::vector<double>{10, 6, 7, 4}));
+    ASSERT_EQ(ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=full.npy"}).exit_code, 0);
+    const HostImage full = ipt::cli::read_image((dir / "full.npy").string());
+    EXPECT_EQ(full.rows, 3);
+    EXPECT_EQ(full.cols, 3);
+    EXPECT_EQ(full.values<double>(), (std::vector<double>{1, 3, 2, 4, 10, 6, 3, 7, 4}));
+}
+
+TEST(CliRun, Conv2SameAgainstBruteForceWithSingleAndFortranInput) {
+    const auto dir = temp_dir();
+    // 5x6 image, 3x2 kernel (odd rows, even columns); small integers keep every sum exact in single.
+    const int ma = 5, na = 6, mb = 3, nb = 2;
+    std::vector<double> a(ma * na), b(mb * nb);
+    for (int i = 0; i < ma * na; ++i) a[i] = (i * 7) % 11 - 5;
+    for (int i = 0; i < mb * nb; ++i) b[i] = (i * 3) % 5 - 2;
+    const std::vector<double> expected = conv2_same_brute(a, ma, na, b, mb, nb);
+
+    // A as a Fortran-order single .npy written byte by byte; B as C-order single.
+    std::vector<float> a_columns;
+    for (int q = 0; q < na; ++q)
+        for (int p = 0; p < ma; ++p) a_columns.push_back(static_cast<float>(a[p * na + q]));
+    std::string header = "{'descr': '<f4', 'fortran_order': True, 'shape': (5, 6), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    {
+        std::ofstream out(dir / "a.npy", std::ios::binary);
+        out.write("\x93NUMPY\x01\x00", 8);
+        const char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+        out.write(len, 2);
+        out << header;
+        out.write(reinterpret_cast<const char*>(a_columns.data()), static_cast<std::streamsize>(a_columns.size() * 4));
+    }
+    std::vector<float> bf(b.begin(), b.end());
+    write_npy(dir / "k.npy", HostImage::from_values(mb, nb, 1, bf));
+
+    const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=c.npy",
+                                   "--param", "shape=same"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const HostImage c = ipt::cli::read_image((dir / "c.npy").string());
+    EXPECT_EQ(c.dtype, IPT_SINGLE) << "single inputs give single (MATLAB)";
+    ASSERT_EQ(c.rows, ma);
+    ASSERT_EQ(c.cols, na);
+    const auto got = c.values<float>();
+    for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(got[i], static_cast<float>(expected[i])) << "element " << i;
+}
+
+TEST(CliRun, ExplainAndJsonSummary) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    const Result explain = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--param", "shape=same",
+                                         "--device", "0", "--explain"});
+    ASSERT_EQ(explain.exit_code, 0) << explain.err;
+    EXPECT_NE(explain.out.find("ipt.conv2 ran cpu's"), std::string::npos) << explain.out;
+    EXPECT_NE(explain.out.find("why:"), std::string::npos) << explain.out;
+    EXPECT_NE(explain.out.find("considered"), std::string::npos) << explain.out;
+    EXPECT_NE(explain.out.find("(not saved"), std::string::npos) << "an output without --out is still shown";
+
+    const Result json = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--param", "shape=same",
+                                      "--out", "C=c.npy", "--json"});
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    EXPECT_EQ(j["op"], "ipt.conv2");
+    EXPECT_EQ(j["params"]["shape"], "same");
+    ASSERT_EQ(j["outputs"].size(), 1u);
+    EXPECT_EQ(j["outputs"][0]["name"], "C");
+    EXPECT_EQ(j["outputs"][0]["file"], "c.npy");
+    EXPECT_EQ(j["outputs"][0]["dtype"], "double");
+    EXPECT_EQ(j["outputs"][0]["values"], nlohmann::json({3, 5, 7, 4}));
+    EXPECT_EQ(j["dispatch"]["plugin"], "cpu");
+    EXPECT_GE(j["dispatch"]["candidates"].get<int>(), 1);
+    EXPECT_EQ(j["inputs"][0]["rows"], 1);
+}
+
+TEST(CliRun, ImlincombThroughPngWithSaturation) {
+    const auto dir = temp_dir();
+    if (!ipt::cli::png_available()) GTEST_SKIP() << "this build has no libpng";
+    if (!has_implementation(dir, "imlincomb")) GTEST_SKIP() << "no implementation of ipt.imlincomb is loaded yet";
+    // imlincomb(2, A) on uint8 keeps uint8: 2*[0 100 127; 128 200 255] = [0 200 254; 255 255 255] (saturated).
+    ipt::cli::write_image((dir / "a.png").string(),
+                          HostImage::from_values(2, 3, 1, std::vector<uint8_t>{0, 100, 127, 128, 200, 255}));
+    const Result r = ipt_cli(dir, {"run", "imlincomb", "--param", "K=2", "--in", "A1=a.png", "--out", "Z=z.png"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const HostImage z = ipt::cli::read_image((dir / "z.png").string());
+    EXPECT_EQ(z.dtype, IPT_UINT8);
+    EXPECT_EQ(z.values<uint8_t>(), (std::vector<uint8_t>{0, 200, 254, 255, 255, 255}));
+}
+
+TEST(CliRun, Mean2PrintsScalar) {
+    const auto dir = temp_dir();
+    if (!has_implementation(dir, "mean2")) GTEST_SKIP() << "no implementation of ipt.mean2 is loaded yet";
+    write_npy(dir / "a.npy", HostImage::from_values(2, 2, 1, std::vector<uint16_t>{1, 2, 3, 5}));
+    const Result r = ipt_cli(dir, {"run", "mean2", "--in", "A=a.npy", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["outputs"][0]["dtype"], "double"); // mean2 of an integer image is double
+    EXPECT_EQ(j["outputs"][0]["values"], nlohmann::json({2.75}));
+}
+
+// ---- errors -------------------------------------------------------------------------
+
+TEST(CliRunErrors, UnknownOperatorSuggestsTheRightOne) {
+    const auto dir = temp_dir();
+    const Result r = ipt_cli(dir, {"run", "conv3", "--in", "A=a.npy"});
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("unknown operator 'conv3'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ipt.conv2"), std::string::npos) << r.err;
+}
+
+TEST(CliRunErrors, UnknownNamesAreNamed) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    const Result param = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--param", "shap=same"});
+    EXPECT_NE(param.exit_code, 0);
+    EXPECT_NE(param.err.find("no parameter 'shap'"), std::string::npos) << param.err;
+    EXPECT_NE(param.err.find("shape"), std::string::npos) << "lists the valid names: " << param.err;
+
+    const Result input = ipt_cli(dir, {"run", "conv2", "--in", "X=a.npy"});
+    EXPECT_NE(input.exit_code, 0);
+    EXPECT_NE(input.err.find("no input 'X'"), std::string::npos) << input.err;
+
+    const Result misplaced = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--param", "B=k.npy"});
+    EXPECT_NE(misplaced.exit_code, 0);
+    EXPECT_NE(misplaced.err.find("--in B=FILE"), std::string::npos) << misplaced.err;
+
+    const Result no_equals = ipt_cli(dir, {"run", "conv2", "--in", "a.npy"});
+    EXPECT_NE(no_equals.exit_code, 0);
+    EXPECT_NE(no_equals.err.find("NAME=FILE"), std::string::npos) << no_equals.err;
+}
+
+TEST(CliRunErrors, LibraryMessageIsPrintedAndNothingWritten) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=c.npy", "--param",
+                                   "shape=middle"});
+    EXPECT_EQ(r.exit_code, 1) << "a library error exits 1";
+    EXPECT_NE(r.err.find("shape"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ipt run: "), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "c.npy"));
+
+    // uint8 is not a class conv2 accepts: the registry's validation message reaches the user.
+    write_npy(dir / "u8.npy", HostImage::from_values(1, 2, 1, std::vector<uint8_t>{1, 2}));
+    const Result dtype = ipt_cli(dir, {"run", "conv2", "--in", "A=u8.npy", "--in", "B=k.npy", "--out", "C=c.npy"});
+    EXPECT_EQ(dtype.exit_code, 1);
+    EXPECT_NE(dtype.err.find("ipt.conv2"), std::string::npos) << dtype.err;
+    EXPECT_FALSE(fs::exists(dir / "c.npy"));
+}
+
+TEST(CliRunErrors, BadFiles) {
+    const auto dir = temp_dir();
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    const Result missing = ipt_cli(dir, {"run", "conv2", "--in", "A=nothere.npy", "--in", "B=k.npy"});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("nothere.npy"), std::string::npos) << missing.err;
+
+    std::ofstream(dir / "junk.npy") << "not numpy";
+    const Result junk = ipt_cli(dir, {"run", "conv2", "--in", "A=junk.npy", "--in", "B=k.npy"});
+    EXPECT_EQ(junk.exit_code, 2);
+    EXPECT_NE(junk.err.find("junk.npy: not a .npy file"), std::string::npos) << junk.err;
+
+    const Result ext = ipt_cli(dir, {"run", "conv2", "--in", "A=k.npy", "--in", "B=k.npy", "--out", "C=c.jpg"});
+    EXPECT_EQ(ext.exit_code, 2);
+    EXPECT_NE(ext.err.find("unknown file type '.jpg'"), std::string::npos) << ext.err;
+}
+
+TEST(CliRunErrors, UnknownDevice) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", matrix(1, 2, {1, 2}));
+    const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=a.npy", "--device", "97"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("unknown device '97'"), std::string::npos) << r.err;
+}
+
+// ---- ipt info ----------------------------------------------------------------------
+
+TEST(CliInfo, JsonListsCpuPluginWithItsOps) {
+    const auto dir = temp_dir();
+    const Result r = ipt_cli(dir, {"info", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+
+    const nlohmann::json* cpu = nullptr;
+    for (const auto& p : j["plugins"])
+        if (p["name"] == "cpu" && p["status"] == "loaded") cpu = &p;
+    ASSERT_NE(cpu, nullptr) << "cpu plugin loaded: " << j["plugins"].dump();
+    EXPECT_EQ((*cpu)["error"], "");
+    EXPECT_FALSE((*cpu)["path"].get<std::string>().empty());
+    EXPECT_FALSE((*cpu)["version"].get<std::string>().empty());
+    const auto ops = (*cpu)["ops"].get<std::vector<std::string>>();
+    EXPECT_NE(std::find(ops.begin(), ops.end(), "ipt.conv2"), ops.end()) << (*cpu)["ops"].dump();
+    // The cpu plugin owns no device: it runs on the host, device 0.
+    ASSERT_FALSE((*cpu)["devices"].empty()) << cpu->dump();
+    EXPECT_EQ((*cpu)["devices"][0]["id"], 0);
+    EXPECT_EQ((*cpu)["devices"][0]["kind"], "cpu");
+    EXPECT_FALSE((*cpu)["devices"][0]["name"].get<std::string>().empty());
+
+    // Top-level devices: the host is device 0.
+    ASSERT_FALSE(j["devices"].empty());
+    EXPECT_EQ(j["devices"][0]["id"], 0);
+
+    // Every catalogue operator with its schema; conv2's 'shape' defaults to 'full' (MATLAB).
+    const nlohmann::json* conv2 = nullptr;
+    for (const auto& op : j["ops"])
+        if (op["name"] == "ipt.conv2") conv2 = &op;
+    ASSERT_NE(conv2, nullptr);
+    EXPECT_EQ((*conv2)["matlab"], "conv2");
+    bool saw_shape = false, saw_a = false;
+    for (const auto& p : (*conv2)["params"]) {
+        if (p["name"] == "shape") {
+            saw_shape = true;
+            EXPECT_EQ(p["kind"], "enum");
+            EXPECT_EQ(p["default"], "full");
+            EXPECT_EQ(p["values"], "full|same|valid");
+        }
+        if (p["name"] == "A") {
+            saw_a = true;
+            EXPECT_EQ(p["dtypes"], nlohmann::json({"single", "double"}));
+        }
+        if (p["name"] == "B") {
+            EXPECT_EQ(p["flags"], nlohmann::json({"optional"}));
+        }
+    }
+    EXPECT_TRUE(saw_shape);
+    EXPECT_TRUE(saw_a);
+    bool cpu_impl = false;
+    for (const auto& impl : (*conv2)["implementations"]) cpu_impl |= impl["plugin"] == "cpu";
+    EXPECT_TRUE(cpu_impl);
+}
+
+TEST(CliInfo, BrokenPluginIsReportedNotFatal) {
+    const auto dir = temp_dir();
+    std::ofstream(dir / "libbroken.so") << "this is not a shared object";
+    const Result r = ipt_cli(dir, {"info", "--plugin", (dir / "libbroken.so").string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("cannot load plugin"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("libbroken.so"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("failed"), std::string::npos) << "the load-report entry: " << r.err;
+}
+
+TEST(CliInfo, TextShowsSections) {
+    const auto dir = temp_dir();
+    const Result r = ipt_cli(dir, {"info"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* section : {"Plugins", "Load report", "Devices", "Operators", "ipt.conv2 - 2-D convolution"})
+        EXPECT_NE(r.out.find(section), std::string::npos) << section;
+}
+
+} // namespace
