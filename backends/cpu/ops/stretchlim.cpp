@@ -5,7 +5,6 @@
 // Classes beyond MATLAB's (its stretchlim takes uint8, uint16, int16, single
 // and double): logical is the values 0 and 1 on the [0,1] scale in 65536 bins,
 // which always gives [0; 1]; int32 and uint32 use imhist's scaled binning.
-#include <cmath>
 
 #include "common/histogram.hpp"
 #include "common/image.hpp"
