@@ -1,5 +1,5 @@
 // Writes the synthetic images of synthetic.hpp as .npy files (double), for
-// docs/facet.md: facet_synthetic OUTDIR [SIZE] -> clean.npy s1.npy s2.npy
+// docs/facet.md: facet_synthetic OUTDIR [SIZE] -> clean.npy s1.npy s2.npy textured.npy
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
     const facet_test::Layout l = facet_test::layout_for(size);
     const bool ok = write_npy(dir + "/clean.npy", facet_test::clean_image(l)) &&
                     write_npy(dir + "/s1.npy", facet_test::s1_image(l)) &&
-                    write_npy(dir + "/s2.npy", facet_test::s2_image(l));
+                    write_npy(dir + "/s2.npy", facet_test::s2_image(l)) &&
+                    write_npy(dir + "/textured.npy", facet_test::textured_image(size, size));
     if (!ok) {
         std::fprintf(stderr, "facet_synthetic: cannot write into %s\n", dir.c_str());
         return 1;
