@@ -200,7 +200,7 @@ void print_table(std::ostream& out, const std::vector<std::vector<std::string>>&
 }
 
 std::string ratio_text(double r) {
-    if (std::isinf(r)) return "exact";  // an exact rule failed
+    if (std::isinf(r)) return "inf";  // an exact rule failed, or a non-finite value where the reference is finite
     return fmt("%.3g", r);
 }
 
