@@ -209,3 +209,17 @@ void convolve_2d(const TA* A, const double* K, const Geometry& g, Store&& store)
 }  // namespace ipt::cpu::fft
 
 #endif  // IPT_HAVE_FFTW
+
+#ifndef IPT_HAVE_FFTW
+#include <cstdint>
+namespace ipt::cpu::fft {
+// Shape of one convolution; conv2's direct variant uses it too, so it exists
+// without FFTW.
+struct Geometry {
+    int64_t ma = 0, na = 0;        // image
+    int64_t kr = 0, kc = 0;        // kernel support
+    int64_t off_r = 0, off_c = 0;  // first wanted index of the full convolution
+    int64_t out_rows = 0, out_cols = 0;
+};
+}  // namespace ipt::cpu::fft
+#endif  // !IPT_HAVE_FFTW
