@@ -268,6 +268,7 @@ void expect_rejected(const ipt::Image& img, const std::vector<double>* map, cons
         call.image("map", map_img);
     }
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, name);
+    IPT_EXPECT_ERROR(call.take("X"), IPT_ERR_NOT_FOUND, "X");  // no output on failure
 }
 
 TEST(Dither, RejectsBadMapAndChannelMismatch) {

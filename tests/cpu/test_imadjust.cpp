@@ -218,6 +218,7 @@ void expect_rejected(const ipt::Image& img, const Params& p, const char* name) {
     if (!p.out.empty()) call.numbers("low_high_out", p.out);
     if (!p.gamma.empty()) call.numbers("gamma", p.gamma);
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, name);
+    IPT_EXPECT_ERROR(call.take("J"), IPT_ERR_NOT_FOUND, "J");  // no output on failure
 }
 
 TEST(Imadjust, RejectsBadLimits) {

@@ -101,6 +101,7 @@ TEST(Intlut, RejectsLutOfWrongLength) {
     ipt::Call call(context(), "ipt.intlut");
     call.image("A", a8).image("LUT", short_lut);
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, "LUT");
+    IPT_EXPECT_ERROR(call.take("B"), IPT_ERR_NOT_FOUND, "B");  // no output on failure
 
     const ipt::Image a16 = image<uint16_t>(1, 2, {1, 2});
     const ipt::Image lut256 = image<uint16_t>(1, 256, std::vector<uint16_t>(256, 0));  // needs 65536

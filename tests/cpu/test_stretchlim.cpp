@@ -236,6 +236,7 @@ TEST(Stretchlim, RejectsEmptyImage) {
     ipt::Call call(context(), "ipt.stretchlim");
     call.image("I", empty);
     IPT_EXPECT_ERROR(call.run(), IPT_ERR_INVALID_ARGUMENT, "I");
+    IPT_EXPECT_ERROR(call.take("LOWHIGH"), IPT_ERR_NOT_FOUND, "LOWHIGH");
 }
 
 }  // namespace
