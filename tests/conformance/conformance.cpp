@@ -46,6 +46,7 @@ struct Row {
     double worst_abs = 0, worst_ratio = 0;
     std::string first_fail_case, first_fail_message;
     std::string first_skip_case, first_skip_message;
+    std::string first_rejected;  // a case both refused, with the reference's message
     std::map<std::string, DeviationUse> deviations;  // by "file:line"
 
     std::string implementation() const {
@@ -349,7 +350,7 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                         o.outcome = Outcome::ExpectedFail;
                     }
                     ++row.cases;
-                    if (o.rejected_by_both) ++row.rejected_by_both;
+                    if (o.rejected_by_both && row.rejected_by_both++ == 0) row.first_rejected = "'" + label + "': " + ref.error;
                     if (o.compared) {
                         row.worst_abs = std::max(row.worst_abs, o.verdict.worst_abs);
                         row.worst_ratio = std::max(row.worst_ratio, o.verdict.worst_ratio);
@@ -424,6 +425,7 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                                          {"expected_fail", r.xfail},
                                          {"skip", r.skip},
                                          {"rejected_by_both", r.rejected_by_both},
+                                         {"first_rejected", r.first_rejected},
                                          {"worst_error", r.worst_abs},
                                          {"worst_ratio_to_bound", std::isinf(r.worst_ratio) ? nlohmann::json(nullptr) : nlohmann::json(r.worst_ratio)}};
                     if (!r.skip_reason.empty()) jr["skip_reason"] = r.skip_reason;
@@ -465,7 +467,8 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                 std::string note = r.skip_reason;
                 if (note.empty() && !r.first_fail_case.empty()) note = "first failure: " + r.first_fail_case;
                 if (note.empty() && r.skip && !r.pass && !r.fail) note = r.first_skip_message;
-                if (note.empty() && r.rejected_by_both) note = std::to_string(r.rejected_by_both) + " case(s) rejected by both";
+                if (note.empty() && r.rejected_by_both)
+                    note = std::to_string(r.rejected_by_both) + " case(s) rejected by both, e.g. " + r.first_rejected;
                 const bool compared = r.pass + r.fail + r.xfail > 0;
                 table.push_back({r.op, r.implementation(), r.result(), std::to_string(r.cases), std::to_string(r.pass),
                                  std::to_string(r.fail), std::to_string(r.xfail), std::to_string(r.skip),

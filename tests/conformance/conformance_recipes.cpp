@@ -318,13 +318,18 @@ OpRecipe imlincomb_recipe() {
             out.push_back(make_case({floats_arg("K", {1}), image_arg("A1", spec(IPT_DOUBLE, 17, 23, Fill::NaN)),
                                      text_arg("outclass", oc)}));
         }
-        // Mixed classes.
-        out.push_back(make_case({floats_arg("K", {1, 2, 3}), image_arg("A1", spec(IPT_UINT8, 17, 23)),
-                                 image_arg("A2", spec(IPT_DOUBLE, 17, 23)), image_arg("A3", spec(IPT_LOGICAL, 17, 23))}));
+        // Mixed classes: MATLAB requires one class for all images, so the
+        // implementation must reject these.
+        CaseSpec mixed = make_case({floats_arg("K", {1, 2, 3}), image_arg("A1", spec(IPT_UINT8, 17, 23)),
+                                    image_arg("A2", spec(IPT_DOUBLE, 17, 23)), image_arg("A3", spec(IPT_LOGICAL, 17, 23))});
+        mixed.expect_error = true;
+        out.push_back(mixed);
         out.push_back(make_case({floats_arg("K", {1, 1}), image_arg("A1", spec(IPT_LOGICAL, 17, 23)),
                                  image_arg("A2", spec(IPT_LOGICAL, 17, 23))}));
-        out.push_back(make_case({floats_arg("K", {0.5, 0.25, -7.5}), image_arg("A1", spec(IPT_INT16, 17, 23)),
-                                 image_arg("A2", spec(IPT_SINGLE, 17, 23, Fill::Random, -100, 100))}));
+        CaseSpec mixed2 = make_case({floats_arg("K", {0.5, 0.25, -7.5}), image_arg("A1", spec(IPT_INT16, 17, 23)),
+                                     image_arg("A2", spec(IPT_SINGLE, 17, 23, Fill::Random, -100, 100))});
+        mixed2.expect_error = true;
+        out.push_back(mixed2);
     };
     return r;
 }
@@ -598,8 +603,11 @@ OpRecipe fspecial_recipe() {
             out.push_back(t(type));
         for (const std::vector<double>& hs : std::vector<std::vector<double>>{{1}, {5}, {3, 7}, {1, 4}, {8}})
             out.push_back(t("average").add(floats_arg("hsize", hs)));
-        for (double rad : {0.0, 0.5, 1.0, 2.5, 3.0, 7.2, 10.0})
+        for (double rad : {0.5, 1.0, 2.5, 3.0, 7.2, 10.0})
             out.push_back(t("disk").add(float_arg("radius", rad)));
+        CaseSpec disk0 = t("disk").add(float_arg("radius", 0));  // MATLAB: radius must be positive
+        disk0.expect_error = true;
+        out.push_back(disk0);
         for (const std::vector<double>& hs : std::vector<std::vector<double>>{{1}, {5, 7}, {9}, {4}})
             for (double s : {0.1, 0.5, 1.2, 2.0, 30.0})
                 out.push_back(t("gaussian").add(floats_arg("hsize", hs)).add(float_arg("sigma", s)));
