@@ -64,7 +64,7 @@ if [ -x "$build/bin/ipt" ]; then
   echo "== ipt info"
   "$build/bin/ipt" info 2>&1 | head -40
   echo "== ipt conformance --device cuda ${CONFORMANCE_ARGS:---quick} --json"
-  timeout 300 "$build/bin/ipt" conformance --device cuda ${CONFORMANCE_ARGS:---quick} --json > "$out/conformance.json" 2> "$out/conformance.err"
+  timeout 240 "$build/bin/ipt" conformance --device cuda ${CONFORMANCE_ARGS:---quick} --json > "$out/conformance.json" 2> "$out/conformance.err"
   echo "conformance exit $?"
   tail -5 "$out/conformance.err"
   python3 - "$out/conformance.json" <<'PY' || head -c 3000 "$out/conformance.json"
@@ -104,7 +104,7 @@ if [ -x "$build/bin/ipt_cuda_bench" ]; then
     cpu_ref=(--cpu-lib "$deps/cpu-ref/libipt_cpu.so")
     echo "reference: the CPU plugin carried in .deps/cpu-ref"
   fi
-  timeout 420 "$build/bin/ipt_cuda_bench" --json "$out/bench.json" "${cpu_ref[@]}" ${BENCH_ARGS:-}
+  timeout 240 "$build/bin/ipt_cuda_bench" --json "$out/bench.json" "${cpu_ref[@]}" ${BENCH_ARGS:-}
   echo "ipt_cuda_bench exit $?"
 else
   echo "== ipt_cuda_bench not built (see build.log)"

@@ -5,7 +5,9 @@
 // with A_b the plane p of A extended by a border rule, w the taps (optionally
 // rotated by 180 degrees, which turns correlation into convolution), and the
 // sum accumulated in double in the order i, then j (the reference's order),
-// then converted once to the output class.
+// then converted once to the output class. As in the reference (and MATLAB's
+// imfilter), zero taps are skipped, so Inf or NaN in A reaches only outputs
+// whose tap on it is nonzero.
 //
 // Tiled path: a 32 x 32 output tile per block of 32 x 8 threads, each thread
 // computing 4 consecutive outputs of one column from an input tile (tile + halo) staged in
@@ -86,7 +88,10 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
 #pragma unroll
             for (int k = 0; k < kPerThread; ++k) {
                 const int i = rr - k;
-                if (i >= 0 && i < kh) acc[k] += v * shared_taps[i * kw + j];
+                if (i >= 0 && i < kh) {
+                    const double w = shared_taps[i * kw + j];
+                    if (w != 0.0) acc[k] += v * w;  // zero taps are skipped (Inf/NaN stay local)
+                }
             }
         }
     }
@@ -112,8 +117,10 @@ __global__ void correlate_gather(const TIn* __restrict__ a, TOut* __restrict__ o
         const int64_t ri = border_index(g.border, r + i - g.off_r, g.in_rows);
         for (int j = 0; j < g.kw; ++j) {
             const int64_t ci = border_index(g.border, c + j - g.off_c, g.in_cols);
+            const double w = taps.at(i, j, g.kh, g.kw, g.rotate);
+            if (w == 0.0) continue;
             const TIn v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
-            acc += to_double(v) * taps.at(i, j, g.kh, g.kw, g.rotate);
+            acc += to_double(v) * w;
         }
     }
     out[p * g.out_rows * g.out_cols + r * g.out_cols + c] = saturate_round<TOut>(acc);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -161,11 +162,25 @@ void run_morphology(const ipt::plugin::KernelArgs& args) {
     const ipt_tensor* a = args.image("A");
     const ipt_tensor* nh = args.image("nhood");
     const ipt_tensor* hts = args.image("heights");
-    if (hts && (hts->rows != nh->rows || hts->cols != nh->cols))
-        ipt::plugin::invalid(std::string(op) + ": parameter 'heights' must have the size of nhood");
+    if (hts && (hts->dtype != IPT_DOUBLE || hts->rows != nh->rows || hts->cols != nh->cols))
+        ipt::plugin::invalid(std::string(op) + ": parameter 'heights' must be a double array of the size of nhood");
     // IPT_P_HOST: nhood and heights are host arrays.
     const auto* mask = static_cast<const uint8_t*>(nh->data);
-    const auto* heights = hts ? static_cast<const double*>(hts->data) : nullptr;
+    const double* heights = hts ? static_cast<const double*>(hts->data) : nullptr;
+    // Heights count only where the neighbourhood is set; all zero is flat (as the reference).
+    if (heights) {
+        bool flat_se = true;
+        for (int64_t i = 0; i < nh->rows * nh->cols; ++i) {
+            if (!mask[i]) continue;
+            if (std::isnan(heights[i]))
+                ipt::plugin::invalid(std::string(op) + ": parameter 'heights' must not contain NaN");
+            if (heights[i] != 0) flat_se = false;
+        }
+        if (!flat_se && a->dtype == IPT_LOGICAL)
+            ipt::plugin::invalid(std::string(op) + ": parameter 'heights' must be zero for a logical image "
+                                                   "(binary morphology needs a flat structuring element)");
+        if (flat_se) heights = nullptr;
+    }
     const int64_t oy = kernel_origin(nh->rows), ox = kernel_origin(nh->cols);
     std::vector<int> dy, dx;
     std::vector<double> hv;

@@ -36,9 +36,11 @@ __device__ inline typename KeyOf<T>::K to_key(T v) {
     else if constexpr (std::is_same_v<T, int16_t>) return static_cast<uint16_t>(v) ^ 0x8000u;
     else if constexpr (std::is_same_v<T, int32_t>) return static_cast<uint32_t>(v) ^ 0x80000000u;
     else if constexpr (std::is_same_v<T, float>) {
+        if (v != v) return 0xFFFFFFFFu;  // every NaN sorts last, as MATLAB's sort
         uint32_t u = __float_as_uint(v);
         return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
     } else if constexpr (std::is_same_v<T, double>) {
+        if (v != v) return ~0ull;  // every NaN sorts last
         unsigned long long u = static_cast<unsigned long long>(__double_as_longlong(v));
         return (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
     } else return v;
@@ -50,9 +52,11 @@ __device__ inline T from_key(typename KeyOf<T>::K k) {
     else if constexpr (std::is_same_v<T, int16_t>) return static_cast<int16_t>(static_cast<uint16_t>(k ^ 0x8000u));
     else if constexpr (std::is_same_v<T, int32_t>) return static_cast<int32_t>(k ^ 0x80000000u);
     else if constexpr (std::is_same_v<T, float>) {
+        if (k == 0xFFFFFFFFu) return __uint_as_float(0x7fc00000u);
         uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
         return __uint_as_float(u);
     } else if constexpr (std::is_same_v<T, double>) {
+        if (k == ~0ull) return __longlong_as_double(0x7ff8000000000000ll);
         unsigned long long u = (k & 0x8000000000000000ull) ? (k & 0x7fffffffffffffffull) : ~k;
         return __longlong_as_double(static_cast<long long>(u));
     } else return static_cast<T>(k);
@@ -129,15 +133,51 @@ order_filter(const T* __restrict__ a, Out* __restrict__ out, int64_t rows, int64
             result = static_cast<Out>(first);
         } else {
             const V second = select(p.order2);
-            if constexpr (std::is_floating_point_v<V>) {
-                result = static_cast<Out>((to_double(first) + to_double(second)) / 2);
-            } else {
-                // Integer classes: floor((a + b) / 2).
-                const long long sum = static_cast<long long>(first) + static_cast<long long>(second);
-                result = static_cast<Out>(sum >= 0 ? sum / 2 : -((-sum + 1) / 2));
-            }
+            // MATLAB's medfilt2 for even sizes: imlincomb(0.5, a, 0.5, b), i.e.
+            // in double, rounded half away and saturated (logical: a | b).
+            if constexpr (std::is_same_v<Out, bool>) result = to_double(first) != 0 || to_double(second) != 0;
+            else result = saturate_round<Out>(0.5 * to_double(first) + 0.5 * to_double(second));
         }
         out[r * cols + c] = result;
+    }
+}
+
+// Median of a K x K window for 8- and 16-bit integer classes: the K*K values
+// go to registers and an odd-even transposition network (K*K rounds of
+// min/max pairs, fully unrolled) sorts them; the middle one is the median.
+// Exact for integers (no NaN), and no memory traffic after the tile.
+template <class T, int K>
+__global__ void __launch_bounds__(256)
+median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64_t cols, Border border, T pad) {
+    constexpr int N = K * K, H = (K - 1) / 2, TW = 32 + K - 1;
+    __shared__ T tile[(32 + K - 1) * TW];
+    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * 32, c0 = static_cast<int64_t>(blockIdx.x) * 32;
+    for (int i = tid; i < (32 + K - 1) * TW; i += 256) {
+        const int64_t ri = border_index(border, r0 - H + i / TW, rows);
+        const int64_t ci = border_index(border, c0 - H + i % TW, cols);
+        tile[i] = (ri < 0 || ci < 0) ? pad : a[ri * cols + ci];
+    }
+    __syncthreads();
+    const int64_t c = c0 + tx;
+    if (c >= cols) return;
+    for (int k0 = ty; k0 < 32; k0 += 8) {
+        const int64_t r = r0 + k0;
+        if (r >= rows) return;
+        int v[N];
+#pragma unroll
+        for (int i = 0; i < K; ++i)
+#pragma unroll
+            for (int j = 0; j < K; ++j) v[i * K + j] = static_cast<int>(tile[(k0 + i) * TW + tx + j]);
+#pragma unroll
+        for (int round = 0; round < N; ++round)
+#pragma unroll
+            for (int e = round & 1; e + 1 < N; e += 2) {
+                const int lo = min(v[e], v[e + 1]), hi = max(v[e], v[e + 1]);
+                v[e] = lo;
+                v[e + 1] = hi;
+            }
+        out[r * cols + c] = static_cast<T>(v[N / 2]);
     }
 }
 

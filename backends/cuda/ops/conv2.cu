@@ -3,6 +3,8 @@
 // 180 degrees (register-blocked tiles in shared memory). conv2(u, v, A): a
 // column pass with u into a double intermediate restricted to the output rows,
 // then a row pass with v.
+#include <algorithm>
+
 #include "common/context.hpp"
 #include "common/correlate.cuh"
 #include "common/op_registry.hpp"
@@ -15,11 +17,15 @@ struct Shape {
     int64_t start_r, start_c;  // first output element in full coordinates
 };
 
+// MATLAB's conv2 sizes: 'full' max([ma+mb-1, ma, mb]); 'same' size(A) taken
+// from full at floor(mb/2); 'valid' max(ma - max(0, mb-1), 0) (may be empty).
 Shape shape_of(const std::string& shape, int64_t ma, int64_t na, int64_t mb, int64_t nb) {
     auto clamp0 = [](int64_t v) { return v < 0 ? int64_t{0} : v; };
     if (shape == "same") return {ma, na, mb / 2, nb / 2};
-    if (shape == "valid") return {clamp0(ma - mb + 1), clamp0(na - nb + 1), mb - 1, nb - 1};
-    return {clamp0(ma + mb - 1), clamp0(na + nb - 1), 0, 0};
+    if (shape == "valid")
+        return {clamp0(ma - std::max<int64_t>(0, mb - 1)), clamp0(na - std::max<int64_t>(0, nb - 1)),
+                std::max<int64_t>(0, mb - 1), std::max<int64_t>(0, nb - 1)};
+    return {std::max({ma + mb - 1, ma, mb}), std::max({na + nb - 1, na, nb}), 0, 0};
 }
 
 Taps taps_of(const ipt_tensor* t) { return Taps{t->data, t->dtype == IPT_SINGLE}; }
