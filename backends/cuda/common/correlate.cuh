@@ -5,9 +5,9 @@
 // with A_b the plane p of A extended by a border rule, w the taps (optionally
 // rotated by 180 degrees, which turns correlation into convolution), and the
 // sum accumulated in double in the order i, then j (the reference's order),
-// then converted once to the output class. As in the reference (and MATLAB's
-// imfilter), zero taps are skipped, so Inf or NaN in A reaches only outputs
-// whose tap on it is nonzero.
+// then converted once to the output class. For imfilter, zero taps are
+// skipped as in the reference and MATLAB (Inf or NaN in A reaches only outputs
+// whose tap on it is nonzero); conv2 keeps the dense sum.
 //
 // Tiled path: a 32 x 32 output tile per block of 32 x 8 threads, each thread
 // computing 4 consecutive outputs of one column from an input tile (tile + halo) staged in
@@ -29,6 +29,10 @@ struct CorrGeometry {
     int64_t planes = 1;
     Border border = Border::Constant;
     bool rotate = false;  // use w(kh-1-i, kw-1-j): convolution
+    // imfilter (and edge) use only the nonzero taps, as MATLAB's imfilter and
+    // the reference do, so Inf/NaN in A stay local; conv2 keeps the dense sum
+    // (0 * Inf = NaN), as MATLAB's conv2 and the reference do.
+    bool skip_zero_taps = true;
 };
 
 // Taps: device array of kh*kw values, row-major, float or double.
@@ -90,7 +94,7 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
                 const int i = rr - k;
                 if (i >= 0 && i < kh) {
                     const double w = shared_taps[i * kw + j];
-                    if (w != 0.0) acc[k] += v * w;  // zero taps are skipped (Inf/NaN stay local)
+                    if (w != 0.0 || !g.skip_zero_taps) acc[k] += v * w;
                 }
             }
         }
@@ -118,7 +122,7 @@ __global__ void correlate_gather(const TIn* __restrict__ a, TOut* __restrict__ o
         for (int j = 0; j < g.kw; ++j) {
             const int64_t ci = border_index(g.border, c + j - g.off_c, g.in_cols);
             const double w = taps.at(i, j, g.kh, g.kw, g.rotate);
-            if (w == 0.0) continue;
+            if (w == 0.0 && g.skip_zero_taps) continue;
             const TIn v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
             acc += to_double(v) * w;
         }

@@ -46,6 +46,7 @@ void conv2_typed(const ipt::plugin::KernelArgs& args, const ipt_tensor* a, const
         g.off_r = (b->rows - 1) - sh.start_r;
         g.off_c = (b->cols - 1) - sh.start_c;
         g.rotate = true;
+        g.skip_zero_taps = false;
         correlate_async<TA, TC>(dptr<const TA>(a), dptr<TC>(c), taps_of(b), g, TA(0), s, "ipt.conv2");
         return;
     }
@@ -64,6 +65,7 @@ void conv2_typed(const ipt::plugin::KernelArgs& args, const ipt_tensor* a, const
     g1.off_r = (mu - 1) - sh.start_r;
     g1.off_c = 0;
     g1.rotate = true;
+    g1.skip_zero_taps = false;
     correlate_async<TA, double>(dptr<const TA>(a), tmp.get(), taps_of(u), g1, TA(0), s, "ipt.conv2 (columns)");
     CorrGeometry g2;
     g2.in_rows = sh.rows;
@@ -75,6 +77,7 @@ void conv2_typed(const ipt::plugin::KernelArgs& args, const ipt_tensor* a, const
     g2.off_r = 0;
     g2.off_c = (nv - 1) - sh.start_c;
     g2.rotate = true;
+    g2.skip_zero_taps = false;
     correlate_async<double, TC>(tmp.get(), dptr<TC>(c), taps_of(v), g2, 0.0, s, "ipt.conv2 (rows)");
 }
 

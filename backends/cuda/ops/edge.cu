@@ -65,17 +65,18 @@ __global__ void gradients(const double* __restrict__ x, double* __restrict__ b, 
         // imfilter(I, op') and imfilter(I, op): correlation, origin at the centre.
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j) {
+                // Zero taps are skipped, as imfilter does (Inf stays local).
                 const double v = at_replicate(x, rows, cols, r + i - 1, c + j - 1);
-                bx += v * p.k[j][i];
-                by += v * p.k[i][j];
+                if (p.k[j][i] != 0.0) bx += v * p.k[j][i];
+                if (p.k[i][j] != 0.0) by += v * p.k[i][j];
             }
     } else {
         // 2 x 2 kernels: origin at the upper left.
         for (int i = 0; i < 2; ++i)
             for (int j = 0; j < 2; ++j) {
                 const double v = at_replicate(x, rows, cols, r + i, c + j);
-                bx += v * p.k2x[i][j];
-                by += v * p.k[i][j];
+                if (p.k2x[i][j] != 0.0) bx += v * p.k2x[i][j];
+                if (p.k[i][j] != 0.0) by += v * p.k[i][j];
             }
     }
     const int64_t o = r * cols + c;
@@ -88,7 +89,7 @@ struct Cutoff {
     double* cutoff;  // [0] cutoff, [1] thresh
     double scale, count;
     __device__ void operator()(double sum) const {
-        const double c = scale * (sum / count);
+        const double c = scale * sum / count;  // (scale * sum) / n, as the reference
         cutoff[0] = c;
         cutoff[1] = sqrt(c);
     }
@@ -128,7 +129,7 @@ __global__ void thin(const double* __restrict__ b, const double* __restrict__ ax
 struct ThreshValue {
     double* t;  // [0] threshold
     double scale, count;
-    __device__ void operator()(double sum) const { t[0] = scale * (sum / count); }
+    __device__ void operator()(double sum) const { t[0] = scale * sum / count; }
 };
 
 __global__ void zero_cross(const double* __restrict__ b, const double* __restrict__ thresh, bool* __restrict__ bw,
