@@ -28,7 +28,7 @@ prefix="${OPENIPT_PREFIX:-$work/prefix}"
 plugin="$work/facet/plugins/libipt_facet.so"
 mkdir -p "$work" "$results"
 
-gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '_' | sed 's/_*$//')"
+gpu="$( (nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null || true) | head -1 | tr -c 'A-Za-z0-9\n' '_' | sed 's/_*$//')"
 gpu="${gpu:-gpu}"
 step() { printf '\n== %s\n' "$*"; }
 
