@@ -1,12 +1,15 @@
-// Branch-free conversions between MATLAB classes for inner loops that the
-// compiler should vectorise. Same results as rounding.hpp's saturate_round
-// (round half away from zero, saturate, NaN -> 0; logical: nonzero and not
-// NaN -> true) without a call to std::round per element.
+// Conversions between MATLAB classes for inner loops. Same results as
+// rounding.hpp's saturate_round (round half away from zero, saturate,
+// NaN -> 0; logical: nonzero and not NaN -> true) without a call to
+// std::round per element, and row versions that the compiler vectorises.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+
+#include "isa.hpp"
 
 namespace ipt::cpu {
 
@@ -33,10 +36,73 @@ inline T to_class(double v) {
     }
 }
 
-// A MATLAB class to the accumulation type (logical -> 0/1).
-template <class Acc, class T>
-inline Acc to_acc(T v) {
-    return static_cast<Acc>(v);
+namespace convert_detail {
+
+// no-trapping-math lets the compiler turn the selects into vector blends
+// (nothing here relies on floating-point exceptions).
+#define IPT_NO_TRAPPING __attribute__((optimize("no-trapping-math")))
+
+// Written for the vectoriser: clamp with selects (NaN -> 0), then round half
+// away from zero as trunc(c + copysign(0.5 - 2^-54, c)), exact for
+// |c| < 2^52: the constant is below 0.5, so the sum reaches the next integer
+// only when the fraction is at least 0.5 (a fraction of exactly 0.5 makes the
+// sum a tie that rounds to the even integer above).
+template <class From, class To>
+IPT_ALWAYS_INLINE IPT_NO_TRAPPING void convert_row_impl(const From* __restrict src, To* __restrict dst, int64_t n) {
+    if constexpr (std::is_floating_point_v<To>) {
+        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(src[i]);
+    } else if constexpr (std::is_same_v<To, bool>) {
+        for (int64_t i = 0; i < n; ++i) {
+            const double v = static_cast<double>(src[i]);
+            dst[i] = v != 0 && v == v;
+        }
+    } else {
+        constexpr double lo = static_cast<double>(std::numeric_limits<To>::lowest());
+        constexpr double hi = static_cast<double>(std::numeric_limits<To>::max());
+        using I = std::conditional_t<(sizeof(To) < 4) || std::is_same_v<To, int32_t>, int32_t, int64_t>;
+        for (int64_t i = 0; i < n; ++i) {
+            const double v = static_cast<double>(src[i]);
+            double c = v < lo ? lo : v;
+            c = c > hi ? hi : c;
+            c = v == v ? c : 0.0;
+            const double r = std::trunc(c + std::copysign(0.49999999999999994, c));
+            dst[i] = static_cast<To>(static_cast<I>(r));
+        }
+    }
+}
+
+template <class From, class To>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) IPT_NO_TRAPPING void convert_row_avx512(
+    const From* src, To* dst, int64_t n) {
+    convert_row_impl(src, dst, n);
+}
+template <class From, class To>
+__attribute__((target("avx2,fma"))) IPT_NO_TRAPPING void convert_row_avx2(const From* src, To* dst, int64_t n) {
+    convert_row_impl(src, dst, n);
+}
+template <class From, class To>
+IPT_NO_TRAPPING void convert_row_base(const From* src, To* dst, int64_t n) {
+    convert_row_impl(src, dst, n);
+}
+
+}  // namespace convert_detail
+
+// dst[i] = src[i] converted to To with MATLAB's rules (a plain conversion
+// to a floating class; round, saturate, NaN -> 0 to an integer class;
+// nonzero to logical).
+template <class From, class To>
+void convert_row(const From* src, To* dst, int64_t n) {
+    if constexpr (std::is_same_v<From, bool>) {
+        for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<To>(src[i]);
+    } else if constexpr (std::is_same_v<From, To>) {
+        for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+    } else {
+        switch (isa_level()) {
+        case 2: convert_detail::convert_row_avx512(src, dst, n); break;
+        case 1: convert_detail::convert_row_avx2(src, dst, n); break;
+        default: convert_detail::convert_row_base(src, dst, n); break;
+        }
+    }
 }
 
 }  // namespace ipt::cpu

@@ -30,13 +30,8 @@
 #include <limits>
 #include <vector>
 
+#include "isa.hpp"
 #include "parallel.hpp"
-
-#if defined(__GNUC__)
-#define IPT_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define IPT_ALWAYS_INLINE inline
-#endif
 
 namespace ipt::cpu {
 
@@ -205,7 +200,7 @@ IPT_ALWAYS_INLINE void rows_impl(const Acc* src, int64_t src_stride, const TapKe
 }
 
 template <class Acc>
-__attribute__((target("avx512f"))) void rows_avx512(const Acc* src, int64_t ss, const TapKernel<Acc>& k,
+__attribute__((target("avx512f,avx512dq"))) void rows_avx512(const Acc* src, int64_t ss, const TapKernel<Acc>& k,
                                                     int64_t nr, int64_t nc, Acc* out, int64_t os) {
     rows_impl<Acc, 64>(src, ss, k, nr, nc, out, os);
 }
@@ -220,25 +215,6 @@ void rows_sse2(const Acc* src, int64_t ss, const TapKernel<Acc>& k, int64_t nr, 
     rows_impl<Acc, 16>(src, ss, k, nr, nc, out, os);
 }
 
-// 2: AVX-512, 1: AVX2+FMA, 0: SSE2. IPT_CPU_ISA=sse2|avx2|avx512 caps it
-// (to test every path on one machine).
-inline int isa_level() {
-    static const int level = [] {
-        int l = 0;
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) l = 1;
-        if (l == 1 && __builtin_cpu_supports("avx512f")) l = 2;
-#endif
-        if (const char* cap = std::getenv("IPT_CPU_ISA")) {
-            if (std::strcmp(cap, "sse2") == 0) l = 0;
-            else if (std::strcmp(cap, "avx2") == 0) l = std::min(l, 1);
-        }
-        return l;
-    }();
-    return level;
-}
-
 }  // namespace correlate_detail
 
 // out(r, c) = sum_taps w * src(r + i, c + j) for r < nrows, c < ncols.
@@ -246,7 +222,7 @@ inline int isa_level() {
 template <class Acc>
 void correlate_rows(const Acc* src, int64_t src_stride, const TapKernel<Acc>& k, int64_t nrows,
                     int64_t ncols, Acc* out, int64_t out_stride) {
-    switch (correlate_detail::isa_level()) {
+    switch (isa_level()) {
     case 2: correlate_detail::rows_avx512(src, src_stride, k, nrows, ncols, out, out_stride); break;
     case 1: correlate_detail::rows_avx2(src, src_stride, k, nrows, ncols, out, out_stride); break;
     default: correlate_detail::rows_sse2(src, src_stride, k, nrows, ncols, out, out_stride); break;

@@ -130,8 +130,7 @@ void filter_class(const FilterCall& c, const ipt_tensor* out) {
                 const int64_t s = colmap[static_cast<size_t>(q)];
                 dst[q] = s < 0 ? pad : static_cast<Acc>(src[s]);
             }
-            Acc* d = dst + c.left;
-            for (int64_t j = 0; j < mid_end - c.left; ++j) d[j] = static_cast<Acc>(src[j]);
+            ipt::cpu::convert_row(src, dst + c.left, mid_end - c.left);
             for (int64_t q = mid_end; q < pcols; ++q) {
                 const int64_t s = colmap[static_cast<size_t>(q)];
                 dst[q] = s < 0 ? pad : static_cast<Acc>(src[s]);
@@ -141,10 +140,7 @@ void filter_class(const FilterCall& c, const ipt_tensor* out) {
         if constexpr (std::is_same_v<T, Acc>) {
             ipt::cpu::run_filter_plan_into(plan, rows, cols, fill, Bp, cols);
         } else {
-            auto store = [&](int64_t o, const Acc* v) {
-                T* dst = Bp + o * cols;
-                for (int64_t j = 0; j < cols; ++j) dst[j] = ipt::cpu::to_class<T>(v[j]);
-            };
+            auto store = [&](int64_t o, const Acc* v) { ipt::cpu::convert_row(v, Bp + o * cols, cols); };
             ipt::cpu::run_filter_plan(plan, rows, cols, fill, store);
         }
     }
