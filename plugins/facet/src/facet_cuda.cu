@@ -112,7 +112,9 @@ cudaError_t launch_tile(const double* image, int64_t rows, int64_t cols, const S
 }  // namespace
 
 Shape default_shape(int window) {
-    // Measured on an H100 with bench/facet_shapes (see bench/results/).
+    // A first choice (half-warp tiles: a 5x5 window has 25 rows and at most
+    // 11 columns of work per phase); bench/facet_shapes measures the others,
+    // and bench/results/ holds what it found.
     Shape s;
     s.tile = 16;
     s.pixels = window <= 5 ? 8 : 4;

@@ -3,6 +3,8 @@
 // backend's stream (native handles); input and output tensors hold device
 // addresses. Work is queued on that stream, in order with the backend's own.
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include <cuda_runtime_api.h>
@@ -36,6 +38,22 @@ private:
     void* ptr_ = nullptr;
     cudaStream_t stream_;
 };
+
+// The block shape: the kernel's default, or FACET_CUDA_SHAPE="TILExPIXELS"
+// (e.g. "32x4") to try another without rebuilding (bench/facet_shapes
+// measures them all).
+cuda::Shape shape_for(int window) {
+    cuda::Shape shape = cuda::default_shape(window);
+    if (const char* env = std::getenv("FACET_CUDA_SHAPE")) {
+        int tile = 0, pixels = 0;
+        if (std::sscanf(env, "%dx%d", &tile, &pixels) == 2 && cuda::tile_supported(tile) && pixels >= 1 &&
+            tile * pixels <= 1024)
+            shape = {tile, pixels};
+        else if (ipt::plugin::host() && ipt::plugin::host()->log)
+            ipt::plugin::host()->log(2, "facet", "FACET_CUDA_SHAPE must be TILExPIXELS with TILE 8, 16 or 32; ignored");
+    }
+    return shape;
+}
 
 }  // namespace
 
@@ -81,7 +99,7 @@ ipt_status run_cuda(const ipt_kernel_call* call) {
                 args.output("coefficients", IPT_SINGLE, rows, cols, kMaxCoefficients)->data);
         if (count == 0) return;
         check(cuda::launch_fit(image.as<double>(), rows, cols, q.settings, J, degree, coefficients,
-                               cuda::default_shape(q.settings.window), stream),
+                               shape_for(q.settings.window), stream),
               "fit kernel launch");
     });
 }
