@@ -114,8 +114,13 @@ int main(int argc, char** argv) {
             for (int pixels : {1, 2, 4, 8, 16, 32}) {
                 if (tile * pixels > 1024) continue;
                 const facet::cuda::Shape shape{tile, pixels};
+                facet::cuda::Shape usable{};
+                if (facet::cuda::usable_shape(window, shape, &usable) != cudaSuccess ||
+                    usable.pixels != shape.pixels) {
+                    std::printf("%6d %8d %8d   does not fit (shared memory or registers)\n", tile, pixels, tile * pixels);
+                    continue;
+                }
                 const size_t smem = facet::cuda::shared_bytes(window, shape);
-                if (smem > static_cast<size_t>(prop.sharedMemPerBlockOptin)) continue;
                 const int resident = facet::cuda::resident_blocks_per_sm(window, shape);
                 CHECK(facet::cuda::launch_fit(d_img, opt.size, opt.size, st, d_J, d_deg, nullptr, shape, stream));
                 CHECK(cudaStreamSynchronize(stream));

@@ -166,20 +166,39 @@ cudaError_t convert_and_check(const void* input, int dtype, int64_t count, doubl
     }
 }
 
-cudaError_t launch_fit(const double* image, int64_t rows, int64_t cols, const Settings& st, float* J,
-                       uint8_t* degree, float* coefficients, Shape shape, cudaStream_t stream) {
-    if (rows * cols == 0) return cudaSuccess;
-    if (!tile_supported(shape.tile) || shape.pixels < 1) return cudaErrorInvalidValue;
-    int device = 0, limit = 0;
+cudaError_t usable_shape(int window, Shape requested, Shape* out) {
+    if (!tile_supported(requested.tile) || requested.pixels < 1) return cudaErrorInvalidValue;
+    int device = 0, smem_limit = 0;
     cudaError_t e = cudaGetDevice(&device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    cudaFuncAttributes attr{};
+    if (e == cudaSuccess) {
+        switch (requested.tile) {
+        case 8: e = cudaFuncGetAttributes(&attr, fit_kernel<8>); break;
+        case 16: e = cudaFuncGetAttributes(&attr, fit_kernel<16>); break;
+        default: e = cudaFuncGetAttributes(&attr, fit_kernel<32>); break;
+        }
+    }
     if (e != cudaSuccess) return e;
-    // Fewer pixels per block when their working sets do not fit (large windows).
-    while (shape.pixels > 1 && (shared_bytes(st.window, shape) > static_cast<size_t>(limit) ||
-                                shape.tile * shape.pixels > 1024))
+    // Fewer pixels per block when their working sets do not fit in shared
+    // memory (large windows) or the block needs more registers than there are.
+    Shape shape = requested;
+    while (shape.pixels > 1 && (shared_bytes(window, shape) > static_cast<size_t>(smem_limit) ||
+                                shape.tile * shape.pixels > attr.maxThreadsPerBlock))
         --shape.pixels;
+    if (shared_bytes(window, shape) > static_cast<size_t>(smem_limit) || shape.tile > attr.maxThreadsPerBlock)
+        return cudaErrorInvalidConfiguration;
+    *out = shape;
+    return cudaSuccess;
+}
+
+cudaError_t launch_fit(const double* image, int64_t rows, int64_t cols, const Settings& st, float* J,
+                       uint8_t* degree, float* coefficients, Shape requested, cudaStream_t stream) {
+    if (rows * cols == 0) return cudaSuccess;
+    Shape shape;
+    const cudaError_t e = usable_shape(st.window, requested, &shape);
+    if (e != cudaSuccess) return e;
     const size_t smem = shared_bytes(st.window, shape);
-    if (smem > static_cast<size_t>(limit)) return cudaErrorInvalidConfiguration;
     switch (shape.tile) {
     case 8: return launch_tile<8>(image, rows, cols, st, J, degree, coefficients, shape.pixels, smem, stream);
     case 16: return launch_tile<16>(image, rows, cols, st, J, degree, coefficients, shape.pixels, smem, stream);

@@ -39,9 +39,12 @@ int resident_blocks_per_sm(int window, Shape shape);
 cudaError_t convert_and_check(const void* input, int dtype, int64_t count, double max_magnitude,
                               double* image, unsigned long long* first_bad, cudaStream_t stream);
 
+// The shape launch_fit really uses for `requested`: fewer pixels per block
+// when shared memory or registers do not allow that many.
+cudaError_t usable_shape(int window, Shape requested, Shape* out);
+
 // Fits every pixel of the rows x cols double image. coefficients may be null
-// (else 10 planes of rows*cols). The shape's pixel count is reduced when the
-// device's shared memory per block would not hold it.
+// (else 10 planes of rows*cols). The shape is reduced as usable_shape() says.
 cudaError_t launch_fit(const double* image, int64_t rows, int64_t cols, const Settings& settings,
                        float* J, uint8_t* degree, float* coefficients, Shape shape,
                        cudaStream_t stream);
