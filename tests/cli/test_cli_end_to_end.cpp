@@ -49,11 +49,14 @@ std::string quote(const std::string& arg) {
     return q + "'";
 }
 
-// Runs the binary with arguments, in `dir`, capturing stdout and stderr.
-Result ipt_cli(const fs::path& dir, const std::vector<std::string>& args) {
+// Runs the binary with arguments, in `dir`, capturing stdout and stderr;
+// `plugin_path` sets IPT_PLUGIN_PATH for the run.
+Result ipt_cli(const fs::path& dir, const std::vector<std::string>& args, const std::string& plugin_path = "") {
     // Built with append: GCC 12 warns falsely (-Wrestrict) on long operator+ chains.
     std::string command = "cd ";
-    command.append(quote(dir.string())).append(" && ").append(quote(IPT_CLI_BINARY));
+    command.append(quote(dir.string())).append(" && ");
+    if (!plugin_path.empty()) command.append("IPT_PLUGIN_PATH=").append(quote(plugin_path)).append(" ");
+    command.append(quote(IPT_CLI_BINARY));
     for (const auto& a : args) command.append(" ").append(quote(a));
     command.append(" > ").append(quote((dir / "stdout.txt").string()));
     command.append(" 2> ").append(quote((dir / "stderr.txt").string()));
@@ -123,6 +126,16 @@ TEST(CliRun, Conv2FullAndValidAndDefault) {
                   .exit_code,
               0);
     EXPECT_EQ(ipt::cli::read_image((dir / "valid.npy").string()).values<double>(), (std::vector<double>{3, 5, 7}));
+}
+
+TEST(CliRun, OptionsMayComeBeforeTheOperator) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    const Result r = ipt_cli(dir, {"run", "--in", "A=a.npy", "--param", "shape=same", "conv2", "--in", "B=k.npy",
+                                   "--out", "C=c.npy"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(ipt::cli::read_image((dir / "c.npy").string()).values<double>(), (std::vector<double>{3, 5, 7, 4}));
 }
 
 TEST(CliRun, Conv2SameTwoDimensionalByHand) {
@@ -376,6 +389,28 @@ TEST(CliInfo, BrokenPluginIsReportedNotFatal) {
     EXPECT_NE(r.err.find("cannot load plugin"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("libbroken.so"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("failed"), std::string::npos) << "the load-report entry: " << r.err;
+}
+
+TEST(CliInfo, DiscoveredBrokenPluginIsListedAsFailed) {
+    const auto dir = temp_dir();
+    fs::create_directories(dir / "plugins");
+    std::ofstream(dir / "plugins" / "libipt_junk.so") << "not a shared object";
+    const Result r = ipt_cli(dir, {"info", "--json"}, (dir / "plugins").string());
+    ASSERT_EQ(r.exit_code, 0) << "a broken plugin never takes the program down: " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    bool junk_failed = false, cpu_loaded = false;
+    for (const auto& p : j["plugins"]) {
+        if (p["path"].get<std::string>().find("libipt_junk.so") != std::string::npos) {
+            junk_failed = p["status"] == "failed" && !p["error"].get<std::string>().empty() && p["ops"].empty();
+            EXPECT_EQ(p["source"], "IPT_PLUGIN_PATH");
+        }
+        cpu_loaded |= p["name"] == "cpu" && p["status"] == "loaded";
+    }
+    EXPECT_TRUE(junk_failed) << j["plugins"].dump();
+    EXPECT_TRUE(cpu_loaded);
+
+    const Result text = ipt_cli(dir, {"info"}, (dir / "plugins").string());
+    EXPECT_NE(text.out.find("failed  IPT_PLUGIN_PATH"), std::string::npos) << text.out;
 }
 
 TEST(CliInfo, TextShowsSections) {

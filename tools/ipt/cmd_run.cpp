@@ -198,9 +198,10 @@ int run(const RunOptions& opt) {
 Action setup(CLI::App& sub) {
     auto opt = std::make_shared<RunOptions>();
     sub.add_option("op", opt->op, "Operator, e.g. conv2 or ipt.conv2")->required();
-    sub.add_option("--in", opt->inputs, "Input image NAME=FILE (.npy, .png, .tif); repeatable");
-    sub.add_option("--out", opt->outputs, "Output image NAME=FILE (.npy, .png, .tif); repeatable");
-    sub.add_option("--param", opt->params, "Parameter NAME=VALUE, e.g. shape=same or tol=\"[0.01 0.99]\"");
+    // One value per occurrence, so that "--in A=a.npy conv2" leaves the operator alone.
+    sub.add_option("--in", opt->inputs, "Input image NAME=FILE (.npy, .png, .tif); repeatable")->allow_extra_args(false);
+    sub.add_option("--out", opt->outputs, "Output image NAME=FILE (.npy, .png, .tif); repeatable")->allow_extra_args(false);
+    sub.add_option("--param", opt->params, "Parameter NAME=VALUE, e.g. shape=same or tol=\"[0.01 0.99]\"")->allow_extra_args(false);
     sub.add_option("--device", opt->device, "Run on this device: id, kind (cpu, cuda, vulkan) or name");
     opt->variant_option = sub.add_option("--variant", opt->variant, "Run only this variant (\"\" = plain)");
     sub.add_flag("--explain", opt->explain, "Print which implementation ran, where, why and how long");

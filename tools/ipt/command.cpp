@@ -58,7 +58,7 @@ std::vector<CommandSpec> registered_commands() {
 }
 
 void add_context_options(CLI::App& sub, ContextOptions& options) {
-    sub.add_option("--plugin", options.plugins, "Load this plugin file too (repeatable)");
+    sub.add_option("--plugin", options.plugins, "Load this plugin file too (repeatable)")->allow_extra_args(false);
     sub.add_flag("--no-discovery", options.no_discovery,
                  "Do not load plugins from IPT_PLUGIN_PATH or the folder next to libipt");
 }
