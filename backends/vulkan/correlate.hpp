@@ -24,7 +24,17 @@ struct Correlation {
     int64_t out_rows = 0, out_cols = 0;
     int64_t off_r = 0, off_c = 0;       // source row of output row 0, tap row 0
     bool accumulate_double = true;
+    // When set, the group counts come from this buffer (VkDispatchIndirectCommand
+    // at indirect_offset) instead of the output size.
+    Buffer* indirect = nullptr;
+    VkDeviceSize indirect_offset = 0;
 };
+
+// Work groups a correlation dispatch needs (x, y, z).
+struct Groups {
+    uint32_t x, y, z;
+};
+Groups correlation_groups(const OpContext& ctx, const Correlation& c);
 
 void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c);
 

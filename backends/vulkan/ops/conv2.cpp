@@ -19,6 +19,11 @@ struct CorrelatePush {
     int32_t ma, na, out_rows, out_cols, off_r, off_c, kr, kc;
 };
 
+Groups correlation_groups(const OpContext& ctx, const Correlation& c) {
+    return {div_up(c.out_cols, ctx.tuning.group_x), div_up(c.out_rows, uint64_t(ctx.tuning.group_y) * ctx.tuning.per_invocation),
+            uint32_t(c.planes)};
+}
+
 void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c) {
     if (c.out_rows * c.out_cols * c.planes == 0) return;
     for (int64_t v : {c.source_rows, c.source_cols, c.out_rows, c.out_cols, c.kernel_rows, c.kernel_cols})
@@ -31,8 +36,12 @@ void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c) {
         ctx.pipeline("correlate", gx, gy,
                      {uint32_t(c.source_dtype), uint32_t(c.kernel_dtype), uint32_t(c.out_dtype),
                       c.accumulate_double ? 1u : 0u, uint32_t(c.pad), c.skip_zero ? 1u : 0u, c.rotate ? 1u : 0u});
-    rec.dispatch(pipeline, &p, sizeof p, div_up(c.out_cols, gx),
-                 div_up(c.out_rows, uint64_t(gy) * ctx.tuning.per_invocation), uint32_t(c.planes));
+    if (c.indirect) {
+        rec.dispatch_indirect(pipeline, &p, sizeof p, c.indirect, c.indirect_offset);
+        return;
+    }
+    const Groups g = correlation_groups(ctx, c);
+    rec.dispatch(pipeline, &p, sizeof p, g.x, g.y, g.z);
 }
 
 }  // namespace ipt::vk

@@ -48,7 +48,11 @@ void run_imlincomb(OpContext& ctx) {
         if (images[j]->rows != a1->rows || images[j]->cols != a1->cols ||
             images[j]->channels != a1->channels)
             ipt::plugin::invalid(std::string("ipt.imlincomb: parameter '") + names[j] +
-                                 "' must have the size of A1");
+                                 "' must have the size of 'A1'");
+    // MATLAB takes images of one class (as the CPU reference checks).
+    for (int j = 1; j < count; ++j)
+        if (images[j]->dtype != a1->dtype)
+            ipt::plugin::invalid(std::string("ipt.imlincomb: parameter '") + names[j] + "' must have the class of 'A1'");
     const uint64_t nk = args.count("K");
     if (nk != uint64_t(count) && nk != uint64_t(count) + 1)
         ipt::plugin::invalid("ipt.imlincomb: parameter 'K' must have one value per image, plus "
