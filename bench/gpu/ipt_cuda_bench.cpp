@@ -11,9 +11,11 @@
 //      bandwidth measured in the same run; and the same case through NPP;
 //   3. prints a table last and writes JSON (--json FILE).
 //
-// Usage: ipt_cuda_bench [--lib DIR] [--cpu-lib FILE] [--json FILE] [--checks-only] [--bench-only] [--filter TEXT]
+// Usage: ipt_cuda_bench [--lib DIR] [--cpu-lib FILE] [--json FILE] [--skip-code N] [--checks-only] [--bench-only] [--filter TEXT]
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+
+#include <cstdlib>
 
 #include <chrono>
 #include <cmath>
@@ -653,6 +655,7 @@ std::string json_escape(const std::string& s) {
 int main(int argc, char** argv) {
     std::string lib_dir, json_path, filter, cpu_lib;
     bool checks = true, benches = true;
+    int skip_code = 0;  // exit status when there is no CUDA device (ctest: SKIP_RETURN_CODE)
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--lib" && i + 1 < argc) lib_dir = argv[++i];
@@ -660,6 +663,7 @@ int main(int argc, char** argv) {
         else if (a == "--filter" && i + 1 < argc) filter = argv[++i];
         else if (a == "--cpu-lib" && i + 1 < argc) cpu_lib = argv[++i];
         else if (a == "--checks-only") benches = false;
+        else if (a == "--skip-code" && i + 1 < argc) skip_code = std::atoi(argv[++i]);
         else if (a == "--bench-only") checks = false;
     }
     if (lib_dir.empty()) {
@@ -677,7 +681,7 @@ int main(int argc, char** argv) {
                 cuda.table->device_count ? "" : ", note: ", cuda.table->device_note, cuda.table->impl_count);
     if (cuda.table->device_count == 0) {
         std::printf("SKIP: no CUDA device (%s)\n", cuda.table->device_note);
-        return 0;
+        return skip_code;
     }
     const ipt_device_desc& dev = cuda.table->devices[0];
     int driver = 0, runtime = 0;
