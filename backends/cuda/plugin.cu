@@ -256,6 +256,14 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
     ipt::plugin::host() = host;
     static std::once_flag once;
     std::call_once(once, ipt::cuda::discover);
+    // A host that called shutdown() and then asks again (without unloading)
+    // gets its streams back.
+    for (ipt::cuda::Device& d : ipt::cuda::devices())
+        if (!d.stream && cudaSetDevice(d.ordinal) == cudaSuccess &&
+            cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking) != cudaSuccess) {
+            if (reason) *reason = "libipt_cuda: cannot create a CUDA stream";
+            return nullptr;
+        }
     static ipt_plugin_table table = [] {
         using namespace ipt::cuda;
         ipt_plugin_table t{};
