@@ -26,6 +26,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/correlate.hpp"
@@ -173,7 +174,9 @@ std::vector<T> imfilter_replicate(const std::vector<T>& in, int64_t rows, int64_
     const int64_t pcols = cols + kc - 1;
     auto fill = [&](int64_t p, T* dst) {
         const T* src = in.data() + ipt::cpu::replicate_index(p - top, rows) * cols;
-        for (int64_t q = 0; q < pcols; ++q) dst[q] = src[ipt::cpu::replicate_index(q - left, cols)];
+        for (int64_t q = 0; q < left; ++q) dst[q] = src[0];
+        std::memcpy(dst + left, src, static_cast<size_t>(cols) * sizeof(T));
+        for (int64_t q = left + cols; q < pcols; ++q) dst[q] = src[cols - 1];
     };
     ipt::cpu::run_filter_plan_into(plan, rows, cols, fill, out.data(), cols);
     return out;
@@ -229,7 +232,9 @@ EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m,
     const std::vector<T> by = imfilter_replicate(I, m, n, opy.data(), ks, ks, false);
     const T kx = static_cast<T>(c.kx), ky = static_cast<T>(c.ky);
     std::vector<T> b(I.size());
-    for (size_t i = 0; i < b.size(); ++i) b[i] = kx * bx[i] * bx[i] + ky * by[i] * by[i];
+    ipt::cpu::parallel_for(0, m, [&](int64_t r) {
+        for (int64_t i = r * n; i < (r + 1) * n; ++i) b[i] = kx * bx[i] * bx[i] + ky * by[i] * by[i];
+    });
 
     EdgeResult res;
     double cutoff;
@@ -247,10 +252,12 @@ EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m,
     const int o3 = o2, o4 = o1;
     constexpr double kTol = 100 * std::numeric_limits<double>::epsilon();
     ipt::cpu::parallel_for(0, m, [&](int64_t r) {
+        const bool inner_row = r >= 1 && r + 1 < m;
         // A neighbour outside the image never vetoes a pixel.
-        auto bat = [&](int64_t rr, int64_t cc, bool& inside) -> T {
-            inside = rr >= 0 && rr < m && cc >= 0 && cc < n;
-            return inside ? b[static_cast<size_t>(rr * n + cc)] : T(0);
+        auto at = [&](int64_t rr, int64_t cc, bool inner, T& out) {
+            if (!inner && (rr < 0 || rr >= m || cc < 0 || cc >= n)) return false;
+            out = b[static_cast<size_t>(rr * n + cc)];
+            return true;
         };
         for (int64_t col = 0; col < n; ++col) {
             const size_t i = static_cast<size_t>(r * n + col);
@@ -260,15 +267,12 @@ EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m,
                 res.bw[i] = 1;
                 continue;
             }
-            bool in;
-            T nb = bat(r + o1, col - 1, in);
-            const bool b1 = !in || nb <= v;
-            nb = bat(r + o2, col + 1, in);
-            const bool b2 = !in || v > nb;
-            nb = bat(r - 1, col + o3, in);
-            const bool b3 = !in || nb <= v;
-            nb = bat(r + 1, col + o4, in);
-            const bool b4 = !in || v > nb;
+            const bool inner = inner_row && col >= 1 && col + 1 < n;
+            T nb{};
+            const bool b1 = !at(r + o1, col - 1, inner, nb) || nb <= v;
+            const bool b2 = !at(r + o2, col + 1, inner, nb) || v > nb;
+            const bool b3 = !at(r - 1, col + o3, inner, nb) || nb <= v;
+            const bool b4 = !at(r + 1, col + o4, inner, nb) || v > nb;
             const double ax = std::abs(static_cast<double>(bx[i])), ay = std::abs(static_cast<double>(by[i]));
             const bool across_cols = ax >= c.kx * ay - kTol && b1 && b2;
             const bool across_rows = ay >= c.ky * ax - kTol && b3 && b4;
@@ -371,14 +375,25 @@ EdgeResult canny(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t 
     const std::vector<T> sy = imfilter_replicate(I, m, n, g.data(), 1, len, true);
     const std::vector<T> gy = imfilter_replicate(sy, m, n, dg.data(), len, 1, true);
 
+    // hypot: for single, the double sqrt of the double sum of squares rounded
+    // once to single (exact for any two floats, and what hypotf computes).
     std::vector<T> mag(I.size());
+    ipt::cpu::parallel_for(0, m, [&](int64_t r) {
+        for (int64_t i = r * n; i < (r + 1) * n; ++i) {
+            if constexpr (std::is_same_v<T, float>) {
+                const double x = gx[i], y = gy[i];
+                mag[i] = static_cast<float>(std::sqrt(x * x + y * y));
+            } else {
+                mag[i] = std::hypot(gx[i], gy[i]);
+            }
+        }
+    });
     T magmax = 0;
-    for (size_t i = 0; i < mag.size(); ++i) {
-        mag[i] = std::hypot(gx[i], gy[i]);
-        magmax = std::max(magmax, mag[i]);
-    }
+    for (T v : mag) magmax = std::max(magmax, v);
     if (magmax > 0)
-        for (T& v : mag) v /= magmax;
+        ipt::cpu::parallel_for(0, m, [&](int64_t r) {
+            for (int64_t i = r * n; i < (r + 1) * n; ++i) mag[i] /= magmax;
+        });
 
     EdgeResult res;
     double low, high;
