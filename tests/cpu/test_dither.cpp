@@ -127,6 +127,10 @@ TEST(Dither, GrayThresholdIs128) {
     EXPECT_EQ(dither_gray(image<uint8_t>(1, 1, {128})), std::vector<uint8_t>{1});
     EXPECT_EQ(dither_gray(image<double>(1, 1, {0.5})), std::vector<uint8_t>{1});  // 127.5 -> 128
     EXPECT_EQ(dither_gray(image<double>(1, 1, {0.498})), std::vector<uint8_t>{0});
+    // NaN converts to uint8 0 (MATLAB's im2uint8), so it stays black and
+    // diffuses no error: the pixel below is then 128 -> white.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(dither_gray(image<double>(2, 1, {nan, 128 / 255.0})), (std::vector<uint8_t>{0, 1}));
     EXPECT_EQ(dither_gray(image<float>(1, 1, {0.5f})), std::vector<uint8_t>{1});
     EXPECT_EQ(dither_gray(image<uint16_t>(1, 1, {32896})), std::vector<uint8_t>{1});  // 128*257
     EXPECT_EQ(dither_gray(image<uint16_t>(1, 1, {32639})), std::vector<uint8_t>{0});  // 127*257
