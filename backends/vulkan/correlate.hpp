@@ -2,6 +2,8 @@
 // conv2, imfilter and edge.
 #pragma once
 
+#include <vector>
+
 #include "op_support.hpp"
 
 namespace ipt::vk {
@@ -39,5 +41,14 @@ Groups correlation_groups(const OpContext& ctx, const Correlation& c);
 void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c);
 
 inline int64_t dtype_bytes(int32_t dtype) { return static_cast<int64_t>(ipt::plugin::dtype_size(dtype)); }
+
+// imfilter(src, h, 'replicate', 'same', corr or conv) for a kernel known on
+// the host, on a one-plane image of the working class (single or double),
+// taking the CPU reference's route: a kernel of 12 taps or more (both sides
+// >= 2) that is exactly rank 1 (to 4 eps per tap) runs as a column pass then a
+// row pass, anything else as one 2-D pass. Used by edge.
+void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src, VkDeviceAddress dst,
+                             int32_t working_dtype, int64_t rows, int64_t cols, const std::vector<double>& h,
+                             int64_t kr, int64_t kc, bool conv);
 
 }  // namespace ipt::vk

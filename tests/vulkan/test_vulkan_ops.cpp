@@ -566,3 +566,41 @@ TEST(VulkanOps, Imfilter) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VulkanOps, Edge) {
+    REQUIRE_VULKAN();
+    Random rnd(21);
+    for (ipt_dtype dt : {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE})
+        for (const Shape& s : shapes()) {
+            if (s.channels != 1) continue;
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, 1, false);
+            const std::string label = shape_label(s, dt);
+            auto run = [&](const std::string& what, const vk_test::Setup& setup) {
+                compare("ipt.edge", setup, {"BW", "thresh"}, label + " " + what,
+                        [](const std::string& out, const Output& ref) {
+                            // thresh: 64 eps relative (the catalogue); BW exact.
+                            if (out != "thresh") return std::function<double(int64_t)>(nullptr);
+                            return range_eps(ref, 64);
+                        });
+            };
+            for (const char* method : {"sobel", "prewitt", "roberts"}) {
+                run(method, [&](ipt::Call& c) { c.image("I", a).option("method", method); });
+                run(std::string(method) + " nothinning horizontal",
+                    [&](ipt::Call& c) { c.image("I", a).option("method", method).option("thinning", "nothinning").option("direction", "horizontal"); });
+                run(std::string(method) + " threshold",
+                    [&](ipt::Call& c) { c.image("I", a).option("method", method).numbers("threshold", {0.1}); });
+            }
+            run("log", [&](ipt::Call& c) { c.image("I", a).option("method", "log"); });
+            run("log sigma 1 t 0", [&](ipt::Call& c) { c.image("I", a).option("method", "log").number("sigma", 1).numbers("threshold", {0}); });
+            ipt::Image h = ipt_test::image<double>(3, 4, {1, 2, -1, 0, 0.5, -2, 1, 1, 0, 1, -1, 2});
+            run("zerocross", [&](ipt::Call& c) { c.image("I", a).option("method", "zerocross").image("h", h); });
+            run("canny", [&](ipt::Call& c) { c.image("I", a).option("method", "canny"); });
+            run("canny [0.1 0.3] sigma 1", [&](ipt::Call& c) {
+                c.image("I", a).option("method", "canny").numbers("threshold", {0.1, 0.3}).number("sigma", 1);
+            });
+        }
+}
+
+}  // namespace
