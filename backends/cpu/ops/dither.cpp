@@ -11,14 +11,13 @@
 // pixels before it). Inverse-colormap cells are filled on first use, so only
 // the colours an image visits are searched.
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/rounding.hpp"
+#include "dither.hpp"
 
 namespace {
 
@@ -76,26 +75,16 @@ private:
     std::vector<int32_t> memo_;
 };
 
-// Error share: sign(e) * floor((floor(L/32) + N*|e|) / 16); 0 for e = 0 even
-// when floor(L/32) >= 16.
-inline int32_t share(int32_t e, int32_t n, int32_t bias) {
-    return e > 0 ? (bias + n * e) >> 4 : (e < 0 ? -((bias - n * e) >> 4) : 0);
-}
-
 // Everything the scan needs, allocated before the output (nothing is written
 // when an allocation fails).
 struct DitherState {
-    const std::vector<int32_t>& mapq;
-    int32_t top, bias;  // L-1 and floor(L/32)
+    const ipt::common::DitherSetup& setup;
     InverseColormap inverse;
     std::vector<int32_t> cur, next;  // per channel: current column, errors for the next
 
-    DitherState(const std::vector<int32_t>& map_quantised, int qm, int qe, int64_t rows,
-                int64_t cols)
-        : mapq(map_quantised),
-          top((int32_t(1) << std::max(qm, qe)) - 1),
-          bias((int32_t(1) << std::max(qm, qe)) / 32),
-          inverse(map_quantised, qm, std::max(qm, qe) - qm, rows * cols),
+    DitherState(const ipt::common::DitherSetup& s, int64_t rows, int64_t cols)
+        : setup(s),
+          inverse(s.mapq, s.qm, s.shift, rows * cols),
           cur(static_cast<size_t>(3 * rows)),
           next(static_cast<size_t>(3 * rows)) {}
 };
@@ -106,15 +95,13 @@ template <int C, class T, class Out>
 void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& st, Out* out) {
     // Raw pointers in locals: the uint8 stores to out may alias anything, so
     // the compiler would otherwise reload them after every store.
-    const int32_t top = st.top, bias = st.bias;
-    const int32_t* const mapq = st.mapq.data();
+    const int32_t top = st.setup.top, bias = st.setup.bias;
+    const int32_t* const mapq = st.setup.mapq.data();
     InverseColormap& inverse = st.inverse;
     int32_t* const cur = st.cur.data();
     int32_t* const next = st.next.data();
-    // q = floor(v*(L-1)/255 + 0.5), in integers.
     auto quantise = [&](const T* plane, int64_t r, int64_t c) {
-        const int64_t a = int64_t(to_uint8(plane[r * cols + c])) * top;
-        return static_cast<int32_t>((2 * a + 255) / 510);
+        return ipt::common::dither_level(to_uint8(plane[r * cols + c]), top);
     };
     for (int ch = 0; ch < C; ++ch)
         for (int64_t r = 0; r < rows; ++r) cur[ch * rows + r] = quantise(planes[ch], r, 0);
@@ -131,11 +118,11 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
                 if (e == 0) continue;  // nothing to diffuse
                 int32_t* col = cur + ch * rows;
                 int32_t* nxt = next + ch * rows;
-                if (r + 1 < rows) col[r + 1] += share(e, 7, bias);
+                if (r + 1 < rows) col[r + 1] += ipt::common::dither_share(e, 7, bias);
                 if (has_next) {
-                    nxt[r] += share(e, 5, bias);
-                    if (r > 0) nxt[r - 1] += share(e, 3, bias);
-                    if (r + 1 < rows) nxt[r + 1] += share(e, 1, bias);
+                    nxt[r] += ipt::common::dither_share(e, 5, bias);
+                    if (r > 0) nxt[r - 1] += ipt::common::dither_share(e, 3, bias);
+                    if (r + 1 < rows) nxt[r + 1] += ipt::common::dither_share(e, 1, bias);
                 }
             }
         }
@@ -148,57 +135,22 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
 
 void run_dither(const KernelArgs& args) {
     const ipt_tensor* img = args.image("I");
-    const ipt_tensor* map = args.image("map");
-    const int64_t qm = args.integer("Qm"), qe = args.integer("Qe");
-    if (qm < 1 || qm > 16) ipt::plugin::invalid("ipt.dither: parameter 'Qm' must be in 1..16");
-    if (qe < 1 || qe > 16) ipt::plugin::invalid("ipt.dither: parameter 'Qe' must be in 1..16");
-    const int32_t dt = img->dtype;
-    if (dt != IPT_UINT8 && dt != IPT_UINT16 && dt != IPT_SINGLE && dt != IPT_DOUBLE)
-        ipt::plugin::invalid("ipt.dither: parameter 'I' must be uint8, uint16, single or double");
-
-    const int bits = static_cast<int>(std::max(qm, qe));
-    const double top = static_cast<double>((int64_t(1) << bits) - 1);
-    std::vector<int32_t> mapq;  // n x 3, quantised: floor(map*(L-1) + 0.5)
-    if (map) {
-        if (img->channels != 3)
-            ipt::plugin::invalid("ipt.dither: parameter 'I' must be an RGB image (3 channels) "
-                                 "when map is given");
-        if (map->dtype != IPT_DOUBLE || map->cols != 3 || map->rows < 1 || map->channels != 1)
-            ipt::plugin::invalid("ipt.dither: parameter 'map' must be an n x 3 double colormap");
-        if (map->rows > 65536)
-            ipt::plugin::invalid("ipt.dither: parameter 'map' must have at most 65536 colours");
-        const double* m = static_cast<const double*>(map->data);
-        mapq.resize(static_cast<size_t>(map->rows * 3));
-        for (int64_t i = 0; i < map->rows * 3; ++i) {
-            if (!(m[i] >= 0.0 && m[i] <= 1.0))
-                ipt::plugin::invalid("ipt.dither: parameter 'map' must have values in [0, 1]");
-            mapq[i] = static_cast<int32_t>(std::floor(m[i] * top + 0.5));
-        }
-    } else {
-        if (img->channels != 1)
-            ipt::plugin::invalid("ipt.dither: parameter 'I' must be a grayscale image (1 channel) "
-                                 "when no map is given");
-        const int32_t white = static_cast<int32_t>(top);
-        mapq = {0, 0, 0, white, white, white};
-    }
-
-    const int64_t colours = static_cast<int64_t>(mapq.size() / 3);
-    const int32_t out_dtype = !map ? IPT_LOGICAL : (colours <= 256 ? IPT_UINT8 : IPT_UINT16);
-    DitherState state(mapq, int(qm), int(qe), img->rows, img->cols);
-    const ipt_tensor* x = args.output("X", out_dtype, img->rows, img->cols, 1);
+    const ipt::common::DitherSetup setup = ipt::common::dither_setup(args);
+    DitherState state(setup, img->rows, img->cols);
+    const ipt_tensor* x = args.output("X", setup.out_dtype, img->rows, img->cols, 1);
     if (img->rows == 0 || img->cols == 0) return;
-    ipt::cpu::visit_dtype(dt, [&](auto tag) {
+    ipt::cpu::visit_dtype(img->dtype, [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
                       std::is_floating_point_v<T>) {
             const auto in = ipt::cpu::view<T>(img);
-            if (!map) {
+            if (setup.gray) {
                 const T* gray[3] = {in.plane(0), nullptr, nullptr};
                 diffuse<1>(gray, img->rows, img->cols, state, static_cast<uint8_t*>(x->data));
                 return;
             }
             const T* planes[3] = {in.plane(0), in.plane(1), in.plane(2)};
-            if (out_dtype == IPT_UINT16)
+            if (setup.out_dtype == IPT_UINT16)
                 diffuse<3>(planes, img->rows, img->cols, state, static_cast<uint16_t*>(x->data));
             else
                 diffuse<3>(planes, img->rows, img->cols, state, static_cast<uint8_t*>(x->data));

@@ -9,8 +9,6 @@
 // 2x3 MATLAB matrix in column-major order: [low_r high_r low_g high_g low_b
 // high_b]. gamma takes 1 or 3 values. The default low_high_in is
 // stretchlim(I) per channel (shared code: common/histogram.hpp).
-#include <cmath>
-#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -25,35 +23,6 @@ namespace {
 
 using ipt::common::AdjustCurve;
 using ipt::plugin::KernelArgs;
-
-// Reads a [low high] pair per channel from 2 values (all channels) or, for
-// RGB, 6 values in column-major 2x3 order.
-void read_pairs(const KernelArgs& args, const char* name, int64_t channels,
-                std::vector<AdjustCurve>& curves, bool is_input) {
-    const double* v = args.floats(name);
-    const uint64_t count = args.count(name);
-    if (!(count == 2 || (channels == 3 && count == 6)))
-        ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name + "' must have 2 " +
-                             (channels == 3 ? "or 6 values (RGB: [low_r high_r low_g high_g low_b high_b])"
-                                            : "values for a one-channel image"));
-    for (uint64_t i = 0; i < count; ++i)
-        if (!(v[i] >= 0.0 && v[i] <= 1.0))
-            ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name +
-                                 "' must be in [0, 1]");
-    for (int64_t ch = 0; ch < channels; ++ch) {
-        const double* pair = count == 2 ? v : v + 2 * ch;
-        if (is_input) {
-            if (!(pair[0] < pair[1]))
-                ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name +
-                                     "' must have low < high");
-            curves[ch].low_in = pair[0];
-            curves[ch].high_in = pair[1];
-        } else {
-            curves[ch].low_out = pair[0];
-            curves[ch].high_out = pair[1];
-        }
-    }
-}
 
 template <class T>
 void adjust_plane(const T* in, T* out, int64_t n, const AdjustCurve& curve) {
@@ -84,30 +53,9 @@ void adjust_plane(const T* in, T* out, int64_t n, const AdjustCurve& curve) {
 
 void run_imadjust(const KernelArgs& args) {
     const ipt_tensor* img = args.image("I");
-    const int32_t dt = img->dtype;
-    if (dt != IPT_UINT8 && dt != IPT_UINT16 && dt != IPT_INT16 && dt != IPT_SINGLE &&
-        dt != IPT_DOUBLE)
-        ipt::plugin::invalid("ipt.imadjust: parameter 'I' must be uint8, uint16, int16, "
-                             "single or double");
+    std::vector<AdjustCurve> curves = ipt::common::imadjust_curves(args);
     const int64_t channels = img->channels;
-    if (channels != 1 && channels != 3)
-        ipt::plugin::invalid("ipt.imadjust: parameter 'I' must have 1 or 3 channels");
-    std::vector<AdjustCurve> curves(static_cast<size_t>(channels));
-
-    const double* gamma = args.floats("gamma");
-    const uint64_t gamma_count = args.count("gamma");
-    if (!(gamma_count == 1 || (channels == 3 && gamma_count == 3)))
-        ipt::plugin::invalid(std::string("ipt.imadjust: parameter 'gamma' must have 1 value") +
-                             (channels == 3 ? " or 3 (one per channel)" : " for a one-channel image"));
-    for (int64_t ch = 0; ch < channels; ++ch) {
-        const double g = gamma[gamma_count == 1 ? 0 : ch];
-        if (!(g >= 0.0 && std::isfinite(g)))
-            ipt::plugin::invalid("ipt.imadjust: parameter 'gamma' must be finite and >= 0");
-        curves[ch].gamma = g;
-    }
-    read_pairs(args, "low_high_out", channels, curves, false);
     const bool limits_given = args.present("low_high_in");
-    if (limits_given) read_pairs(args, "low_high_in", channels, curves, true);
 
     const ipt_tensor* out = args.output("J", img->dtype, img->rows, img->cols, channels);
     const int64_t plane = img->rows * img->cols;

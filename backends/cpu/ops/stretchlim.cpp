@@ -16,17 +16,7 @@ using ipt::plugin::KernelArgs;
 
 void run_stretchlim(const KernelArgs& args) {
     const ipt_tensor* img = args.image("I");
-    const double* tol = args.floats("tol");
-    const uint64_t tol_count = args.count("tol");
-    if (tol_count < 1 || tol_count > 2)
-        ipt::plugin::invalid("ipt.stretchlim: parameter 'tol' must have 1 or 2 elements");
-    for (uint64_t i = 0; i < tol_count; ++i)
-        if (!(tol[i] >= 0.0 && tol[i] <= 1.0))
-            ipt::plugin::invalid("ipt.stretchlim: parameter 'tol' must be in [0, 1]");
-    if (img->rows == 0 || img->cols == 0)
-        ipt::plugin::invalid("ipt.stretchlim: parameter 'I' must not be empty");
-    const auto [tol_low, tol_high] = ipt::common::stretchlim_tolerance(tol, tol_count);
-
+    const auto [tol_low, tol_high] = ipt::common::stretchlim_args(args);
     const int64_t channels = img->channels;
     const ipt_tensor* out = args.output("LOWHIGH", IPT_DOUBLE, 2, channels, 1);
     auto limits = ipt::cpu::mutable_view<double>(out);
