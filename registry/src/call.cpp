@@ -152,7 +152,7 @@ ipt_status host_alloc_output(void* host_call, uint32_t param_index, int32_t dtyp
             return s;
         }
         if (hc->ctx->poison_outputs && img->bytes) {
-            s = fill_poison(img.get());
+            s = fill_poison(img.get(), hc->ctx->poison_byte);
             if (s != IPT_OK) {
                 set_plugin_error(ipt_last_error());
                 release_image(img.release());

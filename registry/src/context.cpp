@@ -104,8 +104,12 @@ IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out) {
             ctx->ops.push_back(&ipt_builtin_ops[i]);
             ctx->ops_by_name[ipt_builtin_ops[i].name] = &ipt_builtin_ops[i];
         }
-        const char* poison = std::getenv("IPT_POISON_OUTPUTS");
-        ctx->poison_outputs = poison && *poison && std::strcmp(poison, "0") != 0;
+        // IPT_POISON_OUTPUTS: "1" poisons with 0xA5; another number (0x5A, 90) is the byte to use.
+        if (const char* poison = std::getenv("IPT_POISON_OUTPUTS"); poison && *poison && std::strcmp(poison, "0") != 0) {
+            const long v = std::strtol(poison, nullptr, 0);
+            ctx->poison_outputs = true;
+            ctx->poison_byte = v > 1 && v < 256 ? static_cast<unsigned char>(v) : 0xA5;
+        }
         if (!(flags & IPT_CONTEXT_NO_DISCOVERY)) {
             std::unique_lock lock(ctx->mutex);
             discover_plugins(ctx.get());

@@ -154,14 +154,14 @@ ipt_status copy_bytes_from_host(ipt_image* image, const void* src) {
     return IPT_OK;
 }
 
-ipt_status fill_poison(ipt_image* image) {
-    // 0xA5 in every byte: not 0 or 1 for logical, a value no operator produces
-    // by accident in the integer classes, a tiny odd number in the float ones.
+ipt_status fill_poison(ipt_image* image, unsigned char byte) {
+    // One byte everywhere (0xA5 by default): not 0 or 1 for logical, a value
+    // rarely produced in the integer classes, a tiny odd number in the floats.
     if (image->device->is_host()) {
-        std::memset(image->tensor.data, 0xA5, image->bytes);
+        std::memset(image->tensor.data, byte, image->bytes);
         return IPT_OK;
     }
-    std::vector<unsigned char> pattern(image->bytes, 0xA5);
+    std::vector<unsigned char> pattern(image->bytes, byte);
     return copy_bytes_from_host(image, pattern.data());
 }
 

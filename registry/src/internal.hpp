@@ -115,6 +115,7 @@ struct ipt_context {
     std::atomic<uint32_t> selection{IPT_SELECT_AUTO};
     std::unique_ptr<ipt::reg::TuningCache> tuning;
     bool poison_outputs = false;
+    unsigned char poison_byte = 0xA5;
 };
 
 struct ipt_image {
@@ -136,7 +137,7 @@ std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, i
 void release_image(ipt_image* image);
 ipt_status copy_bytes_to_host(const ipt_image* image, void* dst);   // tight copy
 ipt_status copy_bytes_from_host(ipt_image* image, const void* src); // tight copy
-ipt_status fill_poison(ipt_image* image);
+ipt_status fill_poison(ipt_image* image, unsigned char byte);
 // A copy of `src` on `dev` (through host memory when needed).
 std::unique_ptr<ipt_image> copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev,
                                       ipt_status* status);

@@ -258,8 +258,12 @@ ipt_status load_plugin_locked(ipt_context* ctx, const std::string& path, const s
             } catch (...) {
             }
         }
-        static std::deque<boost::dll::shared_library> rejected;  // never unloaded
-        rejected.push_back(plugin->library);
+        static std::mutex rejected_mutex;
+        static auto* rejected = new std::deque<boost::dll::shared_library>();  // never unloaded
+        {
+            std::lock_guard lock(rejected_mutex);
+            rejected->push_back(plugin->library);
+        }
         return finish_failed(s, why);
     }
     report.name = unique;
@@ -315,6 +319,15 @@ void unload_all(ipt_context* ctx) {
             } catch (...) {
             }
         }
+    }
+    // The libraries stay mapped: a plugin's worker threads (OpenMP's, a
+    // driver's) may outlive shutdown(), and unmapping code they still run
+    // crashes the process. The loader's reference is kept until exit.
+    static std::mutex graveyard_mutex;
+    static std::deque<boost::dll::shared_library>* graveyard = new std::deque<boost::dll::shared_library>();
+    {
+        std::lock_guard lock(graveyard_mutex);
+        for (auto& p : ctx->plugins) graveyard->push_back(p->library);
     }
     ctx->plugins.clear();
 }

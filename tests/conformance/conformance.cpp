@@ -211,8 +211,10 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
     const uint64_t seed = opt.seed ? *opt.seed : fresh_seed();
     const DeviationList deviations = load_deviations(opt.deviations);
     // Every output the registry allocates is filled with a pattern first, so
-    // an element an implementation forgets to write cannot match by luck.
-    setenv("IPT_POISON_OUTPUTS", "1", 1);
+    // an element an implementation forgets to write cannot match by luck. The
+    // tested devices and the reference get different patterns: an element
+    // both leave unwritten still differs.
+    setenv("IPT_POISON_OUTPUTS", "0xA5", 1);
 
     try {
         // ---- the contexts ----------------------------------------------------
@@ -231,7 +233,9 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
             test = std::make_unique<ipt::Context>();
         }
         std::string ref_error;
+        setenv("IPT_POISON_OUTPUTS", "0x5A", 1);
         std::unique_ptr<Reference> reference = open_reference(opt.reference, ref_error);
+        setenv("IPT_POISON_OUTPUTS", "0xA5", 1);
         if (!reference) {
             err << "ipt conformance: " << ref_error << "\n";
             return kExitUsage;

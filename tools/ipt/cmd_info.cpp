@@ -232,7 +232,9 @@ void print_devices(std::ostream& out, const Snapshot& s) {
 }
 
 void print_op(std::ostream& out, const Snapshot& s, const ipt_op_schema& op) {
-    out << "\n" << op.name << " - " << str(op.summary) << " (MATLAB " << str(op.matlab) << ")\n";
+    out << "\n" << op.name << " - " << str(op.summary);
+    if (op.matlab && *op.matlab) out << " (MATLAB " << op.matlab << ")";
+    out << "\n";
     std::vector<std::string> impls;
     for (const auto& impl : s.impls) {
         if (str(impl.op) != op.name) continue;

@@ -11,6 +11,41 @@
 namespace ipt::cli {
 namespace {
 
+const char* cost_source_name(int32_t source) {
+    switch (source) {
+    case IPT_COST_MEASURED: return "measured now";
+    case IPT_COST_CACHED: return "tuning cache";
+    case IPT_COST_DECLINED: return "declined";
+    case IPT_COST_FAILED: return "failed";
+    default: return "static";
+    }
+}
+
+// Every candidate of the last dispatch, ranked, with its cost.
+void print_candidates(std::ostream& out, const ipt::Context& ctx) {
+    Table t({"", "IMPLEMENTATION", "DEVICE", "RUN MS", "TRANSFER MS", "COST MS", "FROM", "NOTE"});
+    for (const auto& c : ctx.last_candidates()) {
+        const std::string name = std::string(c.plugin) + (*c.variant ? std::string(":") + c.variant : "");
+        auto ms = [](double v) { return v < 0 ? std::string("-") : format_number(v); };
+        t.add_row({c.chosen ? "*" : "", name, std::to_string(c.device_id), ms(c.run_ms), ms(c.transfer_ms), ms(c.cost_ms),
+                   cost_source_name(c.source), c.note});
+    }
+    if (!t.empty()) {
+        out << "  ranked candidates (* ran):\n";
+        t.print(out, "    ");
+    }
+}
+
+nlohmann::json candidates_json(const ipt::Context& ctx) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& c : ctx.last_candidates())
+        a.push_back({{"plugin", c.plugin}, {"variant", c.variant}, {"device_id", c.device_id}, {"run_ms", c.run_ms},
+                     {"transfer_ms", c.transfer_ms}, {"cost_ms", c.cost_ms}, {"source", cost_source_name(c.source)},
+                     {"chosen", c.chosen != 0}, {"note", c.note}});
+    return a;
+}
+
+
 struct RunOptions {
     std::string op;
     std::vector<std::string> inputs;
@@ -178,7 +213,8 @@ int run(const RunOptions& opt) {
                                  {"candidates", dispatch.candidates},
                                  {"declined", dispatch.declined},
                                  {"run_ms", dispatch.run_ms},
-                                 {"transfer_ms", dispatch.transfer_ms}}}});
+                                 {"transfer_ms", dispatch.transfer_ms},
+                                 {"ranked", candidates_json(ctx)}}}});
         return kExitOk;
     }
     for (const auto& line : lines) std::cout << line << '\n';
@@ -191,6 +227,7 @@ int run(const RunOptions& opt) {
                   << " declined\n"
                   << "  time:       " << format_number(dispatch.run_ms) << " ms run, "
                   << format_number(dispatch.transfer_ms) << " ms moving inputs\n";
+        print_candidates(std::cout, ctx);
     }
     return kExitOk;
 }
