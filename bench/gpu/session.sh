@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# One call on the GPU machine, in stages that each stay inside a 10-minute
+# command: build everything that builds there, then
+#   conformance  `ipt conformance` on the CUDA device and, through NVIDIA's
+#                Vulkan driver, on the Vulkan plugin; the CUDA harness with NPP
+#   bench        `ipt bench` across CPU, CUDA and Vulkan (kernel and overall
+#                times, auto vs best); the facet plugin's tests, conformance
+#                and CPU-vs-CUDA table
+#
+#   bench/gpu/session.sh conformance|bench
+#
+# Carry (run on the development machine first):
+#   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
+#          built here (the GPU machine has no Vulkan headers or glslang)
+#   .gl    Debian's libvulkan1 .deb (the Vulkan loader; see the device notes)
+# Results go to $OUT (the files come back) with a short table printed last.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+stage="${1:-conformance}"
+out="${OUT:-$root/bench-out}"
+mkdir -p "$out"
+build=/tmp/ipt-build
+ipt="$build/bin/ipt"
+vk="$root/.deps/vulkan/libipt_vulkan.so"
+summary="$out/summary-$stage.txt"
+: > "$summary"
+note() { echo "$*" | tee -a "$summary"; }
+started=$(date +%s)
+elapsed() { echo $(( $(date +%s) - started )); }
+
+# The Vulkan loader (Debian's libvulkan1), unpacked into /.
+for f in "$root"/.gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
+ldconfig 2>/dev/null
+if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+export IPT_TUNING_CACHE="$out/tuning.json"
+
+note "== $(date -u '+%Y-%m-%d %H:%M UTC') stage $stage"
+note "$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null)"
+
+# ---- build (CUDA backend, CPU backend without FFTW, CLI, CUDA harness) -------
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DIPT_WITH_CUDA=ON -DIPT_WITH_VULKAN=OFF \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DIPT_BUILD_TESTS=OFF -DIPT_BUILD_BENCH=OFF -DIPT_BUILD_CUDA_BENCH=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_DISABLE_FIND_PACKAGE_PNG=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_TIFF=ON -DCMAKE_DISABLE_FIND_PACKAGE_OpenCV=ON \
+  -DBOOST_ROOT="$root/.deps/prefix" -DBoost_NO_SYSTEM_PATHS=ON -DBoost_NO_BOOST_CMAKE=ON \
+  -DCMAKE_PREFIX_PATH="$root/.deps/prefix" > "$out/configure-$stage.log" 2>&1 || { tail -30 "$out/configure-$stage.log"; exit 1; }
+timeout 300 cmake --build "$build" -j 16 -- -k > "$out/build-$stage.log" 2>&1
+note "build exit $? after $(elapsed) s"
+grep -E "error" "$out/build-$stage.log" | head -20
+[ -x "$ipt" ] || { note "ipt not built"; exit 1; }
+"$ipt" info > "$out/info.txt" 2>&1
+"$ipt" info --plugin "$vk" | sed -n '/^Devices/,/^Operators/p' | tee -a "$summary"
+
+if [ "$stage" = conformance ]; then
+  note "== ipt conformance --device cuda (full)"
+  timeout 200 "$ipt" conformance --device cuda --json > "$out/conformance-cuda.json" 2> "$out/conformance-cuda.err"
+  note "cuda conformance exit $? after $(elapsed) s"
+  timeout 100 "$ipt" conformance --device cuda > "$out/conformance-cuda.txt" 2>&1 --quick --seed 7
+  if [ -f "$vk" ]; then
+    note "== ipt conformance --plugin libipt_vulkan.so (NVIDIA Vulkan driver, --quick; wave32 then forced wave64)"
+    timeout 120 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan.txt" 2>&1
+    note "vulkan conformance exit $? after $(elapsed) s"
+    IPT_VULKAN_VARIANT=wave64 timeout 90 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan-wave64.txt" 2>&1
+    note "vulkan wave64 conformance exit $? after $(elapsed) s"
+  fi
+  if [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 480 ]; then
+    note "== CUDA harness (checks, then timings with NPP)"
+    timeout $(( 560 - $(elapsed) )) "$build/bin/ipt_cuda_bench" --json "$out/cuda-bench.json" > "$out/cuda-bench.txt" 2>&1
+    note "harness exit $?"
+  fi
+  for f in conformance-cuda.txt conformance-vulkan.txt conformance-vulkan-wave64.txt; do
+    [ -f "$out/$f" ] && { echo "--- $f"; grep -E "^ *(ipt\.|summary|pass|PASS|FAIL|fail)" "$out/$f" | tail -40; }
+  done
+fi
+
+if [ "$stage" = bench ]; then
+  note "== ipt bench: CPU, CUDA and Vulkan, 256 and 2048"
+  timeout 300 "$ipt" bench --plugin "$vk" --sizes 256,2048 --repeats 7 --budget 1 --chart "$out/ipt-bench.png" \
+    --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
+  note "ipt bench exit $? after $(elapsed) s"
+  if [ "$(elapsed)" -lt 420 ]; then
+    note "== facet plugin"
+    cmake --install "$build" --prefix /tmp/ipt-prefix > /dev/null 2>&1
+    OPENIPT_PREFIX=/tmp/ipt-prefix OUT="$out" timeout $(( 580 - $(elapsed) )) bash "$root/plugins/facet/bench/run_gpu.sh" all \
+      > "$out/facet.txt" 2>&1
+    note "facet exit $? after $(elapsed) s"
+    tail -25 "$out/facet.txt"
+  fi
+fi
+echo "=== summary"
+cat "$summary"
