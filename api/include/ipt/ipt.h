@@ -234,6 +234,7 @@ IPT_API void ipt_image_free(ipt_image* image); /* NULL is ignored */
 IPT_API ipt_status ipt_call_create(ipt_context* ctx, const char* op, ipt_call** out);
 IPT_API void ipt_call_free(ipt_call* call); /* frees outputs not taken */
 
+/* The call refers to the image (no copy): keep it alive until the call has run. */
 IPT_API ipt_status ipt_call_set_image(ipt_call* call, const char* name, const ipt_image* image);
 IPT_API ipt_status ipt_call_set_int(ipt_call* call, const char* name, int64_t value);
 IPT_API ipt_status ipt_call_set_float(ipt_call* call, const char* name, double value);

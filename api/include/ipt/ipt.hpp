@@ -201,6 +201,7 @@ public:
 
     ipt_call* get() const { return h_; }
 
+    // The call refers to the image: keep `img` alive until run() (not a temporary).
     Call& image(const char* name, const Image& img) {
         check(ipt_call_set_image(h_, name, img.get()));
         return *this;

@@ -2,6 +2,7 @@
 // asks for).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "ipt/ipt_plugin.hpp"
@@ -15,7 +16,9 @@ inline int thread_count() {
 }
 
 // Calls body(i) for i in [begin, end) on several threads. The body must not
-// throw (check arguments before the loop).
+// throw (check arguments before the loop). Threads take chunks of about an
+// eighth of their share as they go, so one that starts late (a busy machine)
+// does not hold the whole call back.
 template <class Body>
 void parallel_for(int64_t begin, int64_t end, Body&& body, int64_t min_per_thread = 1) {
     const int64_t n = end - begin;
@@ -25,7 +28,8 @@ void parallel_for(int64_t begin, int64_t end, Body&& body, int64_t min_per_threa
         for (int64_t i = begin; i < end; ++i) body(i);
         return;
     }
-#pragma omp parallel for num_threads(threads) schedule(static)
+    const int64_t chunk = std::max<int64_t>(min_per_thread, n / (int64_t{threads} * 8));
+#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
     for (int64_t i = begin; i < end; ++i) body(i);
 }
 
