@@ -160,43 +160,93 @@ inline std::vector<Pass> plan(const std::vector<StrelOffset>& sorted) {
 
 namespace detail {
 
-// Rectangle [r0, r1) x [c0, c1) of a band buffer whose values are exact.
+// Rectangle [r0, r1) x [c0, c1) of band coordinates whose values are exact.
 struct Region {
     int64_t r0, r1, c0, c1;
 };
 
+// Rows of a band: a band buffer, or the output image seen in band
+// coordinates (base is band row r0, column c0).
 template <class W>
-struct Buffer {
-    W* data = nullptr;
-    int64_t cols = 0;
-    W* row(int64_t r) const { return data + r * cols; }
+struct View {
+    W* base = nullptr;
+    int64_t stride = 0, r0 = 0, c0 = 0;
+    W* at(int64_t r, int64_t c) const { return base + ((r - r0) * stride + (c - c0)); }
 };
 
 // Row primitives the compiler vectorises. `out` never aliases the inputs.
 template <class W, bool IsMax>
-inline void row_select2(W* __restrict out, const W* a, const W* b, int64_t n) {
+inline void sel2(W* __restrict out, const W* __restrict a, const W* __restrict b, int64_t n) {
     for (int64_t j = 0; j < n; ++j) out[j] = Select<IsMax>::apply(a[j], b[j]);
 }
 template <class W, bool IsMax>
-inline void row_select_into(W* __restrict out, const W* a, int64_t n) {
+inline void sel3(W* __restrict out, const W* __restrict a, const W* __restrict b, const W* __restrict c, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) out[j] = Select<IsMax>::apply(Select<IsMax>::apply(a[j], b[j]), c[j]);
+}
+template <class W, bool IsMax>
+inline void sel4(W* __restrict out, const W* __restrict a, const W* __restrict b, const W* __restrict c,
+                 const W* __restrict d, int64_t n) {
+    for (int64_t j = 0; j < n; ++j)
+        out[j] = Select<IsMax>::apply(Select<IsMax>::apply(a[j], b[j]), Select<IsMax>::apply(c[j], d[j]));
+}
+template <class W, bool IsMax>
+inline void sel_into(W* __restrict out, const W* __restrict a, int64_t n) {
     for (int64_t j = 0; j < n; ++j) out[j] = Select<IsMax>::apply(out[j], a[j]);
 }
-
-// Windows of up to this many points are taken directly; longer ones by doubling.
-constexpr int64_t kDirectMax = 4;
-
-inline int64_t pow2_floor(int64_t v) {
-    int64_t w = 1;
-    while (w * 2 <= v) w *= 2;
-    return w;
+template <class W>
+inline void copy_row(W* __restrict out, const W* __restrict a, int64_t n) {
+    std::memcpy(out, a, static_cast<size_t>(n) * sizeof(W));
 }
 
-// Scratch of one worker: the band buffers and two rows.
+// Windows of up to this many points are taken directly (one fused loop);
+// longer ones by doubling.
+constexpr int64_t kDirectMax = 4;
+
+// out[j] = op over k < count of src[k] [j] (count <= kDirectMax).
+template <class W, bool IsMax>
+inline void direct(W* out, const W* const* src, int64_t count, int64_t n) {
+    switch (count) {
+    case 1: copy_row(out, src[0], n); break;
+    case 2: sel2<W, IsMax>(out, src[0], src[1], n); break;
+    case 3: sel3<W, IsMax>(out, src[0], src[1], src[2], n); break;
+    default: sel4<W, IsMax>(out, src[0], src[1], src[2], src[3], n); break;
+    }
+}
+
+// op over windows of `count` points spaced `s` along one row: out[j] = op_k
+// src[j + k*s], j < n. ta, tb: scratch rows of n + (count-1)*s.
+template <class W, bool IsMax>
+inline void row_window(W* out, const W* src, int64_t count, int64_t s, int64_t n, W* ta, W* tb) {
+    if (count <= kDirectMax) {
+        const W* p[kDirectMax] = {src, src + s, src + 2 * s, src + 3 * s};
+        direct<W, IsMax>(out, p, count, n);
+        return;
+    }
+    const W* cur = src;
+    int64_t len = n + (count - 1) * s, w = 1;
+    W* dst = ta;
+    while (2 * w <= count) {
+        const int64_t m = len - w * s;
+        sel2<W, IsMax>(dst, cur, cur + w * s, m);
+        cur = dst;
+        dst = dst == ta ? tb : ta;
+        len = m;
+        w *= 2;
+    }
+    sel2<W, IsMax>(out, cur, cur + (count - w) * s, n);
+}
+
+// Scratch of one worker: band buffers and rows.
 template <class W>
 struct Scratch {
     std::vector<std::vector<W>> buffers;  // [0], [1]: ping-pong; [2], [3]: doubling; [4..]: powers
-    std::vector<W> row_a, row_b;
+    std::vector<W> row_a, row_b, row_c;
 };
+
+inline Region shrink(const Region& r, const Pass& p) {
+    return {r.r0 + std::max<int64_t>(0, -p.rmin), r.r1 - std::max<int64_t>(0, p.rmax),
+            r.c0 + std::max<int64_t>(0, -p.cmin), r.c1 - std::max<int64_t>(0, p.cmax)};
+}
 
 template <class W, bool IsMax>
 class BandRunner {
@@ -204,26 +254,54 @@ public:
     BandRunner(const std::vector<Pass>& passes, int64_t buf_cols, Scratch<W>& s)
         : passes_(passes), cols_(buf_cols), s_(s) {}
 
-    // Applies every pass to buffers[0] (whole region valid); returns the
-    // buffer that holds the result.
-    Buffer<W> run(Region& region) {
-        Buffer<W> cur{s_.buffers[0].data(), cols_};
+    // Runs the passes on one band of `nr` rows; fill_row(i, dst) writes band
+    // row i (padded, buf_cols wide). The last pass writes `central` of `out`.
+    template <class FillRow>
+    void run(FillRow&& fill_row, int64_t nr, const View<W>& out, const Region& central) {
+        Region region{0, nr, 0, cols_};
+        View<W> cur;
         int which = 0;
-        for (const Pass& p : passes_) {
-            Region next{region.r0 + std::max<int64_t>(0, -p.rmin), region.r1 - std::max<int64_t>(0, p.rmax),
-                        region.c0 + std::max<int64_t>(0, -p.cmin), region.c1 - std::max<int64_t>(0, p.cmax)};
-            Buffer<W> out{s_.buffers[static_cast<size_t>(1 - which)].data(), cols_};
-            if (next.r1 > next.r0 && next.c1 > next.c0) {
-                if (p.is_line)
-                    line(p.line, cur, region, out, next);
-                else
-                    runs(p, cur, region, out, next);
+        size_t first = 0;
+        const Pass& p0 = passes_.front();
+        if (p0.is_line && p0.line.step.dr == 0 && p0.line.count > 1) {
+            // A first pass along rows reads each padded source row from L1:
+            // the copy-in costs nothing extra.
+            const bool last = passes_.size() == 1;
+            const Region next = shrink(region, p0);
+            const View<W> dst = last ? out : buffer(1);
+            const Region reg = last ? central : next;
+            const int64_t n = reg.c1 - reg.c0;
+            W* row = s_.row_c.data();
+            for (int64_t r = reg.r0; r < reg.r1; ++r) {
+                fill_row(r + p0.line.start.dr, row);
+                row_window<W, IsMax>(dst.at(r, reg.c0), row + reg.c0 + p0.line.start.dc, p0.line.count,
+                                     p0.line.step.dc, n, s_.row_a.data(), s_.row_b.data());
             }
-            cur = out;
+            if (last) return;
+            cur = buffer(1);
+            which = 1;
+            region = next;
+            first = 1;
+        } else {
+            for (int64_t i = 0; i < nr; ++i) fill_row(i, s_.buffers[0].data() + i * cols_);
+            cur = buffer(0);
+        }
+        for (size_t k = first; k < passes_.size(); ++k) {
+            const Pass& p = passes_[k];
+            const Region next = shrink(region, p);
+            const bool last = k + 1 == passes_.size();
+            const View<W> dst = last ? out : buffer(1 - which);
+            const Region reg = last ? central : next;
+            if (reg.r1 > reg.r0 && reg.c1 > reg.c0) {
+                if (p.is_line)
+                    line(p.line, cur, region, dst, reg);
+                else
+                    runs(p, cur, region, dst, reg);
+            }
+            cur = buffer(1 - which);
             which = 1 - which;
             region = next;
         }
-        return cur;
     }
 
 private:
@@ -231,49 +309,42 @@ private:
     int64_t cols_;
     Scratch<W>& s_;
 
-    // out(p) = op_k in(p + start + k*step) over `dst`.
-    void line(const common::StrelLine& l, Buffer<W> in, const Region& src, Buffer<W> out,
+    View<W> buffer(size_t i) const { return {s_.buffers[i].data(), cols_, 0, 0}; }
+
+    // out(p) = op_k in(p + start + k*step) over `dst`; `src` is where `in` is exact.
+    void line(const common::StrelLine& l, const View<W>& in, const Region& src, const View<W>& out,
               const Region& dst) {
         const int64_t n = dst.c1 - dst.c0;
-        if (l.count == 1) {
-            for (int64_t r = dst.r0; r < dst.r1; ++r)
-                std::memcpy(out.row(r) + dst.c0, in.row(r + l.start.dr) + dst.c0 + l.start.dc,
-                            static_cast<size_t>(n) * sizeof(W));
-            return;
-        }
         if (l.step.dr == 0) {
-            horizontal(l, in, out, dst);
+            for (int64_t r = dst.r0; r < dst.r1; ++r)
+                row_window<W, IsMax>(out.at(r, dst.c0), in.at(r + l.start.dr, dst.c0 + l.start.dc), l.count,
+                                     l.step.dc, n, s_.row_a.data(), s_.row_b.data());
             return;
         }
         if (l.count <= kDirectMax) {
             for (int64_t r = dst.r0; r < dst.r1; ++r) {
-                W* o = out.row(r) + dst.c0;
-                const W* a = in.row(r + l.start.dr) + dst.c0 + l.start.dc;
-                const W* b = in.row(r + l.start.dr + l.step.dr) + dst.c0 + l.start.dc + l.step.dc;
-                row_select2<W, IsMax>(o, a, b, n);
-                for (int64_t k = 2; k < l.count; ++k)
-                    row_select_into<W, IsMax>(
-                        o, in.row(r + l.start.dr + k * l.step.dr) + dst.c0 + l.start.dc + k * l.step.dc, n);
+                const W* p[kDirectMax];
+                for (int64_t k = 0; k < l.count; ++k)
+                    p[k] = in.at(r + l.start.dr + k * l.step.dr, dst.c0 + l.start.dc + k * l.step.dc);
+                direct<W, IsMax>(out.at(r, dst.c0), p, l.count, n);
             }
             return;
         }
-        // Doubling across rows: B_2w(p) = op(B_w(p), B_w(p + w*step)).
-        // B_w is exact on `src` shrunk by (w-1)*step on the far side.
-        const int64_t vr = l.step.dr, vc = l.step.dc;  // vr > 0 after normalising
-        Buffer<W> cur = in;
+        // Doubling across rows: B_2w(p) = op(B_w(p), B_w(p + w*step)), exact on
+        // `src` shrunk by (w-1)*step on the far side (step.dr > 0).
+        const int64_t vr = l.step.dr, vc = l.step.dc;
+        View<W> cur = in;
         Region reg = src;
-        int t = 2;
+        size_t t = 2;
         int64_t w = 1;
         while (2 * w <= l.count) {
-            Buffer<W> nxt{s_.buffers[static_cast<size_t>(t)].data(), cols_};
-            Region nreg{reg.r0, reg.r1 - w * vr, reg.c0 + (vc < 0 ? -w * vc : 0), reg.c1 - (vc > 0 ? w * vc : 0)};
-            // Only rows and columns that a later step reads are needed, but
-            // the band is small: compute the whole valid region.
+            const View<W> nxt = buffer(t);
+            const Region nreg{reg.r0, reg.r1 - w * vr, reg.c0 + (vc < 0 ? -w * vc : 0),
+                              reg.c1 - (vc > 0 ? w * vc : 0)};
             const int64_t m = nreg.c1 - nreg.c0;
             if (m > 0)
                 for (int64_t r = nreg.r0; r < nreg.r1; ++r)
-                    row_select2<W, IsMax>(nxt.row(r) + nreg.c0, cur.row(r) + nreg.c0,
-                                          cur.row(r + w * vr) + nreg.c0 + w * vc, m);
+                    sel2<W, IsMax>(nxt.at(r, nreg.c0), cur.at(r, nreg.c0), cur.at(r + w * vr, nreg.c0 + w * vc), m);
             cur = nxt;
             reg = nreg;
             t = t == 2 ? 3 : 2;
@@ -281,85 +352,55 @@ private:
         }
         const int64_t tail = l.count - w;
         for (int64_t r = dst.r0; r < dst.r1; ++r)
-            row_select2<W, IsMax>(out.row(r) + dst.c0, cur.row(r + l.start.dr) + dst.c0 + l.start.dc,
-                                  cur.row(r + l.start.dr + tail * vr) + dst.c0 + l.start.dc + tail * vc, n);
-    }
-
-    // A progression along a row (step (0, s), s > 0): per row, in the row
-    // scratch.
-    void horizontal(const common::StrelLine& l, Buffer<W> in, Buffer<W> out, const Region& dst) {
-        const int64_t n = dst.c1 - dst.c0, s = l.step.dc;
-        const int64_t span = n + (l.count - 1) * s;  // source columns needed
-        W* ta = s_.row_a.data();
-        W* tb = s_.row_b.data();
-        for (int64_t r = dst.r0; r < dst.r1; ++r) {
-            const W* src = in.row(r + l.start.dr) + dst.c0 + l.start.dc;
-            W* o = out.row(r) + dst.c0;
-            if (l.count <= kDirectMax) {
-                row_select2<W, IsMax>(o, src, src + s, n);
-                for (int64_t k = 2; k < l.count; ++k) row_select_into<W, IsMax>(o, src + k * s, n);
-                continue;
-            }
-            const W* cur = src;
-            int64_t len = span, w = 1;
-            W* dstrow = ta;
-            while (2 * w <= l.count) {
-                const int64_t m = len - w * s;
-                row_select2<W, IsMax>(dstrow, cur, cur + w * s, m);
-                cur = dstrow;
-                dstrow = dstrow == ta ? tb : ta;
-                len = m;
-                w *= 2;
-            }
-            row_select2<W, IsMax>(o, cur, cur + (l.count - w) * s, n);
-        }
+            sel2<W, IsMax>(out.at(r, dst.c0), cur.at(r + l.start.dr, dst.c0 + l.start.dc),
+                           cur.at(r + l.start.dr + tail * vr, dst.c0 + l.start.dc + tail * vc), n);
     }
 
     // Horizontal runs: powers P_w (op over w consecutive columns) by
     // doubling, then each run (dr, dc, len) is op(P_w(p + (dr, dc)),
     // P_w(p + (dr, dc + len - w))) with w the largest power of two <= len.
-    void runs(const Pass& p, Buffer<W> in, const Region& src, Buffer<W> out, const Region& dst) {
+    void runs(const Pass& p, const View<W>& in, const Region& src, const View<W>& out, const Region& dst) {
         const int64_t n = dst.c1 - dst.c0;
-        std::vector<Buffer<W>> powers{in};  // powers[i] = P_(2^i)
+        std::vector<View<W>> powers{in};  // powers[i] = P_(2^i)
         {
             Region reg = src;
             int64_t w = 1;
             size_t next = 4;
+            const int64_t rlo = dst.r0 + p.rmin, rhi = dst.r1 + p.rmax;  // rows read
             while (2 * w <= p.max_run) {
-                Buffer<W> nxt{s_.buffers[next++].data(), cols_};
-                const Buffer<W>& cur = powers.back();
+                const View<W> nxt = buffer(next++);
+                const View<W> cur = powers.back();
                 const int64_t m = reg.c1 - reg.c0 - w;
-                const int64_t rlo = dst.r0 + p.rmin, rhi = dst.r1 + p.rmax;  // rows read
                 if (m > 0)
-                    for (int64_t r = rlo; r < rhi; ++r)
-                        row_select2<W, IsMax>(nxt.row(r) + reg.c0, cur.row(r) + reg.c0, cur.row(r) + reg.c0 + w, m);
+                    for (int64_t r = rlo; r < rhi; ++r) sel2<W, IsMax>(nxt.at(r, reg.c0), cur.at(r, reg.c0), cur.at(r, reg.c0 + w), m);
                 powers.push_back(nxt);
                 reg.c1 -= w;
                 w *= 2;
             }
         }
         for (int64_t r = dst.r0; r < dst.r1; ++r) {
-            W* o = out.row(r) + dst.c0;
+            W* o = out.at(r, dst.c0);
             bool first = true;
             for (const Run& run : p.runs) {
-                int64_t w = 1, level = 0;
+                int64_t w = 1;
+                size_t level = 0;
                 while (w * 2 <= run.len) {
                     w *= 2;
                     ++level;
                 }
-                const W* a = powers[static_cast<size_t>(level)].row(r + run.dr) + dst.c0 + run.dc;
+                const W* a = powers[level].at(r + run.dr, dst.c0 + run.dc);
                 if (w == run.len) {
                     if (first)
-                        std::memcpy(o, a, static_cast<size_t>(n) * sizeof(W));
+                        copy_row(o, a, n);
                     else
-                        row_select_into<W, IsMax>(o, a, n);
+                        sel_into<W, IsMax>(o, a, n);
                 } else {
                     const W* b = a + (run.len - w);
-                    if (first)
-                        row_select2<W, IsMax>(o, a, b, n);
-                    else {
-                        row_select_into<W, IsMax>(o, a, n);
-                        row_select_into<W, IsMax>(o, b, n);
+                    if (first) {
+                        sel2<W, IsMax>(o, a, b, n);
+                    } else {
+                        sel_into<W, IsMax>(o, a, n);
+                        sel_into<W, IsMax>(o, b, n);
                     }
                 }
                 first = false;
@@ -367,6 +408,30 @@ private:
         }
     }
 };
+
+// Band row i (image row R0 - up + i) padded with the identity; NaN counts as
+// the identity.
+template <class W>
+inline void fill_band_row(W* __restrict d, const W* __restrict a, int64_t rows, int64_t cols, int64_t ir,
+                          int64_t left, int64_t right, W id) {
+    const int64_t n = left + cols + right;
+    if (ir < 0 || ir >= rows) {
+        for (int64_t j = 0; j < n; ++j) d[j] = id;
+        return;
+    }
+    for (int64_t j = 0; j < left; ++j) d[j] = id;
+    const W* __restrict s = a + ir * cols;
+    W* __restrict m = d + left;
+    if constexpr (std::is_floating_point_v<W>) {
+        for (int64_t j = 0; j < cols; ++j) {
+            const W v = s[j];
+            m[j] = v != v ? id : v;
+        }
+    } else {
+        std::memcpy(m, s, static_cast<size_t>(cols) * sizeof(W));
+    }
+    for (int64_t j = left + cols; j < n; ++j) d[j] = id;
+}
 
 }  // namespace detail
 
@@ -414,42 +479,22 @@ void flat(const T* a_in, T* out_t, int64_t rows, int64_t cols, const std::vector
                 s.buffers[i].assign(static_cast<size_t>(buf_rows * buf_cols), id);
         s.row_a.assign(static_cast<size_t>(buf_cols), id);
         s.row_b.assign(static_cast<size_t>(buf_cols), id);
+        s.row_c.assign(static_cast<size_t>(buf_cols), id);
     }
 
     parallel_for(0, workers, [&](int64_t wk) {
         detail::Scratch<W>& s = scratch[static_cast<size_t>(wk)];
         const int64_t b0 = nbands * wk / workers, b1 = nbands * (wk + 1) / workers;
         simd_dispatch([&] {
+            detail::BandRunner<W, IsMax> runner(passes, buf_cols, s);
             for (int64_t b = b0; b < b1; ++b) {
                 const int64_t R0 = b * band, R1 = std::min(rows, R0 + band);
                 const int64_t nr = R1 - R0 + halo;
-                W* buf = s.buffers[0].data();
-                // Copy in, padded with the identity; NaN counts as the identity.
-                for (int64_t i = 0; i < nr; ++i) {
-                    W* d = buf + i * buf_cols;
-                    const int64_t ir = R0 - up + i;
-                    if (ir < 0 || ir >= rows) {
-                        std::fill(d, d + buf_cols, id);
-                        continue;
-                    }
-                    std::fill(d, d + left, id);
-                    const W* srow = a + ir * cols;
-                    W* drow = d + left;
-                    if constexpr (std::is_floating_point_v<W>) {
-                        for (int64_t j = 0; j < cols; ++j) {
-                            const W v = srow[j];
-                            drow[j] = v != v ? id : v;
-                        }
-                    } else {
-                        std::memcpy(drow, srow, static_cast<size_t>(cols) * sizeof(W));
-                    }
-                    std::fill(d + left + cols, d + buf_cols, id);
-                }
-                detail::Region region{0, nr, 0, buf_cols};
-                detail::BandRunner<W, IsMax> runner(passes, buf_cols, s);
-                detail::Buffer<W> res = runner.run(region);
-                for (int64_t r = R0; r < R1; ++r)
-                    std::memcpy(out + r * cols, res.row(r - R0 + up) + left, static_cast<size_t>(cols) * sizeof(W));
+                auto fill_row = [&](int64_t i, W* dst) {
+                    detail::fill_band_row(dst, a, rows, cols, R0 - up + i, left, right, id);
+                };
+                const detail::View<W> view{out + R0 * cols, cols, up, left};
+                runner.run(fill_row, nr, view, detail::Region{up, up + (R1 - R0), left, left + cols});
             }
         });
     });

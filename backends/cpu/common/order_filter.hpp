@@ -23,11 +23,14 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/image.hpp"
@@ -90,73 +93,167 @@ Padded<work_t<T>> pad_image(const T* a_in, int64_t rows, int64_t cols, const Dom
                 sr = symmetric_index(sr, rows);
             }
             const W* s = a + sr * cols;
+            std::memcpy(d + left, s, static_cast<size_t>(cols) * sizeof(W));
             for (int64_t j = 0; j < p.cols; ++j) {
-                int64_t sc = j - left;
-                if (sc >= 0 && sc < cols)
-                    d[j] = s[sc];
-                else
-                    d[j] = pad.kind == PadKind::Constant ? fill : s[symmetric_index(sc, cols)];
+                if (j == left) j = left + cols;
+                if (j >= p.cols) break;
+                const int64_t sc = j - left;
+                d[j] = pad.kind == PadKind::Constant ? fill : s[symmetric_index(sc, cols)];
             }
         },
         16);
     return p;
 }
 
+// Rows of the padded image built on demand, columns [c0, c1) of it only, in
+// a ring of `cap` rows (a worker walks down its rows, so each padded row is
+// built once and read from cache by the windows that use it). Output (r, c)
+// reads padded (r + i, c + j) for domain cell (i, j), as with Padded.
+template <class W>
+class PaddedRows {
+public:
+    PaddedRows(const W* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t c0, int64_t c1,
+               int64_t cap)
+        : a_(a), rows_(rows), cols_(cols), up_(kernel_origin(dom.rows)), left_(kernel_origin(dom.cols)), pad_(pad),
+          c0_(c0), width_(c1 - c0), cap_(cap), ring_(static_cast<size_t>(cap * (c1 - c0))),
+          tag_(static_cast<size_t>(cap), -1) {}
+
+    // Switches to columns [c0, c1) (at most the width given at construction).
+    void retarget(int64_t c0, int64_t c1) {
+        c0_ = c0;
+        width_ = c1 - c0;
+        std::fill(tag_.begin(), tag_.end(), -1);
+    }
+
+    // Padded row i; the pointer addresses padded column c0.
+    const W* row(int64_t i) {
+        const size_t slot = static_cast<size_t>(i % cap_);
+        W* d = ring_.data() + static_cast<int64_t>(slot) * width_;
+        if (tag_[slot] != i) {
+            build(i, d);
+            tag_[slot] = i;
+        }
+        return d;
+    }
+
+private:
+    const W* a_;
+    int64_t rows_, cols_, up_, left_;
+    Padding pad_;
+    int64_t c0_, width_, cap_;
+    std::vector<W> ring_;
+    std::vector<int64_t> tag_;
+
+    void build(int64_t i, W* d) const {
+        const W fill = static_cast<W>(pad_.value);
+        int64_t sr = i - up_;
+        if (sr < 0 || sr >= rows_) {
+            if (pad_.kind == PadKind::Constant) {
+                std::fill(d, d + width_, fill);
+                return;
+            }
+            sr = symmetric_index(sr, rows_);
+        }
+        const W* s = a_ + sr * cols_;
+        // Padded column c0 + j is source column c0 + j - left.
+        const int64_t first = std::max<int64_t>(0, left_ - c0_);                   // first in-image j
+        const int64_t last = std::min<int64_t>(width_, cols_ + left_ - c0_);       // one past
+        for (int64_t j = 0; j < std::min(first, width_); ++j)
+            d[j] = pad_.kind == PadKind::Constant ? fill : s[symmetric_index(c0_ + j - left_, cols_)];
+        if (last > first) std::memcpy(d + first, s + (c0_ + first - left_), static_cast<size_t>(last - first) * sizeof(W));
+        for (int64_t j = std::max(first, last); j < width_; ++j)
+            d[j] = pad_.kind == PadKind::Constant ? fill : s[symmetric_index(c0_ + j - left_, cols_)];
+    }
+};
+
 // ---- sorting networks ------------------------------------------------------
 
 struct Comparator {
-    int32_t lo, hi;
-    uint8_t need;  // bit 0: the min (into lo) is used; bit 1: the max (into hi)
+    int32_t lo = 0, hi = 0;
+    uint8_t need = 0;  // bit 0: the min (into lo) is used; bit 1: the max (into hi)
 };
-struct Network {
-    std::vector<Comparator> ops;
-    std::vector<int32_t> rank_slot;  // slot holding each rank at the end
+
+// Networks here have at most 128 virtual wires (kRectNetworkMax = 49 cells
+// give at most 8 x 16 blocks) and fewer comparators than Batcher's 1471 for 128.
+constexpr int kMaxWires = 128;
+constexpr int kMaxComparators = 2048;
+
+struct FixedNetwork {
+    std::array<Comparator, kMaxComparators> ops{};
+    int count = 0;
+    std::array<int32_t, kMaxWires> rank_slot{};  // slot holding each rank at the end
+    int n = 0;                                   // real wires
 };
 
 // Batcher's odd-even merge sort on nblocks blocks of `block` wires (powers of
 // two). Block b < real_blocks holds `real` real values in its lowest wires,
 // already sorted (the rest are +Inf). Real wire (b, t) is slot b*real + t.
 // Comparators against +Inf are resolved at build time (no-op or a relabel),
-// and the list is pruned to what the wanted ranks depend on.
-inline Network batcher(int block, int real, int nblocks, int real_blocks, const std::vector<int>& wanted) {
+// and the list is pruned to what ranks want_lo..want_hi depend on. constexpr:
+// the same generator builds the networks compiled into kernels.
+constexpr FixedNetwork generate_network(int block, int real, int nblocks, int real_blocks, int want_lo,
+                                        int want_hi) {
     const int P = block * nblocks;
-    std::vector<int32_t> state(static_cast<size_t>(P), -1);
+    if (P > kMaxWires) throw std::logic_error("sorting network: too many wires");
+    std::array<int32_t, kMaxWires> state{};
+    for (int i = 0; i < P; ++i) state[static_cast<size_t>(i)] = -1;
     for (int b = 0; b < real_blocks; ++b)
         for (int t = 0; t < real; ++t) state[static_cast<size_t>(b * block + t)] = b * real + t;
-    std::vector<Comparator> ops;
+    std::array<Comparator, kMaxComparators> all{};
+    int count = 0;
     for (int p = 1; p < P; p <<= 1) {
         if (p < block) continue;  // blocks of `block` wires are sorted already
         for (int k = p; k >= 1; k >>= 1)
             for (int j = k % p; j + k < P; j += 2 * k)
-                for (int i = 0; i < std::min(k, P - j - k); ++i) {
+                for (int i = 0; i < (k < P - j - k ? k : P - j - k); ++i) {
                     if ((i + j) / (2 * p) != (i + j + k) / (2 * p)) continue;
                     int32_t& a = state[static_cast<size_t>(i + j)];
                     int32_t& b = state[static_cast<size_t>(i + j + k)];
-                    if (b < 0) continue;        // min(x, +Inf) = x: nothing moves
-                    if (a < 0) {                // +Inf moves up: relabel
-                        std::swap(a, b);
+                    if (b < 0) continue;  // min(x, +Inf) = x: nothing moves
+                    if (a < 0) {          // +Inf moves up: relabel
+                        const int32_t t = a;
+                        a = b;
+                        b = t;
                         continue;
                     }
-                    ops.push_back({a, b, 3});
+                    if (count == kMaxComparators) throw std::logic_error("sorting network: too many comparators");
+                    all[static_cast<size_t>(count++)] = {a, b, 3};
                 }
     }
-    const int n = real * real_blocks;
-    Network net;
-    net.rank_slot.assign(state.begin(), state.begin() + n);
-    std::vector<uint8_t> needed(static_cast<size_t>(n), 0);
-    for (int w : wanted) needed[static_cast<size_t>(net.rank_slot[static_cast<size_t>(w)])] = 1;
-    for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
-        const uint8_t need = static_cast<uint8_t>((needed[static_cast<size_t>(it->lo)] ? 1 : 0) |
-                                                  (needed[static_cast<size_t>(it->hi)] ? 2 : 0));
+    FixedNetwork net;
+    net.n = real * real_blocks;
+    for (int w = 0; w < net.n; ++w) net.rank_slot[static_cast<size_t>(w)] = state[static_cast<size_t>(w)];
+    std::array<bool, kMaxWires> needed{};
+    for (int w = want_lo; w <= want_hi; ++w) needed[static_cast<size_t>(net.rank_slot[static_cast<size_t>(w)])] = true;
+    // Walk back from the outputs; kept comparators fill net.ops from the end.
+    int first = count;
+    for (int i = count - 1; i >= 0; --i) {
+        const Comparator c = all[static_cast<size_t>(i)];
+        const uint8_t need = static_cast<uint8_t>((needed[static_cast<size_t>(c.lo)] ? 1 : 0) |
+                                                  (needed[static_cast<size_t>(c.hi)] ? 2 : 0));
         if (!need) continue;
-        net.ops.push_back({it->lo, it->hi, need});
-        needed[static_cast<size_t>(it->lo)] = needed[static_cast<size_t>(it->hi)] = 1;
+        net.ops[static_cast<size_t>(--first)] = {c.lo, c.hi, need};
+        needed[static_cast<size_t>(c.lo)] = needed[static_cast<size_t>(c.hi)] = true;
     }
-    std::reverse(net.ops.begin(), net.ops.end());
+    net.count = count - first;
+    for (int i = 0; i < net.count; ++i) net.ops[static_cast<size_t>(i)] = net.ops[static_cast<size_t>(first + i)];
     return net;
 }
 
-inline int pow2_ceil(int64_t v) {
+struct Network {
+    std::vector<Comparator> ops;
+    std::vector<int32_t> rank_slot;  // slot holding each rank at the end
+};
+
+inline Network batcher(int block, int real, int nblocks, int real_blocks, int want_lo, int want_hi) {
+    const FixedNetwork f = generate_network(block, real, nblocks, real_blocks, want_lo, want_hi);
+    Network net;
+    net.ops.assign(f.ops.begin(), f.ops.begin() + f.count);
+    net.rank_slot.assign(f.rank_slot.begin(), f.rank_slot.begin() + f.n);
+    return net;
+}
+
+constexpr int pow2_ceil(int64_t v) {
     int w = 1;
     while (w < v) w *= 2;
     return w;
@@ -197,77 +294,186 @@ template <class W>
 constexpr int64_t chunk_lanes() {
     return std::max<int64_t>(32, 512 / static_cast<int64_t>(sizeof(W)));
 }
+// Distance between wires: the chunk plus one cache line, so that wires do
+// not sit at multiples of 4 KiB from each other (loads would falsely wait on
+// stores to other wires: 4K aliasing).
+template <class W>
+constexpr int64_t wire_stride() {
+    return chunk_lanes<W>() + 64 / static_cast<int64_t>(sizeof(W));
+}
 
 // Full m x n rectangle by sorted columns and a merge network. `out` gets rank k.
 template <class W>
-void rect_network(const Padded<W>& p, int64_t rows, int64_t cols, int64_t m, int64_t n, int64_t k, W* out) {
+void rect_network(const W* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t k,
+                  W* out) {
+    const int64_t m = dom.rows, n = dom.cols;
     const int bm = pow2_ceil(m), bn = pow2_ceil(n);
-    std::vector<int> all_ranks;
-    for (int t = 0; t < m; ++t) all_ranks.push_back(t);
-    const Network colsort = batcher(1, 1, bm, static_cast<int>(m), all_ranks);
-    const Network merge = batcher(bm, static_cast<int>(m), bn, static_cast<int>(n), {static_cast<int>(k)});
-    const int64_t X = chunk_lanes<W>();
-    const int64_t colw = X + n - 1;
+    const Network colsort = batcher(1, 1, bm, static_cast<int>(m), 0, static_cast<int>(m) - 1);
+    const Network merge = batcher(bm, static_cast<int>(m), bn, static_cast<int>(n), static_cast<int>(k), static_cast<int>(k));
+    const int64_t X = chunk_lanes<W>(), WS = wire_stride<W>();
+    const int64_t colw = X + n - 1 + 64 / static_cast<int64_t>(sizeof(W));
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
     std::vector<std::vector<W>> colbufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(m * colw)));
-    std::vector<std::vector<W>> wirebufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(m * n * X)));
+    std::vector<std::vector<W>> wirebufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(m * n * WS)));
+    std::vector<PaddedRows<W>> src(static_cast<size_t>(workers),
+                                   PaddedRows<W>(a, rows, cols, dom, pad, 0, cols + n - 1, m));
     parallel_for(0, workers, [&](int64_t wk) {
         W* colbuf = colbufs[static_cast<size_t>(wk)].data();
         W* wires = wirebufs[static_cast<size_t>(wk)].data();
+        PaddedRows<W>& p = src[static_cast<size_t>(wk)];
         const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
-            for (int64_t r = r0; r < r1; ++r)
+            std::vector<const W*> in(static_cast<size_t>(m));
+            for (int64_t r = r0; r < r1; ++r) {
+                for (int64_t t = 0; t < m; ++t) in[static_cast<size_t>(t)] = p.row(r + t);
                 for (int64_t c0 = 0; c0 < cols; c0 += X) {
                     const int64_t len = std::min(X, cols - c0);
                     const int64_t clen = len + n - 1;
                     for (int64_t t = 0; t < m; ++t)
-                        std::memcpy(colbuf + t * colw, p.row(r + t) + c0, static_cast<size_t>(clen) * sizeof(W));
+                        std::memcpy(colbuf + t * colw, in[static_cast<size_t>(t)] + c0, static_cast<size_t>(clen) * sizeof(W));
                     run_network(colsort, colbuf, colw, clen);
                     for (int64_t c = 0; c < n; ++c)
                         for (int64_t t = 0; t < m; ++t)
-                            std::memcpy(wires + (c * m + t) * X,
+                            std::memcpy(wires + (c * m + t) * WS,
                                         colbuf + colsort.rank_slot[static_cast<size_t>(t)] * colw + c,
                                         static_cast<size_t>(len) * sizeof(W));
-                    run_network(merge, wires, X, len);
-                    std::memcpy(out + r * cols + c0, wires + merge.rank_slot[static_cast<size_t>(k)] * X,
+                    run_network(merge, wires, WS, len);
+                    std::memcpy(out + r * cols + c0, wires + merge.rank_slot[static_cast<size_t>(k)] * WS,
                                 static_cast<size_t>(len) * sizeof(W));
                 }
+            }
         });
     });
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define IPT_ORDER_FIXED_NETWORKS 1
+// Medians of small full rectangles with the merge network compiled in, so
+// that the wires live in vector registers (GCC/Clang vector extension of 32
+// bytes: one AVX2 register, two SSE2 ones) instead of memory.
+namespace fixed {
+
+template <int M, int N>
+struct MedianNet {
+    static constexpr FixedNetwork merge =
+        generate_network(pow2_ceil(M), M, pow2_ceil(N), N, (M * N - 1) / 2, (M * N - 1) / 2);
+};
+
+template <class W>
+struct vec_of;
+#define IPT_ORDER_VEC(T)                                          \
+    template <>                                                   \
+    struct vec_of<T> {                                            \
+        typedef T type __attribute__((vector_size(32)));          \
+    };
+IPT_ORDER_VEC(uint8_t)
+IPT_ORDER_VEC(uint16_t)
+IPT_ORDER_VEC(int16_t)
+IPT_ORDER_VEC(int32_t)
+IPT_ORDER_VEC(uint32_t)
+IPT_ORDER_VEC(float)
+IPT_ORDER_VEC(double)
+#undef IPT_ORDER_VEC
+template <class W>
+using vec = typename vec_of<W>::type;
+
+template <class Net, size_t I, class V>
+inline void step(V* w) {
+    constexpr Comparator c = Net::merge.ops[I];
+    const V a = w[c.lo], b = w[c.hi];
+    if constexpr ((c.need & 1) != 0) w[c.lo] = a < b ? a : b;
+    if constexpr ((c.need & 2) != 0) w[c.hi] = a < b ? b : a;
+}
+template <class Net, class V, size_t... I>
+inline void run(V* w, std::index_sequence<I...>) {
+    (step<Net, I>(w), ...);
+}
+
+}  // namespace fixed
+
+template <class W, int M, int N>
+void rect_median_fixed(const W* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, W* out) {
+    using Net = fixed::MedianNet<M, N>;
+    using V = fixed::vec<W>;
+    constexpr int64_t L = static_cast<int64_t>(sizeof(V) / sizeof(W));
+    const int64_t pc = cols + N - 1;
+    // Room for the last vector's over-read; those lanes are computed, not stored.
+    const int64_t colw = (cols + L - 1) / L * L + N - 1 + L;
+    const Network colsort = batcher(1, 1, pow2_ceil(M), M, 0, M - 1);
+    const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
+    std::vector<std::vector<W>> colbufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(M * colw)));
+    std::vector<PaddedRows<W>> src(static_cast<size_t>(workers), PaddedRows<W>(a, rows, cols, dom, pad, 0, pc, M));
+    parallel_for(0, workers, [&](int64_t wk) {
+        W* colbuf = colbufs[static_cast<size_t>(wk)].data();
+        PaddedRows<W>& p = src[static_cast<size_t>(wk)];
+        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
+        simd_dispatch([&] {
+            const W* ranked[M];
+            for (int t = 0; t < M; ++t) ranked[t] = colbuf + colsort.rank_slot[static_cast<size_t>(t)] * colw;
+            for (int64_t r = r0; r < r1; ++r) {
+                for (int64_t t = 0; t < M; ++t)
+                    std::memcpy(colbuf + t * colw, p.row(r + t), static_cast<size_t>(pc) * sizeof(W));
+                run_network(colsort, colbuf, colw, pc);
+                W* o = out + r * cols;
+                for (int64_t x = 0; x < cols; x += L) {
+                    V w[M * N];
+#pragma GCC unroll 16
+                    for (int c = 0; c < N; ++c)
+#pragma GCC unroll 16
+                        for (int t = 0; t < M; ++t) std::memcpy(&w[c * M + t], ranked[t] + x + c, sizeof(V));
+                    fixed::run<Net>(w, std::make_index_sequence<static_cast<size_t>(Net::merge.count)>{});
+                    const int64_t len = std::min(L, cols - x);
+                    std::memcpy(o + x, &w[Net::merge.rank_slot[static_cast<size_t>((M * N - 1) / 2)]],
+                                static_cast<size_t>(len) * sizeof(W));
+                }
+            }
+        });
+    });
+}
+#endif
+
 // 3x3 median: per column sort of three, then med3(max lows, med3 mids, min highs).
 template <class W>
-void median3x3(const Padded<W>& p, int64_t rows, int64_t cols, W* out) {
+inline void sort_columns3(const W* __restrict a, const W* __restrict b, const W* __restrict c, W* __restrict lo,
+                          W* __restrict mid, W* __restrict hi, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) {
+        const W x = a[j], y = b[j], z = c[j];
+        const W mn = vmin(x, y), mx = vmax(x, y);
+        lo[j] = vmin(mn, z);
+        hi[j] = vmax(mx, z);
+        mid[j] = vmax(mn, vmin(mx, z));
+    }
+}
+template <class W>
+inline void median_of_columns3(const W* __restrict lo, const W* __restrict mid, const W* __restrict hi,
+                               W* __restrict o, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) {
+        const W l = vmax(vmax(lo[j], lo[j + 1]), lo[j + 2]);
+        const W h = vmin(vmin(hi[j], hi[j + 1]), hi[j + 2]);
+        const W u = mid[j], v = mid[j + 1], w = mid[j + 2];
+        const W m = vmax(vmin(u, v), vmin(vmax(u, v), w));
+        o[j] = vmax(vmin(l, m), vmin(vmax(l, m), h));
+    }
+}
+template <class W>
+void median3x3(const W* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, W* out) {
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
-    std::vector<std::vector<W>> bufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(3 * p.cols)));
+    const int64_t pc = cols + 2;
+    std::vector<std::vector<W>> bufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(3 * pc)));
+    std::vector<PaddedRows<W>> src(static_cast<size_t>(workers), PaddedRows<W>(a, rows, cols, dom, pad, 0, pc, 3));
     parallel_for(0, workers, [&](int64_t wk) {
         W* lo = bufs[static_cast<size_t>(wk)].data();
-        W* mid = lo + p.cols;
-        W* hi = mid + p.cols;
+        W* mid = lo + pc;
+        W* hi = mid + pc;
+        PaddedRows<W>& p = src[static_cast<size_t>(wk)];
         const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
             for (int64_t r = r0; r < r1; ++r) {
-                const W* a = p.row(r);
-                const W* b = p.row(r + 1);
-                const W* c = p.row(r + 2);
-                for (int64_t j = 0; j < p.cols; ++j) {
-                    const W x = a[j], y = b[j], z = c[j];
-                    const W mn = vmin(x, y), mx = vmax(x, y);
-                    lo[j] = vmin(mn, z);
-                    hi[j] = vmax(mx, z);
-                    mid[j] = vmax(mn, vmin(mx, z));
-                }
-                W* o = out + r * cols;
-                for (int64_t j = 0; j < cols; ++j) {
-                    const W l = vmax(vmax(lo[j], lo[j + 1]), lo[j + 2]);
-                    const W h = vmin(vmin(hi[j], hi[j + 1]), hi[j + 2]);
-                    const W u = mid[j], v = mid[j + 1], w = mid[j + 2];
-                    const W mn = vmin(u, v), mx = vmax(u, v);
-                    const W m = vmax(mn, vmin(mx, w));
-                    const W mn2 = vmin(l, m), mx2 = vmax(l, m);
-                    o[j] = vmax(mn2, vmin(mx2, h));
-                }
+                const W* x = p.row(r);
+                const W* y = p.row(r + 1);
+                const W* z = p.row(r + 2);
+                sort_columns3(x, y, z, lo, mid, hi, pc);
+                median_of_columns3(lo, mid, hi, out + r * cols, cols);
             }
         });
     });
@@ -276,7 +482,7 @@ void median3x3(const Padded<W>& p, int64_t rows, int64_t cols, W* out) {
 // Arbitrary domain with few cells: a pruned sorting network on the values
 // (plus the offsets S, when given, for a double result).
 template <class W, class V>
-void domain_network(const Padded<W>& p, int64_t rows, int64_t cols, const Domain& dom, int64_t k,
+void domain_network(const W* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t k,
                     const double* s, V* out) {
     std::vector<int64_t> di, dj;
     std::vector<double> add;
@@ -288,20 +494,25 @@ void domain_network(const Padded<W>& p, int64_t rows, int64_t cols, const Domain
                 add.push_back(s ? s[i * dom.cols + j] : 0.0);
             }
     const int64_t nw = static_cast<int64_t>(di.size());
-    const Network net = batcher(1, 1, pow2_ceil(nw), static_cast<int>(nw), {static_cast<int>(k)});
-    const int64_t X = chunk_lanes<V>();
+    const Network net = batcher(1, 1, pow2_ceil(nw), static_cast<int>(nw), static_cast<int>(k), static_cast<int>(k));
+    const int64_t X = chunk_lanes<V>(), WS = wire_stride<V>();
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
-    std::vector<std::vector<V>> wirebufs(static_cast<size_t>(workers), std::vector<V>(static_cast<size_t>(nw * X)));
+    std::vector<std::vector<V>> wirebufs(static_cast<size_t>(workers), std::vector<V>(static_cast<size_t>(nw * WS)));
+    std::vector<PaddedRows<W>> srcs(static_cast<size_t>(workers),
+                                    PaddedRows<W>(a, rows, cols, dom, pad, 0, cols + dom.cols - 1, dom.rows));
     parallel_for(0, workers, [&](int64_t wk) {
         V* wires = wirebufs[static_cast<size_t>(wk)].data();
+        PaddedRows<W>& p = srcs[static_cast<size_t>(wk)];
         const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
-            for (int64_t r = r0; r < r1; ++r)
+            std::vector<const W*> in(static_cast<size_t>(dom.rows));
+            for (int64_t r = r0; r < r1; ++r) {
+                for (int64_t i = 0; i < dom.rows; ++i) in[static_cast<size_t>(i)] = p.row(r + i);
                 for (int64_t c0 = 0; c0 < cols; c0 += X) {
                     const int64_t len = std::min(X, cols - c0);
                     for (int64_t w = 0; w < nw; ++w) {
-                        const W* src = p.row(r + di[static_cast<size_t>(w)]) + c0 + dj[static_cast<size_t>(w)];
-                        V* dst = wires + w * X;
+                        const W* src = in[static_cast<size_t>(di[static_cast<size_t>(w)])] + c0 + dj[static_cast<size_t>(w)];
+                        V* dst = wires + w * WS;
                         if (s) {
                             const double h = add[static_cast<size_t>(w)];
                             for (int64_t x = 0; x < len; ++x) dst[x] = static_cast<V>(static_cast<double>(src[x]) + h);
@@ -309,94 +520,147 @@ void domain_network(const Padded<W>& p, int64_t rows, int64_t cols, const Domain
                             for (int64_t x = 0; x < len; ++x) dst[x] = static_cast<V>(src[x]);
                         }
                     }
-                    run_network(net, wires, X, len);
-                    std::memcpy(out + r * cols + c0, wires + net.rank_slot[static_cast<size_t>(k)] * X,
+                    run_network(net, wires, WS, len);
+                    std::memcpy(out + r * cols + c0, wires + net.rank_slot[static_cast<size_t>(k)] * WS,
                                 static_cast<size_t>(len) * sizeof(V));
                 }
+            }
         });
     });
 }
 
 // ---- histograms ----------------------------------------------------------------
 
+// Branchless search of the bucket that holds rank k in 16 counts after
+// `below` smaller values: returns the bucket and updates `below`.
+template <class C>
+inline int find_bucket16(const C* h, uint32_t k, uint32_t& below) {
+    uint32_t acc = below;
+    int b = 0;
+    for (int i = 0; i < 16; ++i) {
+        acc += h[i];
+        const bool le = acc <= k;
+        b += le;
+        below = le ? acc : below;
+    }
+    return b;
+}
+// 16 counts at once (GCC/Clang vector extension: one AVX2 operation, two SSE2
+// ones); 16-bit counts wrap consistently, so add-then-subtract is exact.
+#if defined(__GNUC__) || defined(__clang__)
+typedef uint16_t u16x16 __attribute__((vector_size(32)));
+inline void add_sub16(uint16_t* h, const uint16_t* add, const uint16_t* sub) {
+    u16x16 a, b, c;
+    std::memcpy(&a, h, sizeof a);
+    std::memcpy(&b, add, sizeof b);
+    std::memcpy(&c, sub, sizeof c);
+    a += b - c;
+    std::memcpy(h, &a, sizeof a);
+}
+inline void add16(uint16_t* h, const uint16_t* add) {
+    u16x16 a, b;
+    std::memcpy(&a, h, sizeof a);
+    std::memcpy(&b, add, sizeof b);
+    a += b;
+    std::memcpy(h, &a, sizeof a);
+}
+#else
+inline void add_sub16(uint16_t* __restrict h, const uint16_t* __restrict add, const uint16_t* __restrict sub) {
+    for (int i = 0; i < 16; ++i) h[i] = static_cast<uint16_t>(h[i] + add[i] - sub[i]);
+}
+inline void add16(uint16_t* __restrict h, const uint16_t* __restrict add) {
+    for (int i = 0; i < 16; ++i) h[i] = static_cast<uint16_t>(h[i] + add[i]);
+}
+#endif
+inline void add_sub16(uint32_t* __restrict h, const uint16_t* __restrict add, const uint16_t* __restrict sub) {
+    for (int i = 0; i < 16; ++i) h[i] += static_cast<uint32_t>(add[i]) - sub[i];
+}
+inline void add16(uint32_t* __restrict h, const uint16_t* __restrict add) {
+    for (int i = 0; i < 16; ++i) h[i] += add[i];
+}
+
 // Perreault and Hebert's constant-time filter for uint8 and a full m x n
-// rectangle, any rank k. Rows are split among the workers; each keeps the
-// column histograms of its rows (fine 256 bins, coarse 16).
-inline void perreault_u8(const Padded<uint8_t>& p, int64_t rows, int64_t cols, int64_t m, int64_t n, int64_t k,
-                         uint8_t* out) {
-    const int64_t pc = p.cols;
-    const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
+// rectangle, any rank k. The image is cut in vertical strips whose column
+// histograms (fine 256 bins, coarse 16) stay in L2; each strip is swept top
+// to bottom, and the kernel's fine histograms are brought up to date only
+// for the coarse bucket that holds the rank. C counts the kernel (16 bits
+// when m*n fits).
+template <class C>
+void perreault_u8(const uint8_t* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t k,
+                  uint8_t* out) {
+    const int64_t m = dom.rows, n = dom.cols;
+    const int64_t strip = std::max<int64_t>(64, 256 - (n - 1));
+    const int64_t nstrips = (cols + strip - 1) / strip;
+    const int64_t pw_max = strip + n - 1;
+    const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), nstrips));
     struct State {
         std::vector<uint16_t> fine, coarse;  // per padded column: 256 and 16 counts (<= m <= 4096)
     };
     std::vector<State> st(static_cast<size_t>(workers));
     for (auto& s : st) {
-        s.fine.assign(static_cast<size_t>(pc * 256), 0);
-        s.coarse.assign(static_cast<size_t>(pc * 16), 0);
+        s.fine.resize(static_cast<size_t>(pw_max * 256));
+        s.coarse.resize(static_cast<size_t>(pw_max * 16));
     }
+    std::vector<PaddedRows<uint8_t>> srcs(static_cast<size_t>(workers),
+                                          PaddedRows<uint8_t>(a, rows, cols, dom, pad, 0, pw_max, m + 1));
+    const auto kk = static_cast<uint32_t>(k);
     parallel_for(0, workers, [&](int64_t wk) {
         State& s = st[static_cast<size_t>(wk)];
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
-        if (r0 >= r1) return;
+        PaddedRows<uint8_t>& p = srcs[static_cast<size_t>(wk)];
+        const int64_t s0 = nstrips * wk / workers, s1 = nstrips * (wk + 1) / workers;
         simd_dispatch([&] {
             uint16_t* fine = s.fine.data();
             uint16_t* coarse = s.coarse.data();
-            for (int64_t t = 0; t < m; ++t) {
-                const uint8_t* src = p.row(r0 + t);
-                for (int64_t j = 0; j < pc; ++j) {
-                    ++fine[j * 256 + src[j]];
-                    ++coarse[j * 16 + (src[j] >> 4)];
-                }
-            }
-            uint32_t hc[16];
-            uint32_t hf[16][16];
+            alignas(32) C hc[16];
+            alignas(32) C hf[16][16];
             int64_t luc[16];
-            for (int64_t r = r0; r < r1; ++r) {
-                if (r > r0) {
-                    const uint8_t* gone = p.row(r - 1);
-                    const uint8_t* come = p.row(r + m - 1);
-                    for (int64_t j = 0; j < pc; ++j) {
-                        --fine[j * 256 + gone[j]];
-                        --coarse[j * 16 + (gone[j] >> 4)];
-                        ++fine[j * 256 + come[j]];
-                        ++coarse[j * 16 + (come[j] >> 4)];
+            for (int64_t si = s0; si < s1; ++si) {
+                const int64_t x0 = si * strip, x1 = std::min(cols, x0 + strip);
+                const int64_t pw = x1 - x0 + n - 1;
+                p.retarget(x0, x0 + pw);
+                std::fill(fine, fine + pw * 256, uint16_t{0});
+                std::fill(coarse, coarse + pw * 16, uint16_t{0});
+                for (int64_t t = 0; t < m; ++t) {
+                    const uint8_t* src = p.row(t);
+                    for (int64_t j = 0; j < pw; ++j) {
+                        ++fine[j * 256 + src[j]];
+                        ++coarse[j * 16 + (src[j] >> 4)];
                     }
                 }
-                for (int b = 0; b < 16; ++b) {
-                    hc[b] = 0;
-                    luc[b] = std::numeric_limits<int64_t>::min() / 2;
-                }
-                for (int64_t j = 0; j < n; ++j)
-                    for (int b = 0; b < 16; ++b) hc[b] += coarse[j * 16 + b];
-                uint8_t* o = out + r * cols;
-                for (int64_t x = 0; x < cols; ++x) {
-                    if (x > 0) {
-                        const uint16_t* add = coarse + (x + n - 1) * 16;
-                        const uint16_t* sub = coarse + (x - 1) * 16;
-                        for (int b = 0; b < 16; ++b) hc[b] += static_cast<uint32_t>(add[b]) - sub[b];
-                    }
-                    int b = 0;
-                    uint64_t below = 0;
-                    while (below + hc[b] <= static_cast<uint64_t>(k)) below += hc[b++];
-                    // Bring the fine histogram of bucket b up to column x.
-                    uint32_t* h = hf[b];
-                    if (x - luc[b] >= n) {
-                        for (int i = 0; i < 16; ++i) h[i] = 0;
-                        for (int64_t j = x; j < x + n; ++j) {
-                            const uint16_t* f = fine + j * 256 + b * 16;
-                            for (int i = 0; i < 16; ++i) h[i] += f[i];
-                        }
-                    } else {
-                        for (int64_t j = luc[b]; j < x; ++j) {
-                            const uint16_t* add = fine + (j + n) * 256 + b * 16;
-                            const uint16_t* sub = fine + j * 256 + b * 16;
-                            for (int i = 0; i < 16; ++i) h[i] += static_cast<uint32_t>(add[i]) - sub[i];
+                for (int64_t r = 0; r < rows; ++r) {
+                    if (r > 0) {
+                        const uint8_t* gone = p.row(r - 1);
+                        const uint8_t* come = p.row(r + m - 1);
+                        for (int64_t j = 0; j < pw; ++j) {
+                            --fine[j * 256 + gone[j]];
+                            --coarse[j * 16 + (gone[j] >> 4)];
+                            ++fine[j * 256 + come[j]];
+                            ++coarse[j * 16 + (come[j] >> 4)];
                         }
                     }
-                    luc[b] = x;
-                    int i = 0;
-                    while (below + h[i] <= static_cast<uint64_t>(k)) below += h[i++];
-                    o[x] = static_cast<uint8_t>(b * 16 + i);
+                    for (int b = 0; b < 16; ++b) {
+                        hc[b] = 0;
+                        luc[b] = std::numeric_limits<int64_t>::min() / 2;
+                    }
+                    for (int64_t j = 0; j < n; ++j) add16(hc, coarse + j * 16);
+                    uint8_t* o = out + r * cols + x0;
+                    for (int64_t x = 0; x < x1 - x0; ++x) {
+                        if (x > 0) add_sub16(hc, coarse + (x + n - 1) * 16, coarse + (x - 1) * 16);
+                        uint32_t below = 0;
+                        const int b = find_bucket16(hc, kk, below);
+                        // Bring the fine histogram of bucket b up to column x.
+                        C* h = hf[b];
+                        if (x - luc[b] >= n) {
+                            for (int i = 0; i < 16; ++i) h[i] = 0;
+                            for (int64_t j = x; j < x + n; ++j) add16(h, fine + j * 256 + b * 16);
+                        } else {
+                            for (int64_t j = luc[b]; j < x; ++j)
+                                add_sub16(h, fine + (j + n) * 256 + b * 16, fine + j * 256 + b * 16);
+                        }
+                        luc[b] = x;
+                        const int i = find_bucket16(h, kk, below);
+                        o[x] = static_cast<uint8_t>(b * 16 + i);
+                    }
                 }
             }
         });
@@ -408,8 +672,9 @@ inline void perreault_u8(const Padded<uint8_t>& p, int64_t rows, int64_t cols, i
 // ones that enter; the rank is found by walking from the previous answer
 // (coarse buckets of 256, or 16 for 8 bits, skip empty stretches).
 template <class T>
-void huang(const Padded<work_t<T>>& p, int64_t rows, int64_t cols, const Domain& dom, int64_t k, T* out_t) {
+void huang(const T* a_in, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t k, T* out_t) {
     using W = work_t<T>;
+    const W* a = reinterpret_cast<const W*>(a_in);
     constexpr int64_t bins = sizeof(W) == 1 ? 256 : 65536;
     constexpr int64_t cshift = sizeof(W) == 1 ? 4 : 8;
     constexpr int64_t cbins = bins >> cshift;
@@ -433,14 +698,19 @@ void huang(const Padded<work_t<T>>& p, int64_t rows, int64_t cols, const Domain&
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
     std::vector<std::vector<uint32_t>> hists(static_cast<size_t>(workers),
                                              std::vector<uint32_t>(static_cast<size_t>(bins + cbins)));
+    std::vector<PaddedRows<W>> srcs(static_cast<size_t>(workers),
+                                    PaddedRows<W>(a, rows, cols, dom, pad, 0, cols + dom.cols - 1, dom.rows));
     parallel_for(0, workers, [&](int64_t wk) {
+        PaddedRows<W>& p = srcs[static_cast<size_t>(wk)];
         uint32_t* fine = hists[static_cast<size_t>(wk)].data();
         uint32_t* coarse = fine + bins;
         const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
+        std::vector<const W*> in(static_cast<size_t>(dom.rows));
         for (int64_t r = r0; r < r1; ++r) {
+            for (int64_t i = 0; i < dom.rows; ++i) in[static_cast<size_t>(i)] = p.row(r + i);
             std::fill(fine, fine + bins + cbins, 0u);
             for (const Cell& c : cells) {
-                const int64_t v = static_cast<int64_t>(p.row(r + c.i)[c.j]) + bias;
+                const int64_t v = static_cast<int64_t>(in[static_cast<size_t>(c.i)][c.j]) + bias;
                 ++fine[v];
                 ++coarse[v >> cshift];
             }
@@ -450,13 +720,13 @@ void huang(const Padded<work_t<T>>& p, int64_t rows, int64_t cols, const Domain&
             for (int64_t x = 0; x < cols; ++x) {
                 if (x > 0) {
                     for (const Cell& c : leave) {
-                        const int64_t v = static_cast<int64_t>(p.row(r + c.i)[c.j + x - 1]) + bias;
+                        const int64_t v = static_cast<int64_t>(in[static_cast<size_t>(c.i)][c.j + x - 1]) + bias;
                         --fine[v];
                         --coarse[v >> cshift];
                         below -= v < cur;
                     }
                     for (const Cell& c : enter) {
-                        const int64_t v = static_cast<int64_t>(p.row(r + c.i)[c.j + x]) + bias;
+                        const int64_t v = static_cast<int64_t>(in[static_cast<size_t>(c.i)][c.j + x]) + bias;
                         ++fine[v];
                         ++coarse[v >> cshift];
                         below += v < cur;
@@ -486,6 +756,14 @@ void huang(const Padded<work_t<T>>& p, int64_t rows, int64_t cols, const Domain&
             }
         }
     });
+}
+
+inline void add_run_counts(int32_t* __restrict cnt, const int32_t* __restrict hi, const int32_t* __restrict lo,
+                           int64_t n) {
+    for (int64_t x = 0; x < n; ++x) cnt[x] += hi[x] - lo[x];
+}
+inline void threshold_counts(uint8_t* __restrict o, const int32_t* __restrict cnt, int32_t need, int64_t n) {
+    for (int64_t x = 0; x < n; ++x) o[x] = cnt[x] >= need;
 }
 
 // Logical: the k-th smallest is true iff at most k of the values are false,
@@ -528,12 +806,9 @@ inline void logical_count(const Padded<uint8_t>& p, int64_t rows, int64_t cols, 
                 std::fill(cnt, cnt + cols, 0);
                 for (const RunCells& run : runs) {
                     const int32_t* q = pre.data() + (r + run.i) * (p.cols + 1);
-                    const int32_t* hi = q + run.j1 + 1;
-                    const int32_t* lo = q + run.j0;
-                    for (int64_t x = 0; x < cols; ++x) cnt[x] += hi[x] - lo[x];
+                    add_run_counts(cnt, q + run.j1 + 1, q + run.j0, cols);
                 }
-                uint8_t* o = out + r * cols;
-                for (int64_t x = 0; x < cols; ++x) o[x] = cnt[x] >= need;
+                threshold_counts(out + r * cols, cnt, static_cast<int32_t>(need), cols);
             }
         });
     });
@@ -606,41 +881,50 @@ template <class T>
 void filter(const T* a_in, T* out_t, int64_t rows, int64_t cols, const Domain& dom, int64_t k, const Padding& pad) {
     using W = work_t<T>;
     if (rows == 0 || cols == 0) return;
-    const Padded<W> p = pad_image(a_in, rows, cols, dom, pad);
+    const W* a = reinterpret_cast<const W*>(a_in);
     W* out = reinterpret_cast<W*>(out_t);
     if constexpr (std::is_same_v<T, bool>) {
-        logical_count(p, rows, cols, dom, k, out);
+        logical_count(pad_image(a_in, rows, cols, dom, pad), rows, cols, dom, k, out);
         return;
     } else {
         const int64_t count = dom.count();
         const bool full = dom.full();
-        if (has_nan(p.data.data(), static_cast<int64_t>(p.data.size()))) {
-            select_fallback<W, W>(p, rows, cols, dom, k, nullptr, out);
+        if (has_nan(a, rows * cols)) {
+            select_fallback<W, W>(pad_image(a_in, rows, cols, dom, pad), rows, cols, dom, k, nullptr, out);
             return;
         }
         if (full && dom.rows == 3 && dom.cols == 3 && k == 4) {
-            median3x3(p, rows, cols, out);
+            median3x3(a, rows, cols, dom, pad, out);
             return;
         }
+#ifdef IPT_ORDER_FIXED_NETWORKS
+        if (full && dom.rows == 5 && dom.cols == 5 && k == 12) {
+            rect_median_fixed<W, 5, 5>(a, rows, cols, dom, pad, out);
+            return;
+        }
+#endif
         if (full && count <= kRectNetworkMax) {
-            rect_network(p, rows, cols, dom.rows, dom.cols, k, out);
+            rect_network(a, rows, cols, dom, pad, k, out);
             return;
         }
         if (!full && count <= kDomainNetworkMax) {
-            domain_network<W, W>(p, rows, cols, dom, k, nullptr, out);
+            domain_network<W, W>(a, rows, cols, dom, pad, k, nullptr, out);
             return;
         }
         if constexpr (std::is_same_v<W, uint8_t>) {
-            if (full && dom.rows <= 4096) {
-                perreault_u8(p, rows, cols, dom.rows, dom.cols, k, out);
+            if (full) {
+                if (count <= 65535)
+                    perreault_u8<uint16_t>(a, rows, cols, dom, pad, k, out);
+                else
+                    perreault_u8<uint32_t>(a, rows, cols, dom, pad, k, out);
                 return;
             }
         }
         if constexpr (std::is_same_v<W, uint8_t> || std::is_same_v<W, uint16_t> || std::is_same_v<W, int16_t>) {
-            huang<T>(p, rows, cols, dom, k, out_t);
+            huang<T>(a_in, rows, cols, dom, pad, k, out_t);
             return;
         }
-        select_fallback<W, W>(p, rows, cols, dom, k, nullptr, out);
+        select_fallback<W, W>(pad_image(a_in, rows, cols, dom, pad), rows, cols, dom, k, nullptr, out);
     }
 }
 
@@ -650,14 +934,14 @@ void filter_offsets(const T* a_in, double* out, int64_t rows, int64_t cols, cons
                     const double* s, const Padding& pad) {
     using W = work_t<T>;
     if (rows == 0 || cols == 0) return;
-    const Padded<W> p = pad_image(a_in, rows, cols, dom, pad);
+    const W* a = reinterpret_cast<const W*>(a_in);
     bool finite_offsets = true;
     for (int64_t i = 0; i < dom.rows * dom.cols; ++i)
         if (dom.bits[static_cast<size_t>(i)] && !std::isfinite(s[i])) finite_offsets = false;
-    if (finite_offsets && dom.count() <= kRectNetworkMax && !has_nan(p.data.data(), static_cast<int64_t>(p.data.size())))
-        domain_network<W, double>(p, rows, cols, dom, k, s, out);
+    if (finite_offsets && dom.count() <= kRectNetworkMax && !has_nan(a, rows * cols))
+        domain_network<W, double>(a, rows, cols, dom, pad, k, s, out);
     else
-        select_fallback<W, double>(p, rows, cols, dom, k, s, out);
+        select_fallback<W, double>(pad_image(a_in, rows, cols, dom, pad), rows, cols, dom, k, s, out);
 }
 
 }  // namespace ipt::cpu::order
