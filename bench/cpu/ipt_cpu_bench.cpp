@@ -1,0 +1,957 @@
+// ipt_cpu_bench: the same inputs through OpenIPT's CPU backend and through
+// OpenCV, in one process, and the ratio of their times.
+//
+// OpenIPT is reached the way an application reaches it: libipt's public API,
+// the CPU plugin discovered next to libipt, every call pinned to the host
+// device and to the plugin "cpu". The tuning cache stays in memory, so the
+// first (warm-up) call of a case measures the variants (conv2 direct/fft) and
+// the timed calls run the one chosen; the table prints which.
+//
+// Timing: after warm-up, runs alternate between the two libraries (so that a
+// change in the machine's load hits both alike), with a pause before each run
+// so that neither library's idle worker threads (OpenMP spins for a while
+// after a parallel region) steal the cores of the other. Each side's median
+// and minimum are reported. Every call produces a fresh output: OpenIPT
+// allocates its outputs on each call, so OpenCV's dst is released before each
+// run too (--cv-dst reuse keeps OpenCV's dst allocated instead).
+//
+// The floor is the bytes a case must move (inputs read + outputs written)
+// over the host's measured copy bandwidth (a two-way memcpy on all threads,
+// bytes read + bytes written per second).
+#include <opencv2/core.hpp>
+#include <opencv2/core/utility.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ipt/ipt.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+double median_of(std::vector<double> v) {
+    if (v.empty()) return NAN;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// ---- options -------------------------------------------------------------
+
+struct Options {
+    std::vector<int64_t> sizes{512, 2048, 8192};
+    std::vector<std::string> cases;  // empty: all
+    std::string json;
+    int runs = 15;           // timed runs per side, at most
+    int min_runs = 3;        // at least, whatever the budget
+    double budget_s = 6.0;   // per case and side, for the timed runs
+    double gap_ms = 20.0;    // pause before each timed run
+    int threads = 0;         // 0: every core (both libraries)
+    bool cv_reuse_dst = false;
+    bool list = false;
+};
+
+[[noreturn]] void usage(const char* why) {
+    if (why && *why) std::fprintf(stderr, "ipt_cpu_bench: %s\n", why);
+    std::fprintf(stderr,
+                 "usage: ipt_cpu_bench [--sizes 512,2048,8192] [--cases NAME,...] [--json FILE]\n"
+                 "                     [--runs 15] [--min-runs 3] [--budget SECONDS] [--gap-ms 20]\n"
+                 "                     [--threads N] [--cv-dst fresh|reuse] [--list]\n"
+                 "  --cases takes case names or their prefixes before a '-' (conv2, medfilt2, bwdist);\n"
+                 "  --list prints the cases and what each compares.\n");
+    std::exit(2);
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+            return argv[++i];
+        };
+        auto number = [&](double lo) {
+            const std::string v = value();
+            char* end = nullptr;
+            const double x = std::strtod(v.c_str(), &end);
+            if (end == v.c_str() || *end || !(x >= lo)) usage(("bad value for " + a + ": " + v).c_str());
+            return x;
+        };
+        if (a == "--sizes") {
+            o.sizes.clear();
+            for (const std::string& s : split_commas(value())) {
+                char* end = nullptr;
+                const long long n = std::strtoll(s.c_str(), &end, 10);
+                if (*end || n < 1 || n > 65536) usage(("bad size " + s).c_str());
+                o.sizes.push_back(n);
+            }
+            if (o.sizes.empty()) usage("--sizes needs at least one size");
+        } else if (a == "--cases") {
+            o.cases = split_commas(value());
+        } else if (a == "--json") {
+            o.json = value();
+        } else if (a == "--runs") {
+            o.runs = static_cast<int>(number(1));
+        } else if (a == "--min-runs") {
+            o.min_runs = static_cast<int>(number(1));
+        } else if (a == "--budget") {
+            o.budget_s = number(0);
+        } else if (a == "--gap-ms") {
+            o.gap_ms = number(0);
+        } else if (a == "--threads") {
+            o.threads = static_cast<int>(number(1));
+        } else if (a == "--cv-dst") {
+            const std::string v = value();
+            if (v != "fresh" && v != "reuse") usage("--cv-dst takes fresh or reuse");
+            o.cv_reuse_dst = v == "reuse";
+        } else if (a == "--list") {
+            o.list = true;
+        } else if (a == "--help" || a == "-h") {
+            usage(nullptr);
+        } else {
+            usage(("unknown option " + a).c_str());
+        }
+    }
+    o.min_runs = std::min(o.min_runs, o.runs);
+    return o;
+}
+
+// ---- the machine -----------------------------------------------------------
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("model name", 0) == 0) {
+            const size_t colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    return "unknown";
+}
+
+std::string load_average() {
+    std::ifstream in("/proc/loadavg");
+    std::string a, b, c;
+    in >> a >> b >> c;
+    return a + " " + b + " " + c;
+}
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
+    return buf;
+}
+
+// The "Parallel framework" line of OpenCV's build information.
+std::string opencv_parallel_framework() {
+    std::stringstream in(cv::getBuildInformation());
+    for (std::string line; std::getline(in, line);)
+        if (line.find("Parallel framework") != std::string::npos) {
+            const size_t colon = line.find(':');
+            std::string v = colon == std::string::npos ? line : line.substr(colon + 1);
+            v.erase(0, v.find_first_not_of(" \t"));
+            return v;
+        }
+    return "unknown";
+}
+
+// Copy bandwidth (bytes read + bytes written per second) of memcpy over
+// buffers far larger than the caches, split across `threads`; best of 5.
+double copy_bandwidth(int threads) {
+    const size_t bytes = size_t(256) << 20;
+    std::vector<unsigned char> src(bytes, 1), dst(bytes, 0);
+    double best = 0;
+    for (int rep = 0; rep < 5; ++rep) {
+        const auto t0 = Clock::now();
+        std::vector<std::thread> pool;
+        const size_t part = bytes / static_cast<size_t>(threads);
+        for (int t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                const size_t begin = part * static_cast<size_t>(t);
+                const size_t n = t + 1 == threads ? bytes - begin : part;
+                std::memcpy(dst.data() + begin, src.data() + begin, n);
+            });
+        for (auto& th : pool) th.join();
+        const double s = ms_since(t0) / 1e3;
+        best = std::max(best, 2.0 * static_cast<double>(bytes) / s);
+    }
+    if (dst[bytes / 2] != 1) std::fprintf(stderr, "copy_bandwidth: copy failed\n");
+    return best;
+}
+
+// ---- one case ----------------------------------------------------------------
+
+// One side of a case: run() is timed; prepare() and release() are not
+// (release frees the outputs, prepare drops OpenCV's dst for a fresh one).
+struct Side {
+    std::function<void()> prepare = [] {};
+    std::function<void()> run;
+    std::function<void()> release = [] {};
+};
+
+struct Case {
+    std::string name;
+    std::string size_label;
+    double bytes = 0;             // inputs read + outputs written
+    Side ipt;
+    std::optional<Side> cv;       // none: no OpenCV peer
+    std::function<std::string()> check;  // after a last run of each side
+    std::function<std::string()> variant;  // OpenIPT's implementation that ran
+};
+
+struct Result {
+    std::string name, size_label, variant, check;
+    int ipt_runs = 0, cv_runs = 0;
+    double ipt_median = NAN, ipt_min = NAN, cv_median = NAN, cv_min = NAN;
+    double floor_ms = NAN;
+};
+
+void pause_ms(double ms) {
+    if (ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
+}
+
+double timed(Side& s, double gap_ms) {
+    s.prepare();
+    pause_ms(gap_ms);
+    const auto t0 = Clock::now();
+    s.run();
+    const double ms = ms_since(t0);
+    s.release();
+    return ms;
+}
+
+Result measure(Case& c, const Options& o, double bandwidth) {
+    Result r;
+    r.name = c.name;
+    r.size_label = c.size_label;
+    r.floor_ms = c.bytes / bandwidth * 1e3;
+    // Warm-up: the first OpenIPT call also measures the variants (tuning
+    // cache miss); the second of each side estimates the run time.
+    timed(c.ipt, 0);
+    double estimate = timed(c.ipt, o.gap_ms);
+    if (c.cv) {
+        timed(*c.cv, 0);
+        estimate = std::max(estimate, timed(*c.cv, o.gap_ms));
+    }
+    const int by_budget = static_cast<int>(o.budget_s * 1e3 / std::max(estimate, 1e-3));
+    const int n = std::clamp(by_budget, o.min_runs, o.runs);
+    std::vector<double> ti, tc;
+    for (int i = 0; i < n; ++i) {
+        ti.push_back(timed(c.ipt, o.gap_ms));
+        if (c.cv) tc.push_back(timed(*c.cv, o.gap_ms));
+    }
+    r.ipt_runs = static_cast<int>(ti.size());
+    r.cv_runs = static_cast<int>(tc.size());
+    r.ipt_median = median_of(ti);
+    r.ipt_min = *std::min_element(ti.begin(), ti.end());
+    if (!tc.empty()) {
+        r.cv_median = median_of(tc);
+        r.cv_min = *std::min_element(tc.begin(), tc.end());
+    }
+    r.check = c.check ? c.check() : "-";
+    r.variant = c.variant ? c.variant() : "";
+    return r;
+}
+
+// ---- OpenIPT side helpers ---------------------------------------------------------
+
+ipt::Context* g_ctx = nullptr;
+
+// A call built once and run many times (the API allows it), pinned to the
+// host device and the CPU plugin. release() takes the outputs and frees them.
+struct IptCall {
+    ipt::Call call;
+    std::vector<std::string> outputs;
+
+    IptCall(const char* op, std::vector<std::string> outs) : call(*g_ctx, op), outputs(std::move(outs)) {
+        call.device(IPT_DEVICE_HOST).plugin("cpu");
+        for (const std::string& name : outputs) call.want(name.c_str());
+    }
+    Side side() {
+        Side s;
+        s.run = [this] { call.run(); };
+        s.release = [this] {
+            for (const std::string& name : outputs) ipt::Image img = call.take(name.c_str());
+        };
+        return s;
+    }
+    // Runs once more and downloads one output (the others are freed).
+    template <class T>
+    std::vector<T> result(const std::string& name) {
+        call.run();
+        std::vector<T> out;
+        for (const std::string& o : outputs) {
+            ipt::Image img = call.take(o.c_str());
+            if (o == name) out = img.download<T>();
+        }
+        return out;
+    }
+};
+
+std::string dispatched_variant() {
+    const ipt_dispatch_info d = g_ctx->last_dispatch();
+    const std::string v = d.variant ? d.variant : "";
+    return v.empty() ? "direct" : v;
+}
+
+ipt::Image upload_mat(const cv::Mat& m, ipt_dtype dtype) {
+    return g_ctx->upload(dtype, m.rows, m.cols, m.ptr());
+}
+
+// OpenCV side: `fn(dst)` writes dst; a fresh dst per run unless reused.
+Side cv_side(cv::Mat& dst, std::function<void(cv::Mat&)> fn, const Options& o) {
+    Side s;
+    if (!o.cv_reuse_dst) s.prepare = [&dst] { dst.release(); };
+    s.run = [&dst, fn] { fn(dst); };
+    return s;
+}
+
+// ---- comparisons -----------------------------------------------------------------
+
+template <class T>
+std::string compare_exact(const std::vector<T>& a, const cv::Mat& b, int border = 0) {
+    if (static_cast<int64_t>(a.size()) != static_cast<int64_t>(b.total()))
+        return "size differs (" + std::to_string(a.size()) + " vs " + std::to_string(b.total()) + ")";
+    int64_t bad = 0, counted = 0;
+    for (int r = border; r < b.rows - border; ++r)
+        for (int c = border; c < b.cols - border; ++c) {
+            ++counted;
+            bad += a[static_cast<size_t>(r) * b.cols + c] != b.at<T>(r, c);
+        }
+    std::string where = border ? " (interior)" : "";
+    if (bad == 0) return "equal" + where;
+    return std::to_string(bad) + " of " + std::to_string(counted) + " differ" + where;
+}
+
+std::string compare_float(const std::vector<float>& a, const cv::Mat& b) {
+    if (static_cast<int64_t>(a.size()) != static_cast<int64_t>(b.total())) return "size differs";
+    double worst = 0, scale = 0;
+    const float* p = b.ptr<float>();
+    for (size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, std::abs(double(a[i]) - double(p[i])));
+        scale = std::max(scale, std::abs(double(p[i])));
+    }
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "max|d| %.2g (max|ref| %.3g)", worst, scale);
+    return buf;
+}
+
+// ---- inputs of one size ----------------------------------------------------------
+
+struct Inputs {
+    int64_t n = 0;
+    cv::Mat u8;        // uniform noise
+    cv::Mat f32;       // uniform in [0,1)
+    cv::Mat smooth8;   // blurred noise: plateaus and regional maxima of many sizes
+    cv::Mat bw50;      // features (nonzero) on half the pixels
+    cv::Mat bw01;      // features on 0.1 % of the pixels
+};
+
+Inputs make_inputs(int64_t n) {
+    Inputs in;
+    in.n = n;
+    const int s = static_cast<int>(n);
+    cv::RNG rng(20261122);
+    in.u8.create(s, s, CV_8U);
+    rng.fill(in.u8, cv::RNG::UNIFORM, 0, 256);
+    in.f32.create(s, s, CV_32F);
+    rng.fill(in.f32, cv::RNG::UNIFORM, 0.0, 1.0);
+    cv::Mat blurred;
+    cv::blur(in.u8, blurred, cv::Size(9, 9));
+    in.smooth8 = blurred;
+    cv::Mat u(s, s, CV_32F);
+    rng.fill(u, cv::RNG::UNIFORM, 0.0, 1.0);
+    in.bw50 = u < 0.5f;   // 255 where true
+    in.bw01 = u < 0.001f;
+    in.bw50 /= 255;       // logical 0/1
+    in.bw01 /= 255;
+    if (cv::countNonZero(in.bw01) == 0) in.bw01.at<uint8_t>(s / 2, s / 2) = 1;
+    return in;
+}
+
+// ---- the cases -----------------------------------------------------------------------
+
+// Everything a case needs to stay alive while it is measured.
+struct Holder {
+    std::vector<ipt::Image> images;
+    std::vector<std::unique_ptr<IptCall>> calls;
+    std::vector<std::unique_ptr<cv::Mat>> mats;
+    IptCall& call(const char* op, std::vector<std::string> outs) {
+        calls.push_back(std::make_unique<IptCall>(op, std::move(outs)));
+        return *calls.back();
+    }
+    const ipt::Image& image(ipt::Image img) {
+        images.push_back(std::move(img));
+        return images.back();
+    }
+    cv::Mat& mat(cv::Mat m = cv::Mat()) {
+        mats.push_back(std::make_unique<cv::Mat>(std::move(m)));
+        return *mats.back();
+    }
+};
+
+struct CaseDef {
+    std::string name;
+    std::string compares;  // what exactly is compared (--list, results file)
+    // Builds the case for one size, or returns false when the case does not
+    // run at that size.
+    std::function<bool(Case&, Holder&, const Inputs&, const Options&)> build;
+};
+
+std::string sq(int64_t n) { return std::to_string(n) + "^2"; }
+
+// A random k x k kernel in single (not symmetric, so that a missing flip shows).
+cv::Mat random_kernel(int rows, int cols, uint64_t seed) {
+    cv::Mat k(rows, cols, CV_32F);
+    cv::RNG rng(seed);
+    rng.fill(k, cv::RNG::UNIFORM, -1.0, 1.0);
+    return k / static_cast<float>(rows * cols);
+}
+
+cv::Mat flipped(const cv::Mat& k) {
+    cv::Mat f;
+    cv::flip(k, f, -1);
+    return f;
+}
+
+CaseDef conv2_case(int k) {
+    CaseDef d;
+    d.name = "conv2-" + std::to_string(k);
+    d.compares = "conv2(A,B,'same'), A and B single, B random " + std::to_string(k) + "x" + std::to_string(k) +
+                 " | cv::filter2D(A, CV_32F, flip(B), centre anchor, BORDER_CONSTANT 0)";
+    d.build = [k](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const cv::Mat kernel = random_kernel(k, k, 7 + k);
+        const ipt::Image& a = h.image(upload_mat(in.f32, IPT_SINGLE));
+        const ipt::Image& b = h.image(upload_mat(kernel, IPT_SINGLE));
+        IptCall& call = h.call("ipt.conv2", {"C"});
+        call.call.image("A", a).image("B", b).option("shape", "same");
+        c.ipt = call.side();
+        c.variant = dispatched_variant;
+        cv::Mat& dst = h.mat();
+        const cv::Mat kf = flipped(kernel);
+        const cv::Mat src = in.f32;
+        c.cv = cv_side(dst, [src, kf](cv::Mat& out) {
+            cv::filter2D(src, out, CV_32F, kf, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+        }, o);
+        c.check = [&call, &dst] { return compare_float(call.result<float>("C"), dst); };
+        c.bytes = 8.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef sep_case(int k) {
+    CaseDef d;
+    d.name = "conv2-sep" + std::to_string(k);
+    d.compares = "conv2(u,v,A,'same'), single, u " + std::to_string(k) + "x1 and v 1x" + std::to_string(k) +
+                 " random | cv::sepFilter2D(A, CV_32F, kernelX=flip(v), kernelY=flip(u), BORDER_CONSTANT 0)";
+    d.build = [k](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const cv::Mat u = random_kernel(k, 1, 100 + k), v = random_kernel(1, k, 200 + k);
+        const ipt::Image& a = h.image(upload_mat(in.f32, IPT_SINGLE));
+        const ipt::Image& iu = h.image(upload_mat(u, IPT_SINGLE));
+        const ipt::Image& iv = h.image(upload_mat(v, IPT_SINGLE));
+        IptCall& call = h.call("ipt.conv2", {"C"});
+        call.call.image("A", a).image("u", iu).image("v", iv).option("shape", "same");
+        c.ipt = call.side();
+        c.variant = dispatched_variant;
+        cv::Mat& dst = h.mat();
+        const cv::Mat kx = flipped(v), ky = flipped(u), src = in.f32;
+        c.cv = cv_side(dst, [src, kx, ky](cv::Mat& out) {
+            cv::sepFilter2D(src, out, CV_32F, kx, ky, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+        }, o);
+        c.check = [&call, &dst] { return compare_float(call.result<float>("C"), dst); };
+        c.bytes = 8.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+const float kPrewitt[9] = {1, 1, 1, 0, 0, 0, -1, -1, -1};  // fspecial('prewitt')
+
+CaseDef imfilter_prewitt_case() {
+    CaseDef d;
+    d.name = "imfilter-prewitt";
+    d.compares = "imfilter(A, fspecial('prewitt')), A uint8, correlation, zero border, uint8 result "
+                 "(saturated) | cv::filter2D(A, CV_8U, same 3x3 kernel, BORDER_CONSTANT 0)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const cv::Mat kernel = cv::Mat(3, 3, CV_32F, const_cast<float*>(kPrewitt)).clone();
+        cv::Mat k64;
+        kernel.convertTo(k64, CV_64F);
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        const ipt::Image& hk = h.image(upload_mat(k64, IPT_DOUBLE));
+        IptCall& call = h.call("ipt.imfilter", {"B"});
+        call.call.image("A", a).image("h", hk);
+        c.ipt = call.side();
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src, kernel](cv::Mat& out) {
+            cv::filter2D(src, out, CV_8U, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+        }, o);
+        c.check = [&call, &dst] { return compare_exact(call.result<uint8_t>("B"), dst); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef edge_prewitt_case() {
+    CaseDef d;
+    d.name = "edge-prewitt";
+    d.compares =
+        "edge(I,'prewitt','nothinning'), I uint8, automatic threshold | OpenCV doing the same steps: convertTo "
+        "CV_32F, filter2D with fspecial('prewitt')'/6 and fspecial('prewitt')/6 (BORDER_REPLICATE), "
+        "b = gx^2+gy^2, cutoff = 4*mean(b), compare(b > cutoff)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.edge", {"BW"});
+        call.call.image("I", a).option("method", "prewitt").option("thinning", "nothinning");
+        c.ipt = call.side();
+        cv::Mat& dst = h.mat();
+        const cv::Mat ky = cv::Mat(3, 3, CV_32F, const_cast<float*>(kPrewitt)) / 6.0f;
+        const cv::Mat kx = ky.t();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src, kx, ky](cv::Mat& out) {
+            cv::Mat f, gx, gy, b;
+            src.convertTo(f, CV_32F, 1.0 / 255);
+            cv::filter2D(f, gx, CV_32F, kx, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+            cv::filter2D(f, gy, CV_32F, ky, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+            cv::multiply(gx, gx, b);
+            cv::accumulateSquare(gy, b);
+            const double cutoff = 4.0 * cv::mean(b)[0];
+            cv::compare(b, cutoff, out, cv::CMP_GT);
+        }, o);
+        c.check = [&call, &dst] {
+            cv::Mat bw = dst / 255;
+            return compare_exact(call.result<uint8_t>("BW"), bw) + " (float vs double sums)";
+        };
+        // Reads I, writes BW; the peer's float intermediates are its own choice.
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef lut_case() {
+    CaseDef d;
+    d.name = "lut";
+    d.compares = "intlut(A, LUT), uint8 | cv::LUT(A, LUT)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        cv::Mat lut(1, 256, CV_8U);
+        for (int i = 0; i < 256; ++i) lut.at<uint8_t>(i) = static_cast<uint8_t>((i * 7 + 13) & 255);
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        const ipt::Image& l = h.image(upload_mat(lut, IPT_UINT8));
+        IptCall& call = h.call("ipt.intlut", {"B"});
+        call.call.image("A", a).image("LUT", l);
+        c.ipt = call.side();
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src, lut](cv::Mat& out) { cv::LUT(src, lut, out); }, o);
+        c.check = [&call, &dst] { return compare_exact(call.result<uint8_t>("B"), dst); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef mean_case() {
+    CaseDef d;
+    d.name = "mean2";
+    d.compares = "mean2(A), A uint8 (double result) | cv::mean(A)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options&) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.mean2", {"m"});
+        call.call.image("A", a);
+        c.ipt = call.side();
+        auto value = std::make_shared<double>(0);
+        const cv::Mat src = in.u8;
+        Side s;
+        s.run = [src, value] { *value = cv::mean(src)[0]; };
+        c.cv = s;
+        c.check = [&call, value] {
+            const double m = call.result<double>("m").at(0);
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "|d| %.2g (m %.6f)", std::abs(m - *value), m);
+            return std::string(buf);
+        };
+        c.bytes = static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+// Dilation by a neighbourhood: `nhood` as CV_8U 0/1.
+void build_dilate(Case& c, Holder& h, const Inputs& in, const Options& o, const cv::Mat& nhood) {
+    const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+    const ipt::Image& se = h.image(upload_mat(nhood, IPT_LOGICAL));
+    IptCall& call = h.call("ipt.imdilate", {"B"});
+    call.call.image("A", a).image("nhood", se);
+    c.ipt = call.side();
+    cv::Mat& dst = h.mat();
+    const cv::Mat src = in.u8;
+    // MATLAB pads dilation with -Inf; OpenCV's default border value for
+    // dilate is the same (the class minimum), so the borders agree.
+    c.cv = cv_side(dst, [src, nhood](cv::Mat& out) {
+        cv::dilate(src, out, nhood, cv::Point(-1, -1), 1, cv::BORDER_CONSTANT, cv::morphologyDefaultBorderValue());
+    }, o);
+    c.check = [&call, &dst] { return compare_exact(call.result<uint8_t>("B"), dst); };
+    c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+}
+
+CaseDef dilate_square_case(int k) {
+    CaseDef d;
+    d.name = "dilate-sq" + std::to_string(k);
+    d.compares = "imdilate(A, true(" + std::to_string(k) + ")), uint8 | cv::dilate(A, ones(" + std::to_string(k) +
+                 "), BORDER_CONSTANT with the default (minimum) value)";
+    d.build = [k](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        build_dilate(c, h, in, o, cv::Mat::ones(k, k, CV_8U));
+        return true;
+    };
+    return d;
+}
+
+CaseDef dilate_disk_case(int r) {
+    CaseDef d;
+    d.name = "dilate-disk" + std::to_string(r);
+    d.compares = "imdilate(A, strel('disk'," + std::to_string(r) +
+                 ").Neighborhood from ipt.strel (N=4; OpenIPT recognises it and dilates by its periodic-line "
+                 "decomposition)), uint8 | cv::dilate(A, the same neighbourhood as kernel)";
+    d.build = [r](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        ipt::Call strel(*g_ctx, "ipt.strel");
+        strel.device(IPT_DEVICE_HOST).plugin("cpu").option("shape", "disk").integer("r", r).run();
+        ipt::Image nh = strel.take("nhood");
+        const std::vector<uint8_t> bits = nh.download<uint8_t>();
+        cv::Mat nhood(static_cast<int>(nh.rows()), static_cast<int>(nh.cols()), CV_8U);
+        std::copy(bits.begin(), bits.end(), nhood.ptr<uint8_t>());
+        build_dilate(c, h, in, o, nhood);
+        return true;
+    };
+    return d;
+}
+
+CaseDef median_case(int k) {
+    CaseDef d;
+    d.name = "medfilt2-" + std::to_string(k);
+    d.compares = "medfilt2(A, [" + std::to_string(k) + " " + std::to_string(k) +
+                 "]), uint8, zero padding | cv::medianBlur(A, " + std::to_string(k) +
+                 ") (replicated border: values compared in the interior only)";
+    d.build = [k](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.medfilt2", {"B"});
+        call.call.image("A", a).numbers("size", {double(k), double(k)});
+        c.ipt = call.side();
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src, k](cv::Mat& out) { cv::medianBlur(src, out, k); }, o);
+        c.check = [&call, &dst, k] { return compare_exact(call.result<uint8_t>("B"), dst, k / 2); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+// bwdist's features are the nonzero pixels; OpenCV measures the distance to
+// the nearest zero pixel, so it gets the complement.
+CaseDef bwdist_case(bool sparse, bool labels) {
+    CaseDef d;
+    d.name = std::string("bwdist-") + (sparse ? "0.1" : "50") + (labels ? "-idx" : "");
+    const std::string pct = sparse ? "0.1 %" : "50 %";
+    d.compares = labels
+        ? "[D,IDX] = bwdist(BW), features (nonzero) on " + pct +
+              " of the pixels, exact EDT with the nearest feature's index | cv::distanceTransform(~BW, D, "
+              "labels, DIST_L2, DIST_MASK_5, DIST_LABEL_PIXEL): OpenCV has no exact EDT with labels, so the "
+              "peer is its approximate 5x5-mask chamfer transform (a cheaper, inexact algorithm)"
+        : "bwdist(BW) euclidean, features (nonzero) on " + pct +
+              " of the pixels, D single | cv::distanceTransform(~BW, D, DIST_L2, DIST_MASK_PRECISE, CV_32F) "
+              "(exact EDT)";
+    d.build = [sparse, labels](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const cv::Mat& bw = sparse ? in.bw01 : in.bw50;
+        const ipt::Image& a = h.image(upload_mat(bw, IPT_LOGICAL));
+        std::vector<std::string> outs{"D"};
+        if (labels) outs.push_back("IDX");
+        IptCall& call = h.call("ipt.bwdist", outs);
+        call.call.image("BW", a);
+        c.ipt = call.side();
+        cv::Mat& dst = h.mat();
+        cv::Mat& lab = h.mat();
+        const cv::Mat src = bw == 0;  // nonzero where BW is background
+        if (labels) {
+            Side s;
+            if (!o.cv_reuse_dst) s.prepare = [&dst, &lab] { dst.release(); lab.release(); };
+            s.run = [src, &dst, &lab] {
+                cv::distanceTransform(src, dst, lab, cv::DIST_L2, cv::DIST_MASK_5, cv::DIST_LABEL_PIXEL);
+            };
+            c.cv = s;
+            c.check = [&call, &dst] { return compare_float(call.result<float>("D"), dst) + " (peer approximate)"; };
+        } else {
+            c.cv = cv_side(dst, [src](cv::Mat& out) {
+                cv::distanceTransform(src, out, cv::DIST_L2, cv::DIST_MASK_PRECISE, CV_32F);
+            }, o);
+            c.check = [&call, &dst] { return compare_float(call.result<float>("D"), dst); };
+        }
+        c.bytes = (labels ? 9.0 : 5.0) * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef radon_case() {
+    CaseDef d;
+    d.name = "radon";
+    d.compares = "radon(I, theta), I double 512x512 (only at size 512), theta = (0:319)*180/320 | no OpenCV peer";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options&) {
+        if (in.n != 512) return false;
+        cv::Mat f64;
+        in.f32.convertTo(f64, CV_64F);
+        const ipt::Image& a = h.image(upload_mat(f64, IPT_DOUBLE));
+        std::vector<double> theta(320);
+        for (int i = 0; i < 320; ++i) theta[i] = i * 180.0 / 320.0;
+        IptCall& call = h.call("ipt.radon", {"R"});
+        call.call.image("I", a).numbers("theta", theta);
+        c.ipt = call.side();
+        c.size_label = "512^2 x 320";
+        // R: 2*ceil(norm(size-floor((size-1)/2)-1))+3 rows, one column per angle.
+        const double half = static_cast<double>(in.n) - std::floor((static_cast<double>(in.n) - 1) / 2) - 1;
+        const double rows = 2 * std::ceil(std::sqrt(2.0) * half) + 3;
+        c.bytes = 8.0 * static_cast<double>(in.n * in.n) + 8.0 * rows * 320;
+        return true;
+    };
+    return d;
+}
+
+CaseDef regionalmax_case() {
+    CaseDef d;
+    d.name = "imregionalmax";
+    d.compares = "imregionalmax(I), I uint8 (9x9 box-blurred noise: plateaus of many sizes), conn 8 | no OpenCV peer";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options&) {
+        const ipt::Image& a = h.image(upload_mat(in.smooth8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imregionalmax", {"BW"});
+        call.call.image("I", a);
+        c.ipt = call.side();
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef dither_case() {
+    CaseDef d;
+    d.name = "dither";
+    d.compares = "dither(I), I uint8 noise -> logical (Floyd-Steinberg, MATLAB's column-major scan) | no OpenCV peer";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options&) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.dither", {"X"});
+        call.call.image("I", a);
+        c.ipt = call.side();
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+std::vector<CaseDef> all_cases() {
+    std::vector<CaseDef> v;
+    v.push_back(lut_case());
+    v.push_back(mean_case());
+    for (int k : {3, 7, 15, 31}) v.push_back(conv2_case(k));
+    v.push_back(sep_case(7));
+    v.push_back(imfilter_prewitt_case());
+    v.push_back(edge_prewitt_case());
+    v.push_back(dilate_square_case(3));
+    v.push_back(dilate_square_case(15));
+    v.push_back(dilate_disk_case(7));
+    for (int k : {3, 5, 7, 15}) v.push_back(median_case(k));
+    v.push_back(bwdist_case(false, false));
+    v.push_back(bwdist_case(true, false));
+    v.push_back(bwdist_case(false, true));
+    v.push_back(bwdist_case(true, true));
+    v.push_back(radon_case());
+    v.push_back(regionalmax_case());
+    v.push_back(dither_case());
+    return v;
+}
+
+bool selected(const std::string& name, const std::vector<std::string>& wanted) {
+    if (wanted.empty()) return true;
+    for (const std::string& w : wanted)
+        if (name == w || name.rfind(w + "-", 0) == 0) return true;
+    return false;
+}
+
+// ---- output -------------------------------------------------------------------
+
+std::string fmt(double x, int decimals = 2) {
+    if (std::isnan(x)) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+    return buf;
+}
+
+std::string json_escape(const std::string& s) {
+    std::string out;
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') out += '\\';
+        if (static_cast<unsigned char>(ch) < 0x20) continue;
+        out += ch;
+    }
+    return out;
+}
+
+std::string json_number(double x) { return std::isnan(x) ? "null" : fmt(x, 4); }
+
+void print_header_row() {
+    std::printf("| case | size | OpenIPT variant | OpenIPT ms | OpenCV ms | ratio | ratio of minima | floor ms | "
+                "OpenIPT/floor | runs | outputs |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+}
+
+void print_row(const Result& r) {
+    const double ratio = r.ipt_median / r.cv_median;
+    const double ratio_min = r.ipt_min / r.cv_min;
+    const bool slow = ratio > 1.5;
+    std::printf("| %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %d | %s |\n", r.name.c_str(),
+                r.size_label.c_str(), r.variant.empty() ? "-" : r.variant.c_str(), fmt(r.ipt_median).c_str(),
+                fmt(r.cv_median).c_str(), fmt(ratio).c_str(), slow ? " **>1.5**" : "", fmt(ratio_min).c_str(),
+                fmt(r.floor_ms, 3).c_str(), fmt(r.ipt_median / r.floor_ms, 1).c_str(), r.ipt_runs, r.check.c_str());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options o = parse_options(argc, argv);
+    const std::vector<CaseDef> defs = all_cases();
+    if (o.list) {
+        for (const CaseDef& d : defs) std::printf("%-18s %s\n", d.name.c_str(), d.compares.c_str());
+        return 0;
+    }
+    for (const std::string& w : o.cases) {
+        bool any = false;
+        for (const CaseDef& d : defs) any = any || selected(d.name, {w});
+        if (!any) usage(("no case matches '" + w + "' (see --list)").c_str());
+    }
+
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = o.threads > 0 ? o.threads : cores;
+    // OpenIPT's CPU plugin uses OpenMP, which reads this when the plugin is
+    // loaded; measurements stay in memory and outputs are not poisoned.
+    if (o.threads > 0) setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+    setenv("IPT_TUNING_CACHE", "", 1);
+    unsetenv("IPT_POISON_OUTPUTS");
+    unsetenv("IPT_DEVICE");
+    cv::setNumThreads(threads);
+
+    try {
+        ipt::Context ctx;
+        g_ctx = &ctx;
+        ctx.set_tuning_cache("");
+        ctx.set_device(IPT_DEVICE_HOST);
+        bool have_cpu = false;
+        for (const ipt_plugin_report& r : ctx.plugin_reports())
+            have_cpu = have_cpu || (r.outcome == IPT_LOAD_LOADED && r.name && std::string(r.name) == "cpu");
+        if (!have_cpu) {
+            std::fprintf(stderr, "ipt_cpu_bench: the CPU plugin was not found next to libipt\n");
+            for (const ipt_plugin_report& r : ctx.plugin_reports())
+                std::fprintf(stderr, "  %s: %s\n", r.path, r.error);
+            return 1;
+        }
+
+        const std::string load_before = load_average();
+        const double bandwidth = copy_bandwidth(threads);
+        std::printf("# ipt_cpu_bench, %s\n\n", utc_now().c_str());
+        std::printf("- CPU: %s, %d cores; threads per library: %d (OpenCV setNumThreads, OpenIPT OpenMP%s)\n",
+                    cpu_model().c_str(), cores, threads, o.threads > 0 ? " OMP_NUM_THREADS" : " default");
+        std::printf("- OpenCV %s, parallel framework: %s, IPP: %s\n", CV_VERSION, opencv_parallel_framework().c_str(),
+                    cv::ipp::useIPP() ? "on" : "off");
+        std::printf("- copy bandwidth (memcpy 256 MiB, %d threads, read + write): %.2f GB/s\n", threads, bandwidth / 1e9);
+        std::printf("- load average at start: %s\n", load_before.c_str());
+        std::printf("- timing: median of up to %d runs per side (at least %d, fewer when a run is slow: %.0f s "
+                    "budget per case and side), after 2 warm-up runs; runs alternate between the libraries, "
+                    "%.0f ms pause before each; OpenCV dst %s\n\n",
+                    o.runs, o.min_runs, o.budget_s, o.gap_ms,
+                    o.cv_reuse_dst ? "kept allocated between runs" : "released before each run (fresh output, as OpenIPT)");
+        print_header_row();
+
+        std::vector<Result> results;
+        for (int64_t n : o.sizes) {
+            const Inputs in = make_inputs(n);
+            for (const CaseDef& d : defs) {
+                if (!selected(d.name, o.cases)) continue;
+                Case c;
+                c.name = d.name;
+                c.size_label = sq(n);
+                Holder h;
+                try {
+                    if (!d.build(c, h, in, o)) continue;
+                    results.push_back(measure(c, o, bandwidth));
+                    print_row(results.back());
+                } catch (const std::exception& e) {
+                    std::printf("| %s | %s | failed: %s |\n", d.name.c_str(), sq(n).c_str(), e.what());
+                    std::fflush(stdout);
+                }
+            }
+        }
+        const std::string load_after = load_average();
+        std::printf("\n- load average at end: %s\n", load_after.c_str());
+
+        if (!o.json.empty()) {
+            std::ofstream js(o.json);
+            js << "{\n  \"date\": \"" << utc_now() << "\",\n  \"cpu\": \"" << json_escape(cpu_model())
+               << "\",\n  \"cores\": " << cores << ",\n  \"threads\": " << threads << ",\n  \"opencv\": \""
+               << CV_VERSION << "\",\n  \"opencv_parallel\": \"" << json_escape(opencv_parallel_framework())
+               << "\",\n  \"copy_bandwidth_GBps\": " << json_number(bandwidth / 1e9) << ",\n  \"load_before\": \""
+               << load_before << "\",\n  \"load_after\": \"" << load_after << "\",\n  \"cv_dst\": \""
+               << (o.cv_reuse_dst ? "reuse" : "fresh") << "\",\n  \"results\": [\n";
+            for (size_t i = 0; i < results.size(); ++i) {
+                const Result& r = results[i];
+                js << "    {\"case\": \"" << r.name << "\", \"size\": \"" << r.size_label << "\", \"variant\": \""
+                   << r.variant << "\", \"ipt_ms\": " << json_number(r.ipt_median)
+                   << ", \"ipt_min_ms\": " << json_number(r.ipt_min) << ", \"cv_ms\": " << json_number(r.cv_median)
+                   << ", \"cv_min_ms\": " << json_number(r.cv_min)
+                   << ", \"ratio\": " << json_number(r.ipt_median / r.cv_median)
+                   << ", \"floor_ms\": " << json_number(r.floor_ms) << ", \"runs\": " << r.ipt_runs
+                   << ", \"outputs\": \"" << json_escape(r.check) << "\"}" << (i + 1 < results.size() ? "," : "")
+                   << "\n";
+            }
+            js << "  ]\n}\n";
+            if (!js) {
+                std::fprintf(stderr, "ipt_cpu_bench: cannot write %s\n", o.json.c_str());
+                return 1;
+            }
+        }
+        g_ctx = nullptr;
+    } catch (const ipt::Error& e) {
+        std::fprintf(stderr, "ipt_cpu_bench: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
