@@ -19,7 +19,12 @@ struct CorrelatePush {
     uint64_t a, k, out;
     double pad_value;
     int32_t ma, na, out_rows, out_cols, off_r, off_c, kr, kc;
+    int32_t tile_w, tile_h;
 };
+
+// Capacities of correlate.comp's shared arrays (TILE_CAP, K_CAP).
+constexpr int64_t kTileCap = 2048;
+constexpr int64_t kKernelCap = 512;
 
 Groups correlation_groups(const OpContext& ctx, const Correlation& c) {
     return {div_up(c.out_cols, ctx.tuning.group_x), div_up(c.out_rows, uint64_t(ctx.tuning.group_y) * ctx.tuning.per_invocation),
@@ -30,14 +35,19 @@ void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c) {
     if (c.out_rows * c.out_cols * c.planes == 0) return;
     for (int64_t v : {c.source_rows, c.source_cols, c.out_rows, c.out_cols, c.kernel_rows, c.kernel_cols})
         if (v > kMaxElements) ipt::plugin::unsupported(std::string(ctx.op()) + ": image too large for the Vulkan backend");
+    const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
+    // Stage the source tile and the kernel in shared memory when they fit.
+    const int64_t tile_w = gx + c.kernel_cols - 1, tile_h = int64_t(gy) * ctx.tuning.per_invocation + c.kernel_rows - 1;
+    const bool tiled = tile_w * tile_h <= kTileCap && c.kernel_rows * c.kernel_cols <= kKernelCap &&
+                       c.kernel_rows * c.kernel_cols > 0;
     CorrelatePush p{c.source, c.kernel, c.out, c.pad_value, int32_t(c.source_rows), int32_t(c.source_cols),
                     int32_t(c.out_rows), int32_t(c.out_cols), int32_t(c.off_r), int32_t(c.off_c),
-                    int32_t(c.kernel_rows), int32_t(c.kernel_cols)};
-    const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
+                    int32_t(c.kernel_rows), int32_t(c.kernel_cols), int32_t(tile_w), int32_t(tile_h)};
     VkPipeline pipeline =
         ctx.pipeline("correlate", gx, gy,
                      {uint32_t(c.source_dtype), uint32_t(c.kernel_dtype), uint32_t(c.out_dtype),
-                      c.accumulate_double ? 1u : 0u, uint32_t(c.pad), c.skip_zero ? 1u : 0u, c.rotate ? 1u : 0u});
+                      c.accumulate_double ? 1u : 0u, uint32_t(c.pad), c.skip_zero ? 1u : 0u, c.rotate ? 1u : 0u,
+                      tiled ? 1u : 0u});
     if (c.indirect) {
         rec.dispatch_indirect(pipeline, &p, sizeof p, c.indirect, c.indirect_offset);
         return;

@@ -106,14 +106,23 @@ uint64_t window_key(int plane, int r, int c, int j) {
     return key_of(v);
 }
 
-uint64_t select_key(int plane, int r, int c, int order) {
+// Small windows are read once into registers; larger ones are re-read by
+// every pass (through the caches).
+const int CACHED = 32;
+uint64_t cached_keys[CACHED];
+
+uint64_t select_key(int plane, int r, int c, int order, bool cached) {
     const int n = window_size();
     uint64_t result = 0ul;
     for (int bit = KEY_BITS - 1; bit >= 0; --bit) {
         const uint64_t low_ones = (1ul << uint(bit)) - 1ul;
         const uint64_t trial = result | low_ones;
         int at_most = 0;
-        for (int j = 0; j < n; ++j) at_most += window_key(plane, r, c, j) <= trial ? 1 : 0;
+        if (cached) {
+            for (int j = 0; j < n; ++j) at_most += cached_keys[j] <= trial ? 1 : 0;
+        } else {
+            for (int j = 0; j < n; ++j) at_most += window_key(plane, r, c, j) <= trial ? 1 : 0;
+        }
         if (at_most < order) result |= 1ul << uint(bit);
     }
     return result;
@@ -124,12 +133,15 @@ void main() {
     const int r = int(gl_GlobalInvocationID.y);
     if (c >= pc.cols || r >= pc.rows) return;
     const int plane = int(gl_WorkGroupID.z) * pc.rows * pc.cols;
-    const uint64_t k1 = select_key(plane, r, c, pc.order);
+    const bool cached = window_size() <= CACHED;
+    if (cached)
+        for (int j = 0; j < window_size(); ++j) cached_keys[j] = window_key(plane, r, c, j);
+    const uint64_t k1 = select_key(plane, r, c, pc.order, cached);
     double v = value_of(k1);
     if (MEDIAN_EVEN != 0) {
         // MATLAB's medfilt2: imlincomb(0.5, lower, 0.5, upper) (b1 | b2, the
         // upper one, for logical), in double, rounded once by store_d.
-        const double upper = value_of(select_key(plane, r, c, pc.order + 1));
+        const double upper = value_of(select_key(plane, r, c, pc.order + 1, cached));
         if (DT == DT_LOGICAL) {
             v = upper;
         } else {
