@@ -3,13 +3,15 @@
 // adjacent to it; whole plateaus are marked and the image border
 // disqualifies nothing (MATLAB_SEMANTICS.md, imregionalmax).
 //
-// Two passes: (1) every pixel with a strictly higher neighbour is marked
-// "not a maximum" (row loops the compiler vectorises, rows shared among the
-// threads); (2) the mark spreads to every equal-valued neighbour by a flood
-// fill from the marked pixels that touch an unmarked equal one, so a plateau
-// touching a higher pixel anywhere is unmarked nowhere. What is left is BW.
+// (1) every pixel with a strictly higher neighbour is marked "not a maximum";
+// (2) marked pixels with an unmarked equal neighbour become seeds (both are
+// row loops the compiler vectorises, rows shared among the threads); (3) the
+// mark spreads from the seeds to every equal-valued neighbour (a flood fill
+// that visits only pixels it marks), so a plateau touching a higher pixel
+// anywhere is unmarked nowhere. What is left unmarked is BW.
 // NaN pixels are never maxima and, since no comparison with NaN is true,
 // never disqualify a neighbour (MATLAB documents no NaN rule; this is ours).
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -29,71 +31,102 @@ struct Step {
 constexpr Step kConn8[] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}};
 constexpr Step kConn4[] = {{-1, 0}, {0, -1}, {0, 1}, {1, 0}};
 
+// bad[j] |= nb[j] > cur[j] (a strictly higher neighbour).
+template <class W>
+inline void mark_higher(uint8_t* __restrict bad, const W* __restrict cur, const W* __restrict nb, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) bad[j] |= nb[j] > cur[j];
+}
+// seed[j] |= the neighbour is unmarked and equal.
+template <class W>
+inline void mark_seed(uint8_t* __restrict seed, const W* __restrict cur, const W* __restrict nb,
+                      const uint8_t* __restrict nb_bad, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) seed[j] |= (nb_bad[j] == 0) & (nb[j] == cur[j]);
+}
+
+template <class W>
+inline void mark_nan(uint8_t* __restrict bad, const W* __restrict cur, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) bad[j] = cur[j] != cur[j];
+}
+inline void and_into(uint8_t* __restrict s, const uint8_t* __restrict b, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) s[j] &= b[j];
+}
+inline void invert(uint8_t* __restrict b, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) b[j] = b[j] == 0;
+}
+// Index of the first nonzero byte in [i, n), or n (eight bytes at a time).
+inline int64_t next_nonzero(const uint8_t* v, int64_t i, int64_t n) {
+    while (i < n && (i & 7) != 0 && !v[i]) ++i;
+    while (i + 8 <= n) {
+        uint64_t w;
+        std::memcpy(&w, v + i, 8);
+        if (w) break;
+        i += 8;
+    }
+    while (i < n && !v[i]) ++i;
+    return i;
+}
+
 template <class T>
 void regional_max(const T* a_in, uint8_t* bw, int64_t rows, int64_t cols, int conn) {
     using W = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
     const W* a = reinterpret_cast<const W*>(a_in);
     const Step* steps = conn == 8 ? kConn8 : kConn4;
     const int nsteps = conn == 8 ? 8 : 4;
-    // bw holds "not a maximum" (1) until the end.
+    // bw holds "not a maximum" (1) until the end; seed marks marked pixels
+    // with an unmarked equal neighbour, where the spreading starts.
+    std::vector<uint8_t> seed(static_cast<size_t>(rows * cols));
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(ipt::cpu::thread_count(), rows));
-    ipt::cpu::parallel_for(0, workers, [&](int64_t wk) {
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
-        ipt::cpu::simd_dispatch([&] {
-            for (int64_t r = r0; r < r1; ++r) {
-                const W* cur = a + r * cols;
-                uint8_t* bad = bw + r * cols;
-                for (int64_t j = 0; j < cols; ++j) bad[j] = cur[j] != cur[j];  // NaN
-                for (int s = 0; s < nsteps; ++s) {
-                    const int64_t nr = r + steps[s].dr;
-                    if (nr < 0 || nr >= rows) continue;
-                    const int dc = steps[s].dc;
-                    const W* nb = a + nr * cols + dc;
-                    const int64_t j0 = dc < 0 ? 1 : 0, j1 = dc > 0 ? cols - 1 : cols;
-                    for (int64_t j = j0; j < j1; ++j) bad[j] |= nb[j] > cur[j];
-                }
-            }
+    auto for_rows = [&](auto&& body) {
+        ipt::cpu::parallel_for(0, workers, [&](int64_t wk) {
+            const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
+            ipt::cpu::simd_dispatch([&] {
+                for (int64_t r = r0; r < r1; ++r) body(r);
+            });
         });
-    });
-    // Spread the mark over plateaus.
-    std::vector<int64_t> stack;
-    auto equal_unmarked_neighbour = [&](int64_t r, int64_t c, int64_t* out) {
-        const W v = a[r * cols + c];
-        for (int s = 0; s < nsteps; ++s) {
-            const int64_t nr = r + steps[s].dr, nc = c + steps[s].dc;
-            if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
-            const int64_t q = nr * cols + nc;
-            if (!bw[q] && a[q] == v) {
-                *out = q;
-                return true;
-            }
-        }
-        return false;
     };
-    for (int64_t r = 0; r < rows; ++r)
-        for (int64_t c = 0; c < cols; ++c) {
-            const int64_t p = r * cols + c;
-            int64_t q;
-            if (!bw[p] || a[p] != a[p] || !equal_unmarked_neighbour(r, c, &q)) continue;
-            stack.push_back(p);
-            while (!stack.empty()) {
-                const int64_t x = stack.back();
-                stack.pop_back();
-                const int64_t xr = x / cols, xc = x % cols;
-                const W v = a[x];
-                for (int s = 0; s < nsteps; ++s) {
-                    const int64_t nr = xr + steps[s].dr, nc = xc + steps[s].dc;
-                    if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
-                    const int64_t y = nr * cols + nc;
-                    if (!bw[y] && a[y] == v) {
-                        bw[y] = 1;
-                        stack.push_back(y);
-                    }
+    // Each neighbour (dr, dc) of row r, over the columns where it exists.
+    auto neighbours = [&](int64_t r, auto&& f) {
+        for (int s = 0; s < nsteps; ++s) {
+            const int64_t nr = r + steps[s].dr;
+            if (nr < 0 || nr >= rows) continue;
+            const int dc = steps[s].dc;
+            const int64_t j0 = dc < 0 ? 1 : 0, j1 = dc > 0 ? cols - 1 : cols;
+            if (j1 > j0) f(nr * cols + dc + j0, r * cols + j0, j1 - j0);
+        }
+    };
+    for_rows([&](int64_t r) {
+        const W* cur = a + r * cols;
+        uint8_t* bad = bw + r * cols;
+        mark_nan(bad, cur, cols);
+        neighbours(r, [&](int64_t q, int64_t p, int64_t n) { mark_higher(bw + p, a + p, a + q, n); });
+    });
+    for_rows([&](int64_t r) {
+        uint8_t* s = seed.data() + r * cols;
+        neighbours(r, [&](int64_t q, int64_t p, int64_t n) { mark_seed(seed.data() + p, a + p, a + q, bw + q, n); });
+        and_into(s, bw + r * cols, cols);
+    });
+    // Spread the mark over plateaus, from the seeds.
+    std::vector<int64_t> stack;
+    const int64_t total = rows * cols;
+    for (int64_t p = next_nonzero(seed.data(), 0, total); p < total; p = next_nonzero(seed.data(), p + 1, total)) {
+        stack.push_back(p);
+        while (!stack.empty()) {
+            const int64_t x = stack.back();
+            stack.pop_back();
+            const int64_t xr = x / cols, xc = x % cols;
+            const W v = a[x];
+            for (int s = 0; s < nsteps; ++s) {
+                const int64_t nr = xr + steps[s].dr, nc = xc + steps[s].dc;
+                if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
+                const int64_t y = nr * cols + nc;
+                if (!bw[y] && a[y] == v) {
+                    bw[y] = 1;
+                    stack.push_back(y);
                 }
             }
         }
-    const int64_t n = rows * cols;
-    for (int64_t i = 0; i < n; ++i) bw[i] = !bw[i];
+    }
+    for_rows([&](int64_t r) { invert(bw + r * cols, cols); });
 }
 
 void run_imregionalmax(const ipt::plugin::KernelArgs& args) {
