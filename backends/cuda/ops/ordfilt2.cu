@@ -11,6 +11,9 @@ void run_ordfilt2(const ipt::plugin::KernelArgs& args) {
     const ipt_tensor* a = args.image("A");
     const ipt_tensor* dom = args.image("domain");
     const ipt_tensor* st = args.image("S");
+    // Conformance on an H100 (2026-11-22) found every element wrong when S is
+    // given; until that is fixed the CPU answers those calls.
+    if (st) ipt::plugin::unsupported("ipt.ordfilt2: additive offsets S are not handled on CUDA yet");
     if (st && (st->rows != dom->rows || st->cols != dom->cols))
         ipt::plugin::invalid("ipt.ordfilt2: parameter 'S' must have the size of domain");
     // IPT_P_HOST: domain and S are host arrays.
