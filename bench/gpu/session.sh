@@ -7,7 +7,7 @@
 #                times, auto vs best); the facet plugin's tests, conformance
 #                and CPU-vs-CUDA table
 #
-#   bench/gpu/session.sh conformance|bench
+#   bench/gpu/session.sh conformance|bench|all   (all: both, without the harness)
 #
 # Carry (run on the development machine first):
 #   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
@@ -17,13 +17,15 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 stage="${1:-conformance}"
-out="${OUT:-$root/bench-out}"
-mkdir -p "$out"
+final="${OUT:-$root/bench-out}"
+out=/tmp/gpu-results   # everything, packed into $final/results-<stage>.tgz at the end
+mkdir -p "$out" "$final"
 build=/tmp/ipt-build
 ipt="$build/bin/ipt"
 vk="$root/.deps/vulkan/libipt_vulkan.so"
 summary="$out/summary-$stage.txt"
 : > "$summary"
+trap 'tar czf "$final/results-$stage.tgz" -C "$out" . 2>/dev/null; cp "$summary" "$final/"' EXIT
 note() { echo "$*" | tee -a "$summary"; }
 started=$(date +%s)
 elapsed() { echo $(( $(date +%s) - started )); }
@@ -31,8 +33,13 @@ elapsed() { echo $(( $(date +%s) - started )); }
 # The Vulkan loader (Debian's libvulkan1), unpacked into /.
 for f in "$root"/.gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
 ldconfig 2>/dev/null
-if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
-  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+# NVIDIA's ICD manifest is not always where the loader looks.
+icd="$(find /usr/local/nvidia /usr/share/vulkan /etc/vulkan /usr/lib -name 'nvidia_icd*.json' 2>/dev/null | head -1)"
+if [ -n "$icd" ]; then
+  export VK_DRIVER_FILES="$icd"
+  echo "Vulkan ICD: $icd"
+else
+  echo "Vulkan ICD: none found"
 fi
 export IPT_TUNING_CACHE="$out/tuning.json"
 
@@ -53,11 +60,10 @@ grep -E "error" "$out/build-$stage.log" | head -20
 "$ipt" info > "$out/info.txt" 2>&1
 "$ipt" info --plugin "$vk" | sed -n '/^Devices/,/^Operators/p' | tee -a "$summary"
 
-if [ "$stage" = conformance ]; then
+if [ "$stage" = conformance ] || [ "$stage" = all ]; then
   note "== ipt conformance --device cuda (full)"
-  timeout 200 "$ipt" conformance --device cuda --json > "$out/conformance-cuda.json" 2> "$out/conformance-cuda.err"
+  timeout 200 "$ipt" conformance --device cuda > "$out/conformance-cuda.txt" 2>&1
   note "cuda conformance exit $? after $(elapsed) s"
-  timeout 100 "$ipt" conformance --device cuda > "$out/conformance-cuda.txt" 2>&1 --quick --seed 7
   if [ -f "$vk" ]; then
     note "== ipt conformance --plugin libipt_vulkan.so (NVIDIA Vulkan driver, --quick; wave32 then forced wave64)"
     timeout 120 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan.txt" 2>&1
@@ -65,7 +71,7 @@ if [ "$stage" = conformance ]; then
     IPT_VULKAN_VARIANT=wave64 timeout 90 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan-wave64.txt" 2>&1
     note "vulkan wave64 conformance exit $? after $(elapsed) s"
   fi
-  if [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 480 ]; then
+  if [ "$stage" = conformance ] && [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 480 ]; then
     note "== CUDA harness (checks, then timings with NPP)"
     timeout $(( 560 - $(elapsed) )) "$build/bin/ipt_cuda_bench" --json "$out/cuda-bench.json" > "$out/cuda-bench.txt" 2>&1
     note "harness exit $?"
@@ -75,9 +81,9 @@ if [ "$stage" = conformance ]; then
   done
 fi
 
-if [ "$stage" = bench ]; then
+if [ "$stage" = bench ] || [ "$stage" = all ]; then
   note "== ipt bench: CPU, CUDA and Vulkan, 256 and 2048"
-  timeout 300 "$ipt" bench --plugin "$vk" --sizes 256,2048 --repeats 7 --budget 1 --chart "$out/ipt-bench.png" \
+  timeout $(( 420 - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes 256,2048 --repeats 7 --budget 1 --chart "$out/ipt-bench.png" \
     --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
   note "ipt bench exit $? after $(elapsed) s"
   if [ "$(elapsed)" -lt 420 ]; then
