@@ -9,6 +9,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
+#include "ipt_math.glsl"
 
 layout(constant_id = 4) const int METRIC = 0;  // 0 euclidean, 1 cityblock, 2 chessboard, 3 quasi-euclidean
 layout(constant_id = 5) const int WANT_IDX = 0;
@@ -60,15 +61,7 @@ void main() {
     const int at = r * pc.cols + c;
     float dist;
     if (best_col < 0) dist = 1.0 / 0.0;
-    else if (METRIC == 0) {
-        // One Newton step on the exact residual makes the double square root
-        // correctly rounded in practice, so the single rounding matches the
-        // reference's float(sqrt(double)).
-        precise double s = sqrt(best);
-        precise double residual = fma(-s, s, best);
-        if (s > 0.0) s = s + residual / (2.0 * s);
-        dist = float(s);
-    }
+    else if (METRIC == 0) dist = float(sqrt_rn(best));  // float(sqrt(double)), as the reference
     else dist = float(best);
     BufF32(pc.d).v[at] = dist;
     if (WANT_IDX != 0) {

@@ -78,15 +78,6 @@ double wdiv(double x, double y) {
     return WD != 0 ? q : double(float(q));
 }
 
-// sqrt correctly rounded in double (one Newton step on the exact residual).
-double sqrt_rn(double x) {
-    precise double s = sqrt(x);
-    if (!(s > 0.0) || isinf(s)) return s;
-    precise double residual = fma(-s, s, x);
-    s = s + residual / (2.0 * s);
-    return s;
-}
-
 int at(int r, int c) { return r * pc.cols + c; }
 
 void pass_prepare(int i) {

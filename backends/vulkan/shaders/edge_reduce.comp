@@ -98,12 +98,7 @@ void main() {
     const double value = div_rn(scaled, double(pc.count));
     BufF64(pc.stats).v[0] = value;
     if (MODE == 0) {
-        precise double s = sqrt(value);
-        if (s > 0.0 && !isinf(s)) {
-            precise double residual = fma(-s, s, value);
-            s = s + residual / (2.0 * s);
-        }
-        BufF64(pc.thresh).v[0] = s;
+        BufF64(pc.thresh).v[0] = sqrt_rn(value);
     } else {
         BufF64(pc.thresh).v[0] = value;
     }

@@ -1,28 +1,71 @@
-// Double-precision helpers GLSL lacks or does not pin down: a correctly
-// rounded division (Vulkan allows double division to be approximate), and
-// log, exp and pow in double (GLSL has them for float only).
+// Double-precision helpers GLSL lacks or does not pin down: correctly
+// rounded division and square root (Vulkan allows both to be approximate, and
+// does not promise a fused fma), and log, exp and pow in double (GLSL has
+// them for float only).
 // Include after ipt_common.glsl.
 
+// The exact product a*b = p + e (Dekker's TwoProduct with Veltkamp's split),
+// from multiplications and additions alone: Vulkan does not promise that
+// fma() rounds once, so it cannot be used for exact residuals. Valid unless
+// a*b overflows or underflows.
+dvec2 two_prod(double a, double b) {
+    precise double p = a * b;
+    precise double ca = 134217729.0 * a;  // 2^27 + 1
+    precise double ah = ca - (ca - a);
+    precise double al = a - ah;
+    precise double cb = 134217729.0 * b;
+    precise double bh = cb - (cb - b);
+    precise double bl = b - bh;
+    precise double e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return dvec2(p, e);
+}
+
+// a - q*b, exact when q*b is close to a (Sterbenz) and nothing overflows.
+double residual(double a, double q, double b) {
+    const dvec2 pe = two_prod(q, b);
+    precise double r = (a - pe.x) - pe.y;
+    return r;
+}
+
+double next_toward(double q, bool up) {
+    uvec2 bits = unpackDouble2x32(q);
+    uint64_t u = (uint64_t(bits.y) << 32) | uint64_t(bits.x);
+    u = ((q > 0.0) == up) ? u + 1ul : u - 1ul;
+    return packDouble2x32(uvec2(uint(u & 0xFFFFFFFFul), uint(u >> 32)));
+}
+
 // a / b rounded to nearest, as IEEE division. The hardware quotient is at most
-// a few ulp off; fma gives the exact residual of each neighbour and the
-// nearest wins (an exact tie cannot happen for finite binary quotients).
+// a few ulp off; the exact residual of it and of its neighbours picks the
+// nearest (an exact tie cannot happen for finite binary quotients). Falls
+// back to the hardware quotient where the residual could overflow.
 double div_rn(double a, double b) {
     precise double q = a / b;
     if (is_nan_d(q) || isinf(q) || q == 0.0 || isinf(b) || b == 0.0) return q;
-    for (int step = 0; step < 2; ++step) {
-        precise double r = fma(-q, b, a);
+    if (abs(a) > 1e300 || abs(b) > 1e300 || abs(a) < 1e-290 || abs(b) < 1e-290) return q;
+    for (int step = 0; step < 3; ++step) {
+        const double r = residual(a, q, b);
         if (r == 0.0) return q;
-        // Neighbour towards the exact quotient.
-        const bool up = (r > 0.0) == (b > 0.0);
-        uvec2 bits = unpackDouble2x32(q);
-        uint64_t u = (uint64_t(bits.y) << 32) | uint64_t(bits.x);
-        u = ((q > 0.0) == up) ? u + 1ul : u - 1ul;
-        precise double q2 = packDouble2x32(uvec2(uint(u & 0xFFFFFFFFul), uint(u >> 32)));
-        precise double r2 = fma(-q2, b, a);
+        const double q2 = next_toward(q, (r > 0.0) == (b > 0.0));
+        const double r2 = residual(a, q2, b);
         if (abs(r2) < abs(r)) q = q2;
         else return q;
     }
     return q;
+}
+
+// sqrt(x) rounded to nearest for finite x >= 0: of the hardware root and its
+// neighbours, the one whose square is nearest x (exact residuals).
+double sqrt_rn(double x) {
+    precise double s = sqrt(x);
+    if (!(s > 0.0) || isinf(s) || x > 1e300 || x < 1e-290) return s;
+    for (int step = 0; step < 3; ++step) {
+        const double r = residual(x, s, s);
+        if (r == 0.0) return s;
+        const double s2 = next_toward(s, r > 0.0);
+        if (abs(residual(x, s2, s2)) < abs(r)) s = s2;
+        else return s;
+    }
+    return s;
 }
 
 // Natural logarithm for finite x > 0 (about 1 ulp).
