@@ -7,7 +7,8 @@
 #                times, auto vs best); the facet plugin's tests, conformance
 #                and CPU-vs-CUDA table
 #
-#   bench/gpu/session.sh conformance|bench|all   (all: both, without the harness)
+#   bench/gpu/session.sh conformance|bench|all|vulkan
+#   (all: both, without the harness; vulkan: the Vulkan plugin's conformance, then bench)
 #
 # Carry (run on the development machine first):
 #   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
@@ -64,6 +65,8 @@ if [ "$stage" = conformance ] || [ "$stage" = all ]; then
   note "== ipt conformance --device cuda (full)"
   timeout 200 "$ipt" conformance --device cuda > "$out/conformance-cuda.txt" 2>&1
   note "cuda conformance exit $? after $(elapsed) s"
+fi
+if [ "$stage" = conformance ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
   if [ -f "$vk" ]; then
     note "== ipt conformance --plugin libipt_vulkan.so (NVIDIA Vulkan driver, --quick; wave32 then forced wave64)"
     timeout 120 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan.txt" 2>&1
@@ -81,7 +84,7 @@ if [ "$stage" = conformance ] || [ "$stage" = all ]; then
   done
 fi
 
-if [ "$stage" = bench ] || [ "$stage" = all ]; then
+if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
   note "== ipt bench: CPU, CUDA and Vulkan, 256 and 2048"
   timeout $(( 420 - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes 256,2048 --repeats 7 --budget 1 --chart "$out/ipt-bench.png" \
     --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
@@ -89,9 +92,11 @@ if [ "$stage" = bench ] || [ "$stage" = all ]; then
   if [ "$(elapsed)" -lt 420 ]; then
     note "== facet plugin"
     cmake --install "$build" --prefix /tmp/ipt-prefix > /dev/null 2>&1
-    OPENIPT_PREFIX=/tmp/ipt-prefix OUT="$out" timeout $(( 580 - $(elapsed) )) bash "$root/plugins/facet/bench/run_gpu.sh" all \
-      > "$out/facet.txt" 2>&1
-    note "facet exit $? after $(elapsed) s"
+    for facet_stage in build test bench; do
+      OPENIPT_PREFIX=/tmp/ipt-prefix OUT="$out" timeout $(( 580 - $(elapsed) )) bash "$root/plugins/facet/bench/run_gpu.sh" \
+        $facet_stage >> "$out/facet.txt" 2>&1
+      note "facet $facet_stage exit $? after $(elapsed) s"
+    done
     tail -25 "$out/facet.txt"
   fi
 fi

@@ -480,9 +480,12 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
         const Device& dev = ctx->devices[impl.device_id];
         const std::string label = std::string(op.name) + " on " + device_label(dev) + " (plugin " + impl.plugin->name +
                                   (impl.variant.empty() ? "" : ", variant " + impl.variant) + ")";
-        if (c.record.source == IPT_COST_DECLINED || c.record.source == IPT_COST_FAILED) {
+        // A candidate that declined while measured is skipped; one that failed
+        // runs again so that its error (a bad argument, say) reaches the caller
+        // when no candidate succeeds.
+        if (c.record.source == IPT_COST_DECLINED) {
             ++declined;
-            declines += (declines.empty() ? "" : "; ") + label + (c.record.source == IPT_COST_DECLINED ? " declined" : " failed") +
+            declines += (declines.empty() ? "" : "; ") + label + " declined" +
                         (c.record.note.empty() ? "" : ": " + c.record.note);
             continue;
         }
