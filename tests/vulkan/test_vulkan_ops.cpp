@@ -604,3 +604,45 @@ TEST(VulkanOps, Edge) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(VulkanOps, FspecialAndStrel) {
+    REQUIRE_VULKAN();
+    auto bound = [](const std::string&, const Output& ref) { return range_eps(ref, 4); };
+    compare("ipt.fspecial", [](ipt::Call& c) { c.option("type", "gaussian").numbers("hsize", {5, 7}).number("sigma", 1.5); },
+            {"h"}, "gaussian 5x7", bound);
+    compare("ipt.fspecial", [](ipt::Call& c) { c.option("type", "disk").number("radius", 3.5); }, {"h"}, "disk 3.5", bound);
+    compare("ipt.fspecial", [](ipt::Call& c) { c.option("type", "motion").number("len", 7).number("theta", 30); }, {"h"},
+            "motion 7 30", bound);
+    compare("ipt.strel", [](ipt::Call& c) { c.option("shape", "disk").integer("r", 5); }, {"nhood", "decomposition"}, "disk 5");
+    compare("ipt.strel", [](ipt::Call& c) { c.option("shape", "line").number("len", 7).number("deg", 30); }, {"nhood"},
+            "line 7 30");
+    IPT_EXPECT_ERROR(run_on(vulkan_device().id, "", "ipt.strel", [](ipt::Call& c) { c.option("shape", "octagon").integer("r", 4); },
+                            {"nhood"}),
+                     IPT_ERR_INVALID_ARGUMENT, "'r'");
+}
+
+TEST(VulkanErrors, BadArgumentsNameTheParameterAndWriteNothing) {
+    REQUIRE_VULKAN();
+    // One variant per call: the plugin's own checks answer (with several
+    // candidates the registry's measured selection reports its own summary).
+    ipt::Image a = ipt_test::image<uint8_t>(2, 2, {1, 2, 3, 4});
+    ipt::Image lut = ipt_test::image<uint8_t>(1, 256, std::vector<uint8_t>(256, 7));
+    // A 2x2 ordfilt2 order beyond nnz(domain) is refused by the registry or the plugin.
+    ipt::Image dom = ipt_test::logical(1, 2, {1, 0});
+    IPT_EXPECT_ERROR(run_on(vulkan_device().id, variants("ipt.ordfilt2")[0], "ipt.ordfilt2",
+                            [&](ipt::Call& c) { c.image("A", a).integer("order", 2).image("domain", dom); }, {"B"}),
+                     IPT_ERR_INVALID_ARGUMENT, "order");
+    IPT_EXPECT_ERROR(run_on(vulkan_device().id, variants("ipt.imadjust")[0], "ipt.imadjust",
+                            [&](ipt::Call& c) { c.image("I", a).numbers("low_high_in", {0.7, 0.2}); }, {"J"}),
+                     IPT_ERR_INVALID_ARGUMENT, "low_high_in");
+    IPT_EXPECT_ERROR(run_on(vulkan_device().id, variants("ipt.edge")[0], "ipt.edge",
+                            [&](ipt::Call& c) { c.image("I", a).option("method", "log").option("direction", "vertical"); }, {"BW"}),
+                     IPT_ERR_INVALID_ARGUMENT, "direction");
+    // A correct call still works afterwards (the device is healthy).
+    auto got = run_on(vulkan_device().id, "", "ipt.intlut", [&](ipt::Call& c) { c.image("A", a).image("LUT", lut); }, {"B"});
+    EXPECT_EQ(got["B"].at(3), 7);
+}
+
+}  // namespace
