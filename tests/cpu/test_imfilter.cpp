@@ -248,6 +248,37 @@ TEST(Imfilter, IntegerTiesRoundHalfAwayFromZero) {
     EXPECT_EQ(imfilter<int32_t>({1, 3, 1, {-3, 0, 7}}, h).v, (std::vector<double>{-2, 4, 4}));
 }
 
+TEST(Imfilter, ManyTiesOnALargeImageMatchTheDoubleSum) {
+    // ones(2)/4 on integers: every output is a multiple of 1/4, a quarter of
+    // them exact .5 ties (single precision cannot decide those; double can).
+    std::mt19937 rng(21);
+    std::uniform_int_distribution<int> d(0, 255);
+    Img A{203, 301, 1, {}};
+    for (int i = 0; i < 203 * 301; ++i) A.v.push_back(d(rng));
+    const Img h{2, 2, 1, {0.25, 0.25, 0.25, 0.25}};
+    for (std::string b : {"constant", "replicate"}) {
+        const Img got = imfilter<uint8_t>(A, h, b, 0, "full");
+        const Ref ref = brute_force<uint8_t>(A, h, b, 0, "full", "corr");
+        ASSERT_EQ(got.v.size(), ref.value.v.size());
+        for (size_t i = 0; i < got.v.size(); ++i) ASSERT_EQ(got.v[i], to_class_ref<uint8_t>(ref.value.v[i])) << i;
+    }
+    // int16 around zero: -0.5 rounds to -1, 0.5 to 1.
+    Img B{50, 60, 1, {}};
+    std::uniform_int_distribution<int> s(-3, 3);
+    for (int i = 0; i < 3000; ++i) B.v.push_back(s(rng));
+    const Img gb = imfilter<int16_t>(B, h, "symmetric");
+    const Ref rb = brute_force<int16_t>(B, h, "symmetric", 0, "same", "corr");
+    for (size_t i = 0; i < gb.v.size(); ++i) ASSERT_EQ(gb.v[i], to_class_ref<int16_t>(rb.value.v[i])) << i;
+}
+
+TEST(Imfilter, LogicalDecidedByTheDoubleSum) {
+    // 0.1 + 0.2 - 0.3 is 5.55e-17 in double: nonzero, so true.
+    const Img B = imfilter<bool>({1, 3, 1, {1, 1, 1}}, {1, 3, 1, {0.1, 0.2, -0.3}});
+    EXPECT_EQ(B.v[1], 1);
+    const Img C = imfilter<bool>({1, 3, 1, {1, 1, 1}}, {1, 3, 1, {0.5, 0.25, -0.75}});
+    EXPECT_EQ(C.v[1], 0);
+}
+
 TEST(Imfilter, IntegerSaturationAndNaN) {
     EXPECT_EQ(imfilter<uint8_t>({1, 3, 1, {100, 200, 255}}, {1, 1, 1, {2}}).v, (std::vector<double>{200, 255, 255}));
     EXPECT_EQ(imfilter<int16_t>({1, 2, 1, {-30000, 30000}}, {1, 1, 1, {2}}).v, (std::vector<double>{-32768, 32767}));

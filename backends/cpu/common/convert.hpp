@@ -39,7 +39,8 @@ inline T to_class(double v) {
 namespace convert_detail {
 
 // no-trapping-math lets the compiler turn the selects into vector blends
-// (nothing here relies on floating-point exceptions).
+// (nothing here relies on floating-point exceptions). Functions with this
+// attribute do not inline std:: math wrappers, hence the builtins below.
 #define IPT_NO_TRAPPING __attribute__((optimize("no-trapping-math")))
 
 // Written for the vectoriser: clamp with selects (NaN -> 0), then round half
@@ -65,7 +66,7 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void convert_row_impl(const From* __restrict s
             double c = v < lo ? lo : v;
             c = c > hi ? hi : c;
             c = v == v ? c : 0.0;
-            const double r = std::trunc(c + std::copysign(0.49999999999999994, c));
+            const double r = __builtin_trunc(c + __builtin_copysign(0.49999999999999994, c));
             dst[i] = static_cast<To>(static_cast<I>(r));
         }
     }
@@ -85,7 +86,67 @@ IPT_NO_TRAPPING void convert_row_base(const From* src, To* dst, int64_t n) {
     convert_row_impl(src, dst, n);
 }
 
+// convert_row_impl from single, and unsure[i] = 1 where the single value
+// lies within `margin` of a rounding boundary (a half-integer; 0 for
+// logical), i.e. where a value off by up to `margin` could convert otherwise.
+template <class To>
+IPT_ALWAYS_INLINE IPT_NO_TRAPPING int64_t checked_row_impl(const float* __restrict src, To* __restrict dst, int64_t n,
+                                                           float margin, uint8_t* __restrict unsure) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const float f = src[i];
+        float d;
+        if constexpr (std::is_same_v<To, bool>) {
+            dst[i] = f != 0 && f == f;
+            d = __builtin_fabsf(f);
+        } else {
+            // Rounded in single: where the flag stays 0 the value is at least
+            // `margin` from a half-integer, so single and double round alike
+            // (0.5 - 2^-25 plays the role of 0.5 - 2^-54 above; exact below 2^23,
+            // and every class handled here stays below 2^16 after clamping).
+            constexpr float lo = static_cast<float>(std::numeric_limits<To>::lowest());
+            constexpr float hi = static_cast<float>(std::numeric_limits<To>::max());
+            float c = f < lo ? lo : f;
+            c = c > hi ? hi : c;
+            c = f == f ? c : 0.0f;
+            const float r = __builtin_truncf(c + __builtin_copysignf(0.49999997f, c));
+            dst[i] = static_cast<To>(static_cast<int32_t>(r));
+            d = __builtin_fabsf(f - __builtin_floorf(f) - 0.5f);
+        }
+        const uint8_t u = !(d > margin);
+        unsure[i] = u;
+        count += u;
+    }
+    return count;
+}
+
+template <class To>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) IPT_NO_TRAPPING int64_t checked_row_avx512(
+    const float* src, To* dst, int64_t n, float margin, uint8_t* unsure) {
+    return checked_row_impl(src, dst, n, margin, unsure);
+}
+template <class To>
+__attribute__((target("avx2,fma"))) IPT_NO_TRAPPING int64_t checked_row_avx2(const float* src, To* dst, int64_t n,
+                                                                            float margin, uint8_t* unsure) {
+    return checked_row_impl(src, dst, n, margin, unsure);
+}
+template <class To>
+IPT_NO_TRAPPING int64_t checked_row_base(const float* src, To* dst, int64_t n, float margin, uint8_t* unsure) {
+    return checked_row_impl(src, dst, n, margin, unsure);
+}
+
 }  // namespace convert_detail
+
+// Single to an integer class or logical, flagging the values that are within
+// `margin` of a rounding boundary; returns how many were flagged.
+template <class To>
+int64_t convert_row_checked(const float* src, To* dst, int64_t n, float margin, uint8_t* unsure) {
+    switch (isa_level()) {
+    case 2: return convert_detail::checked_row_avx512(src, dst, n, margin, unsure);
+    case 1: return convert_detail::checked_row_avx2(src, dst, n, margin, unsure);
+    default: return convert_detail::checked_row_base(src, dst, n, margin, unsure);
+    }
+}
 
 // dst[i] = src[i] converted to To with MATLAB's rules (a plain conversion
 // to a floating class; round, saturate, NaN -> 0 to an integer class;

@@ -350,6 +350,10 @@ void run_bands(const FilterPlan<Acc>& plan, int64_t out_rows, int64_t out_cols, 
                 for (int64_t r = 0; r < n; ++r) store(r0 + r, s.out.data() + r * out_cols);
         }
     });
+    // Keep at most 64 MiB of scratch between calls (huge kernels need more).
+    size_t kept = 0;
+    for (const auto& s : scratch) kept += (s.padded.capacity() + s.mid.capacity() + s.out.capacity()) * sizeof(Acc);
+    if (kept > (size_t{64} << 20)) scratch.clear();
 }
 
 }  // namespace correlate_detail

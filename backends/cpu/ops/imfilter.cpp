@@ -19,7 +19,10 @@
 // column pass then a row pass; error <= (4 eps + gamma(kr + kc)) (|A|*|h|)(p)
 // either way (gamma(k) ~ k eps(class)/2).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -98,17 +101,33 @@ std::vector<double> kernel_values(const ipt_tensor* h) {
     return out;
 }
 
+// Integer classes whose values are exact in single. They are filtered in
+// single (twice the vector width of double, half the memory traffic), and an
+// output is recomputed in double where the single sum might round otherwise
+// than a double sum: within `margin` of a half-integer (of 0 for logical).
+// margin bounds the distance between the single and the double results:
+// 2 (kr + kc + 4) 2^-24 max|class| sum|h| covers the single sums (with the
+// taps rounded to single and the separable split) with a factor 2 to spare,
+// plus 2^-40 of the same for the double sum. Every other output rounds as
+// the double sum does, so the result is the double result.
 template <class T>
-void filter_class(const FilterCall& c, const ipt_tensor* out) {
-    using Acc = std::conditional_t<std::is_same_v<T, float>, float, double>;
+constexpr bool kSingleFirst = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
+                              std::is_same_v<T, int16_t> || std::is_same_v<T, bool>;
+
+template <class T>
+constexpr double class_magnitude() {
+    if constexpr (std::is_same_v<T, bool>) return 1;
+    else return std::max(-static_cast<double>(std::numeric_limits<T>::lowest()),
+                         static_cast<double>(std::numeric_limits<T>::max()));
+}
+
+template <class T, class Acc>
+void filter_planes(const FilterCall& c, const std::vector<double>& h, T* B) {
     const int64_t ma = c.A->rows, na = c.A->cols;
     const int64_t rows = c.out_rows, cols = c.out_cols, planes = c.A->channels;
-    T* B = static_cast<T*>(out->data);
-    if (rows * cols == 0) return;
-
-    const std::vector<double> h = kernel_values(c.h);
     const auto plan = ipt::cpu::make_filter_plan<Acc>(h.data(), c.kr, c.kc, c.conv, true);
-    const Acc pad = static_cast<Acc>(ipt::cpu::to_class<T>(c.X));
+    const T pad_class = ipt::cpu::to_class<T>(c.X);
+    const Acc pad = static_cast<Acc>(pad_class);
 
     // Column of A for every padded column left and right of the image
     // (-1: the constant).
@@ -116,6 +135,19 @@ void filter_class(const FilterCall& c, const ipt_tensor* out) {
     const int64_t mid_end = std::min(c.left + na, pcols);
     std::vector<int64_t> colmap(static_cast<size_t>(pcols));
     for (int64_t q = 0; q < pcols; ++q) colmap[static_cast<size_t>(q)] = ipt::cpu::border_index(c.border, q - c.left, na);
+
+    // For the single-first path: the taps in double and the margin.
+    constexpr bool single_first = kSingleFirst<T> && std::is_same_v<Acc, float>;
+    ipt::cpu::TapKernel<double> exact_taps;
+    float margin = 0;
+    if constexpr (single_first) {
+        exact_taps = ipt::cpu::make_tap_kernel<double>(h.data(), c.kr, c.kc, c.conv);
+        double abs_sum = 0;
+        for (double w : h) abs_sum += std::abs(w);
+        const double bound = class_magnitude<T>() * abs_sum;
+        const double m = bound * (2.0 * static_cast<double>(c.kr + c.kc + 4) * 0x1p-24 + 0x1p-40);
+        margin = std::nextafter(static_cast<float>(m), std::numeric_limits<float>::infinity());
+    }
 
     for (int64_t ch = 0; ch < planes; ++ch) {
         const T* A = static_cast<const T*>(c.A->data) + ch * ma * na;
@@ -139,10 +171,63 @@ void filter_class(const FilterCall& c, const ipt_tensor* out) {
         T* Bp = B + ch * rows * cols;
         if constexpr (std::is_same_v<T, Acc>) {
             ipt::cpu::run_filter_plan_into(plan, rows, cols, fill, Bp, cols);
+        } else if constexpr (single_first) {
+            // One output in double, taps by kernel row like the engine.
+            auto exact_at = [&](int64_t o, int64_t j) {
+                double acc = 0;
+                for (const auto& kr : exact_taps.tap_rows) {
+                    const int64_t r = ipt::cpu::border_index(c.border, o + kr.row - c.top, ma);
+                    double part = 0;
+                    for (int32_t t = kr.begin; t < kr.end; ++t) {
+                        const int64_t q = colmap[static_cast<size_t>(j + exact_taps.col[t])];
+                        const double a = (r < 0 || q < 0) ? static_cast<double>(pad_class)
+                                                           : static_cast<double>(A[r * na + q]);
+                        part += exact_taps.w[t] * a;
+                    }
+                    acc += part;
+                }
+                return acc;
+            };
+            auto store = [&](int64_t o, const float* v) {
+                constexpr int64_t kBlock = 1024;
+                uint8_t unsure[kBlock];
+                T* dst = Bp + o * cols;
+                for (int64_t j0 = 0; j0 < cols; j0 += kBlock) {
+                    const int64_t n = std::min(kBlock, cols - j0);
+                    if (ipt::cpu::convert_row_checked(v + j0, dst + j0, n, margin, unsure) == 0) continue;
+                    // Flags are rare: skip them eight at a time.
+                    for (int64_t j = 0; j < n; j += 8) {
+                        uint64_t word = 0;
+                        std::memcpy(&word, unsure + j, static_cast<size_t>(std::min<int64_t>(8, n - j)));
+                        if (word == 0) continue;
+                        for (int64_t k = j; k < std::min<int64_t>(j + 8, n); ++k)
+                            if (unsure[k]) dst[j0 + k] = ipt::cpu::to_class<T>(exact_at(o, j0 + k));
+                    }
+                }
+            };
+            ipt::cpu::run_filter_plan(plan, rows, cols, fill, store);
         } else {
             auto store = [&](int64_t o, const Acc* v) { ipt::cpu::convert_row(v, Bp + o * cols, cols); };
             ipt::cpu::run_filter_plan(plan, rows, cols, fill, store);
         }
+    }
+}
+
+template <class T>
+void filter_class(const FilterCall& c, const ipt_tensor* out) {
+    if (c.out_rows * c.out_cols == 0) return;
+    const std::vector<double> h = kernel_values(c.h);
+    T* B = static_cast<T*>(out->data);
+    bool finite = true;
+    for (double w : h) finite &= std::isfinite(w);
+    if constexpr (std::is_same_v<T, float>) {
+        filter_planes<T, float>(c, h, B);
+    } else if constexpr (kSingleFirst<T>) {
+        // A non-finite tap leaves nothing for single precision to decide.
+        if (finite) filter_planes<T, float>(c, h, B);
+        else filter_planes<T, double>(c, h, B);
+    } else {
+        filter_planes<T, double>(c, h, B);
     }
 }
 
