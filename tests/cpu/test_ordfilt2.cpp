@@ -101,6 +101,27 @@ TYPED_TEST(Ordfilt2Typed, LargeWindows) {
     }
 }
 
+TEST(Ordfilt2, ManyDistinctValuesLargeWindow) {
+    // More than 65536 distinct values: no rank relabelling, the general route.
+    std::mt19937 rng(33);
+    const Mat<double> a = morph_test::random_mat<double>(300, 260, rng);
+    const Mask dom = morph_test::random_mask(11, 11, rng, 0.6);
+    EXPECT_TRUE(morph_test::same(run_ordfilt2(a, 30, dom, Pad::Symmetric),
+                                 morph_test::ref_ordfilt2(a, 30, dom, Pad::Symmetric)));
+    const Mat<int32_t> i = morph_test::random_mat<int32_t>(300, 260, rng);
+    EXPECT_TRUE(morph_test::same(run_ordfilt2(i, 61, morph_test::ones(11, 11), Pad::Zeros),
+                                 morph_test::ref_ordfilt2(i, 61, morph_test::ones(11, 11), Pad::Zeros)));
+}
+
+TEST(Ordfilt2, SignedZeroKeepsItsBits) {
+    // A window of -0 only returns -0 (large windows relabel values by rank).
+    const Mat<double> a(12, 12, -0.0);
+    for (const Mask& dom : {morph_test::ones(11, 11), morph_test::ones(3, 3), morph_test::ones(1, 1)}) {
+        const Mat<double> b = run_ordfilt2(a, 1, dom, Pad::Symmetric);
+        for (double v : b.v) EXPECT_TRUE(v == 0 && std::signbit(v));
+    }
+}
+
 TEST(Ordfilt2, HandComputed) {
     const Mat<double> a(3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9});
     const Mask box = morph_test::ones(3, 3);

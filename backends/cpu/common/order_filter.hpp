@@ -173,10 +173,10 @@ struct Comparator {
     uint8_t need = 0;  // bit 0: the min (into lo) is used; bit 1: the max (into hi)
 };
 
-// Networks here have at most 128 virtual wires (kRectNetworkMax = 49 cells
-// give at most 8 x 16 blocks) and fewer comparators than Batcher's 1471 for 128.
-constexpr int kMaxWires = 128;
-constexpr int kMaxComparators = 2048;
+// Networks here have at most 256 virtual wires (81 cells give at most 16 x 16
+// blocks) and fewer comparators than Batcher's 3839 for 256.
+constexpr int kMaxWires = 256;
+constexpr int kMaxComparators = 4096;
 
 struct FixedNetwork {
     std::array<Comparator, kMaxComparators> ops{};
@@ -857,11 +857,70 @@ void select_fallback(const Padded<W>& p, int64_t rows, int64_t cols, const Domai
     });
 }
 
+// ---- ranks ---------------------------------------------------------------------
+
+// A total order for the values (NaN excluded): -0 sorts before +0, so that
+// mapping back returns the bits of a value that is in the window.
+template <class W>
+inline bool total_less(W a, W b) {
+    if constexpr (std::is_floating_point_v<W>)
+        return a < b || (a == b && std::signbit(a) && !std::signbit(b));
+    else
+        return a < b;
+}
+template <class W>
+inline bool same_bits(W a, W b) {
+    return !total_less(a, b) && !total_less(b, a);
+}
+
+template <class T>
+void filter(const T* a_in, T* out_t, int64_t rows, int64_t cols, const Domain& dom, int64_t k, const Padding& pad);
+
+// Classes without a histogram of their own (32-bit integers, floats): when
+// the image and the pad value hold at most 65536 distinct values, filter
+// their ranks as uint16 (networks or Huang's histogram) and map back. Exact:
+// order statistics commute with an increasing relabelling. Returns false
+// when there are too many distinct values.
+template <class W>
+bool filter_by_ranks(const W* a, int64_t rows, int64_t cols, const Domain& dom, int64_t k, const Padding& pad,
+                     W* out) {
+    const int64_t n = rows * cols;
+    std::vector<W> values(a, a + n);
+    if (pad.kind == PadKind::Constant) values.push_back(static_cast<W>(pad.value));
+    std::sort(values.begin(), values.end(), total_less<W>);
+    values.erase(std::unique(values.begin(), values.end(), same_bits<W>), values.end());
+    if (values.size() > 65536) return false;
+    auto rank_of = [&](W v) {
+        return static_cast<uint16_t>(std::lower_bound(values.begin(), values.end(), v, total_less<W>) - values.begin());
+    };
+    std::vector<uint16_t> ranks(static_cast<size_t>(n)), picked(static_cast<size_t>(n));
+    parallel_for(
+        0, rows,
+        [&](int64_t r) {
+            for (int64_t c = 0; c < cols; ++c) ranks[static_cast<size_t>(r * cols + c)] = rank_of(a[r * cols + c]);
+        },
+        16);
+    Padding rank_pad = pad;
+    if (pad.kind == PadKind::Constant) rank_pad.value = rank_of(static_cast<W>(pad.value));
+    filter<uint16_t>(ranks.data(), picked.data(), rows, cols, dom, k, rank_pad);
+    parallel_for(
+        0, rows,
+        [&](int64_t r) {
+            for (int64_t c = 0; c < cols; ++c)
+                out[r * cols + c] = values[picked[static_cast<size_t>(r * cols + c)]];
+        },
+        16);
+    return true;
+}
+
 // ---- entry points ----------------------------------------------------------------
 
-// Windows with at most this many cells go to sorting networks.
+// Windows with at most this many cells go to sorting networks. Classes with
+// a histogram route (8 and 16 bits) switch to it sooner.
 constexpr int64_t kRectNetworkMax = 49;
 constexpr int64_t kDomainNetworkMax = 25;
+constexpr int64_t kRectNetworkMaxWide = 81;
+constexpr int64_t kDomainNetworkMaxWide = 49;
 
 template <class W>
 bool has_nan(const W* a, int64_t n) {
@@ -903,11 +962,12 @@ void filter(const T* a_in, T* out_t, int64_t rows, int64_t cols, const Domain& d
             return;
         }
 #endif
-        if (full && count <= kRectNetworkMax) {
+        constexpr bool histograms = sizeof(W) <= 2;
+        if (full && count <= (histograms ? kRectNetworkMax : kRectNetworkMaxWide)) {
             rect_network(a, rows, cols, dom, pad, k, out);
             return;
         }
-        if (!full && count <= kDomainNetworkMax) {
+        if (!full && count <= (histograms ? kDomainNetworkMax : kDomainNetworkMaxWide)) {
             domain_network<W, W>(a, rows, cols, dom, pad, k, nullptr, out);
             return;
         }
@@ -923,6 +983,8 @@ void filter(const T* a_in, T* out_t, int64_t rows, int64_t cols, const Domain& d
         if constexpr (std::is_same_v<W, uint8_t> || std::is_same_v<W, uint16_t> || std::is_same_v<W, int16_t>) {
             huang<T>(a_in, rows, cols, dom, pad, k, out_t);
             return;
+        } else {
+            if (filter_by_ranks(a, rows, cols, dom, k, pad, out)) return;
         }
         select_fallback<W, W>(pad_image(a_in, rows, cols, dom, pad), rows, cols, dom, k, nullptr, out);
     }
