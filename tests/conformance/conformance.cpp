@@ -157,7 +157,7 @@ CaseOutcome judge(const ipt_op_schema& schema, const CaseSpec& c, const NamedIma
     if (got.ran_on != row.device || (!row.target.plugin.empty() && got.ran_plugin != row.target.plugin))
         return fail("ran on device " + std::to_string(got.ran_on) + " (plugin " + got.ran_plugin + ") instead of device " +
                     std::to_string(row.device) + " (plugin " + row.target.plugin + ")");
-    o.verdict = compare_outputs(schema, c, inputs, ref.outputs, got.outputs);
+    o.verdict = compare_outputs(schema, c, inputs, ref.outputs, got.outputs, row.target.variant == "fft");
     o.compared = true;
     if (!o.verdict.ok) return fail(o.verdict.message);
     return o;

@@ -31,9 +31,12 @@ struct Verdict {
 // Compares every output the reference produced. Integer and logical outputs
 // are always exact; floating outputs follow schema.compare and
 // schema.tolerance. Logical outputs must hold only 0 and 1 (a poisoned,
-// unwritten element does not).
+// unwritten element does not). transform_variant: the implementation
+// computes through a transform (an FFT), whose rounding error scales with the
+// whole result, so the CONV bound uses the output's largest (|A|*|B|)(p).
 Verdict compare_outputs(const ipt_op_schema& schema, const CaseSpec& c, const NamedImages& inputs,
-                        const NamedImages& ref, const NamedImages& got);
+                        const NamedImages& ref, const NamedImages& got,
+                        bool transform_variant = false);
 
 // The rules on their own (tested directly).
 Verdict compare_exact(const std::string& name, const HostImage& ref, const HostImage& got);

@@ -317,8 +317,9 @@ static const ipt_op_schema ipt_builtin_ops[] = {
                IPT_CMP_EXACT, 0, "exact (the even-size mean is one rounding)"),
     IPT_SCHEMA("ipt.conv2", "conv2", "2-D convolution", ipt_conv2_params, "B|u,v",
                IPT_CMP_CONV, 16,
-               "|C - ref| <= 16 eps(class) (|A|*|B|)(p) per element; FFT variants the same "
-               "bound with eps * sqrt(numel) growth folded into the constant"),
+               "|C - ref| <= 16 eps(class) (|A|*|B|)(p) per element; FFT variants (variant "
+               "'fft'): 16 eps(class) max_p (|A|*|B|)(p), since transform rounding scales "
+               "with the whole result"),
     IPT_SCHEMA("ipt.imfilter", "imfilter", "N-D filtering of images", ipt_imfilter_params, NULL,
                IPT_CMP_CONV, 16,
                "integer classes exact; floating: 16 eps(class) (|A|*|h|)(p)"),
