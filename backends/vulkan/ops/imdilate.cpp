@@ -1,6 +1,7 @@
 // ipt.imdilate on Vulkan (and the shared host side of ipt.imerode): the SE
 // as a list of offsets (reflected for dilation), one pass over them per pixel
 // (shaders/morph.comp).
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,7 +13,12 @@ namespace ipt::vk {
 struct MorphPush {
     uint64_t a, b, offsets, adds;
     int32_t rows, cols, count;
+    int32_t dr_min, dc_min, tile_w, tile_h;
 };
+
+// Capacities of morph.comp's shared arrays (TILE_CAP, OFF_CAP).
+constexpr int64_t kTileCap = 2048;
+constexpr int64_t kOffsetCap = 512;
 
 void run_morphology(OpContext& ctx, bool dilate) {
     const char* op = dilate ? "ipt.imdilate" : "ipt.imerode";
@@ -58,10 +64,21 @@ void run_morphology(OpContext& ctx, bool dilate) {
     if (plane == 0) return;
     Recorder rec(ctx.device);
     const int32_t count = int32_t(adds.size());
-    MorphPush p{ctx.address(a), ctx.address(b), count ? rec.params(offsets) : 0, count ? rec.params(adds) : 0,
-                int32_t(a->rows), int32_t(a->cols), count};
     const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
-    VkPipeline pipeline = ctx.pipeline("morph", gx, gy, {uint32_t(a->dtype), dilate ? 1u : 0u, flat ? 0u : 1u});
+    // The offsets' extent decides the tile a work group needs.
+    int32_t dr_min = 0, dr_max = 0, dc_min = 0, dc_max = 0;
+    for (int32_t j = 0; j < count; ++j) {
+        dr_min = std::min(dr_min, offsets[2 * j]);
+        dr_max = std::max(dr_max, offsets[2 * j]);
+        dc_min = std::min(dc_min, offsets[2 * j + 1]);
+        dc_max = std::max(dc_max, offsets[2 * j + 1]);
+    }
+    const int64_t tile_w = gx + (dc_max - dc_min), tile_h = int64_t(gy) * ctx.tuning.per_invocation + (dr_max - dr_min);
+    const bool tiled = count > 0 && count <= kOffsetCap && tile_w * tile_h <= kTileCap;
+    MorphPush p{ctx.address(a), ctx.address(b), count ? rec.params(offsets) : 0, count ? rec.params(adds) : 0,
+                int32_t(a->rows), int32_t(a->cols), count, dr_min, dc_min, int32_t(tile_w), int32_t(tile_h)};
+    VkPipeline pipeline =
+        ctx.pipeline("morph", gx, gy, {uint32_t(a->dtype), dilate ? 1u : 0u, flat ? 0u : 1u, tiled ? 1u : 0u});
     rec.dispatch(pipeline, &p, sizeof p, div_up(a->cols, gx), div_up(a->rows, uint64_t(gy) * ctx.tuning.per_invocation),
                  uint32_t(a->channels));
     rec.submit();
