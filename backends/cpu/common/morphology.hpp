@@ -34,6 +34,7 @@
 #include "common/parallel.hpp"
 #include "common/rounding.hpp"
 #include "common/simd.hpp"
+#include "common/work_blocks.hpp"
 #include "strel.hpp"
 
 namespace ipt::cpu::morph {
@@ -482,9 +483,8 @@ void flat(const T* a_in, T* out_t, int64_t rows, int64_t cols, const std::vector
         s.row_c.assign(static_cast<size_t>(buf_cols), id);
     }
 
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, nbands, 1, [&](int64_t wk, int64_t b0, int64_t b1) {
         detail::Scratch<W>& s = scratch[static_cast<size_t>(wk)];
-        const int64_t b0 = nbands * wk / workers, b1 = nbands * (wk + 1) / workers;
         simd_dispatch([&] {
             detail::BandRunner<W, IsMax> runner(passes, buf_cols, s);
             for (int64_t b = b0; b < b1; ++b) {
@@ -505,6 +505,9 @@ void flat(const T* a_in, T* out_t, int64_t rows, int64_t cols, const std::vector
 // converted to the class (rounded half away from zero and saturated for
 // integers). Offsets outside the image are skipped; a pixel with none gets
 // the identity (-Inf / +Inf, i.e. the class's lowest / highest value).
+// Rows per claimed block of the non-flat kernel.
+constexpr int64_t kRowBlock = 32;
+
 struct WeightedOffset {
     int64_t dr, dc;
     double add;
@@ -516,9 +519,8 @@ void nonflat(const T* a, T* out, int64_t rows, int64_t cols, const std::vector<W
     const double id = IsMax ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
     std::vector<std::vector<double>> acc(static_cast<size_t>(workers), std::vector<double>(static_cast<size_t>(cols)));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         double* o = acc[static_cast<size_t>(wk)].data();
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
             for (int64_t r = r0; r < r1; ++r) {
                 std::fill(o, o + cols, id);

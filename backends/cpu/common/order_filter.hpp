@@ -37,11 +37,15 @@
 #include "common/padding.hpp"
 #include "common/parallel.hpp"
 #include "common/simd.hpp"
+#include "common/work_blocks.hpp"
 
 namespace ipt::cpu::order {
 
 template <class T>
 using work_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
+// Output rows per claimed block (common/work_blocks.hpp).
+constexpr int64_t kRowBlock = 32;
 
 // The domain: its size and which cells are set (row-major).
 struct Domain {
@@ -317,11 +321,10 @@ void rect_network(const W* a, int64_t rows, int64_t cols, const Domain& dom, con
     std::vector<std::vector<W>> wirebufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(m * n * WS)));
     std::vector<PaddedRows<W>> src(static_cast<size_t>(workers),
                                    PaddedRows<W>(a, rows, cols, dom, pad, 0, cols + n - 1, m));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         W* colbuf = colbufs[static_cast<size_t>(wk)].data();
         W* wires = wirebufs[static_cast<size_t>(wk)].data();
         PaddedRows<W>& p = src[static_cast<size_t>(wk)];
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
             std::vector<const W*> in(static_cast<size_t>(m));
             for (int64_t r = r0; r < r1; ++r) {
@@ -403,10 +406,9 @@ void rect_median_fixed(const W* a, int64_t rows, int64_t cols, const Domain& dom
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
     std::vector<std::vector<W>> colbufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(M * colw)));
     std::vector<PaddedRows<W>> src(static_cast<size_t>(workers), PaddedRows<W>(a, rows, cols, dom, pad, 0, pc, M));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         W* colbuf = colbufs[static_cast<size_t>(wk)].data();
         PaddedRows<W>& p = src[static_cast<size_t>(wk)];
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
             const W* ranked[M];
             for (int t = 0; t < M; ++t) ranked[t] = colbuf + colsort.rank_slot[static_cast<size_t>(t)] * colw;
@@ -461,12 +463,11 @@ void median3x3(const W* a, int64_t rows, int64_t cols, const Domain& dom, const 
     const int64_t pc = cols + 2;
     std::vector<std::vector<W>> bufs(static_cast<size_t>(workers), std::vector<W>(static_cast<size_t>(3 * pc)));
     std::vector<PaddedRows<W>> src(static_cast<size_t>(workers), PaddedRows<W>(a, rows, cols, dom, pad, 0, pc, 3));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         W* lo = bufs[static_cast<size_t>(wk)].data();
         W* mid = lo + pc;
         W* hi = mid + pc;
         PaddedRows<W>& p = src[static_cast<size_t>(wk)];
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
             for (int64_t r = r0; r < r1; ++r) {
                 const W* x = p.row(r);
@@ -500,10 +501,9 @@ void domain_network(const W* a, int64_t rows, int64_t cols, const Domain& dom, c
     std::vector<std::vector<V>> wirebufs(static_cast<size_t>(workers), std::vector<V>(static_cast<size_t>(nw * WS)));
     std::vector<PaddedRows<W>> srcs(static_cast<size_t>(workers),
                                     PaddedRows<W>(a, rows, cols, dom, pad, 0, cols + dom.cols - 1, dom.rows));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         V* wires = wirebufs[static_cast<size_t>(wk)].data();
         PaddedRows<W>& p = srcs[static_cast<size_t>(wk)];
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
             std::vector<const W*> in(static_cast<size_t>(dom.rows));
             for (int64_t r = r0; r < r1; ++r) {
@@ -589,10 +589,16 @@ template <class C>
 void perreault_u8(const uint8_t* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t k,
                   uint8_t* out) {
     const int64_t m = dom.rows, n = dom.cols;
-    const int64_t strip = std::max<int64_t>(64, 256 - (n - 1));
-    const int64_t nstrips = (cols + strip - 1) / strip;
+    // Strips of at most ~256 padded columns (fine histograms of 128 KiB),
+    // their count a multiple of the workers so that the shares are even.
+    const int64_t widest = std::max<int64_t>(64, 256 - (n - 1));
+    const int64_t threads = thread_count();
+    int64_t nstrips = (cols + widest - 1) / widest;
+    if (nstrips >= threads) nstrips = (nstrips + threads - 1) / threads * threads;
+    const int64_t strip = (cols + nstrips - 1) / nstrips;
+    nstrips = (cols + strip - 1) / strip;
     const int64_t pw_max = strip + n - 1;
-    const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), nstrips));
+    const int64_t workers = block_workers(nstrips);
     struct State {
         std::vector<uint16_t> fine, coarse;  // per padded column: 256 and 16 counts (<= m <= 4096)
     };
@@ -604,10 +610,9 @@ void perreault_u8(const uint8_t* a, int64_t rows, int64_t cols, const Domain& do
     std::vector<PaddedRows<uint8_t>> srcs(static_cast<size_t>(workers),
                                           PaddedRows<uint8_t>(a, rows, cols, dom, pad, 0, pw_max, m + 1));
     const auto kk = static_cast<uint32_t>(k);
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, nstrips, 1, [&](int64_t wk, int64_t s0, int64_t s1) {
         State& s = st[static_cast<size_t>(wk)];
         PaddedRows<uint8_t>& p = srcs[static_cast<size_t>(wk)];
-        const int64_t s0 = nstrips * wk / workers, s1 = nstrips * (wk + 1) / workers;
         simd_dispatch([&] {
             uint16_t* fine = s.fine.data();
             uint16_t* coarse = s.coarse.data();
@@ -700,11 +705,10 @@ void huang(const T* a_in, int64_t rows, int64_t cols, const Domain& dom, const P
                                              std::vector<uint32_t>(static_cast<size_t>(bins + cbins)));
     std::vector<PaddedRows<W>> srcs(static_cast<size_t>(workers),
                                     PaddedRows<W>(a, rows, cols, dom, pad, 0, cols + dom.cols - 1, dom.rows));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         PaddedRows<W>& p = srcs[static_cast<size_t>(wk)];
         uint32_t* fine = hists[static_cast<size_t>(wk)].data();
         uint32_t* coarse = fine + bins;
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         std::vector<const W*> in(static_cast<size_t>(dom.rows));
         for (int64_t r = r0; r < r1; ++r) {
             for (int64_t i = 0; i < dom.rows; ++i) in[static_cast<size_t>(i)] = p.row(r + i);
@@ -798,9 +802,8 @@ inline void logical_count(const Padded<uint8_t>& p, int64_t rows, int64_t cols, 
         16);
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
     std::vector<std::vector<int32_t>> counts(static_cast<size_t>(workers), std::vector<int32_t>(static_cast<size_t>(cols)));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         int32_t* cnt = counts[static_cast<size_t>(wk)].data();
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         simd_dispatch([&] {
             for (int64_t r = r0; r < r1; ++r) {
                 std::fill(cnt, cnt + cols, 0);
@@ -840,9 +843,8 @@ void select_fallback(const Padded<W>& p, int64_t rows, int64_t cols, const Domai
     const size_t nw = off.size();
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
     std::vector<std::vector<V>> bufs(static_cast<size_t>(workers), std::vector<V>(nw));
-    parallel_for(0, workers, [&](int64_t wk) {
+    for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
         V* buf = bufs[static_cast<size_t>(wk)].data();
-        const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
         for (int64_t r = r0; r < r1; ++r)
             for (int64_t c = 0; c < cols; ++c) {
                 const W* base = p.data.data() + r * p.cols + c;

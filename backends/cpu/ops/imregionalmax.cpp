@@ -20,6 +20,7 @@
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
 #include "common/simd.hpp"
+#include "common/work_blocks.hpp"
 
 namespace {
 
@@ -77,8 +78,7 @@ void regional_max(const T* a_in, uint8_t* bw, int64_t rows, int64_t cols, int co
     std::vector<uint8_t> seed(static_cast<size_t>(rows * cols));
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(ipt::cpu::thread_count(), rows));
     auto for_rows = [&](auto&& body) {
-        ipt::cpu::parallel_for(0, workers, [&](int64_t wk) {
-            const int64_t r0 = rows * wk / workers, r1 = rows * (wk + 1) / workers;
+        ipt::cpu::for_claimed_blocks(workers, rows, 32, [&](int64_t, int64_t r0, int64_t r1) {
             ipt::cpu::simd_dispatch([&] {
                 for (int64_t r = r0; r < r1; ++r) body(r);
             });
