@@ -677,11 +677,14 @@ void Device::sync() {
 // ---------------------------------------------------------------------------
 
 std::string Device::pipeline_cache_path() const {
+    // Next to the registry's tuning cache (IPT_TUNING_CACHE, else
+    // $XDG_CACHE_HOME/openipt/, else ~/.cache/openipt/).
     std::filesystem::path dir;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home) dir = std::filesystem::path(home) / ".cache";
+    if (const char* t = std::getenv("IPT_TUNING_CACHE"); t && *t) dir = std::filesystem::path(t).parent_path();
+    else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = std::filesystem::path(xdg) / "openipt";
+    else if (const char* home = std::getenv("HOME"); home && *home) dir = std::filesystem::path(home) / ".cache" / "openipt";
     else return "";
-    return (dir / "openipt" / ("vulkan-pipelines-" + cache_key_ + ".bin")).string();
+    return (dir / ("vulkan-pipelines-" + cache_key_ + ".bin")).string();
 }
 
 void Device::load_pipeline_cache() {
