@@ -57,6 +57,36 @@ TEST(Mean2, IntegerSumsAreExact) {
     EXPECT_EQ(mean2(image<uint8_t>(3000, 3000, u8)), 255.0);
 }
 
+TEST(Mean2, SmallClassesAtTheirLimits) {
+    // 8- and 16-bit classes are summed in 32-bit (uint8: 64-bit SAD) lanes per
+    // 2^16-element block: the extremes over many whole blocks, plus a ragged
+    // tail, must stay exact.
+    const int64_t rows = 3, cols = 65536 + 37;  // 3 full blocks and pieces
+    const size_t n = static_cast<size_t>(rows * cols);
+    EXPECT_EQ(mean2(image<uint16_t>(rows, cols, std::vector<uint16_t>(n, 65535))), 65535.0);
+    EXPECT_EQ(mean2(image<int16_t>(rows, cols, std::vector<int16_t>(n, -32768))), -32768.0);
+    EXPECT_EQ(mean2(image<int16_t>(rows, cols, std::vector<int16_t>(n, 32767))), 32767.0);
+    EXPECT_EQ(mean2(image<uint8_t>(rows, cols, std::vector<uint8_t>(n, 255))), 255.0);
+    // Random values against an exact sum, lengths that are not a multiple of 32.
+    std::mt19937 rng(7);
+    for (int64_t len : {1, 31, 33, 65536 + 31, 200001}) {
+        std::vector<uint8_t> u8(static_cast<size_t>(len));
+        std::vector<int16_t> i16(static_cast<size_t>(len));
+        std::vector<uint8_t> bw(static_cast<size_t>(len));
+        int64_t s8 = 0, s16 = 0, sbw = 0;
+        for (int64_t i = 0; i < len; ++i) {
+            s8 += (u8[static_cast<size_t>(i)] = static_cast<uint8_t>(rng()));
+            s16 += (i16[static_cast<size_t>(i)] = static_cast<int16_t>(rng()));
+            sbw += (bw[static_cast<size_t>(i)] = static_cast<uint8_t>(rng() & 1));
+        }
+        EXPECT_EQ(mean2(image<uint8_t>(1, len, u8)), static_cast<double>(s8) / static_cast<double>(len)) << len;
+        EXPECT_EQ(mean2(image<int16_t>(len, 1, i16)), static_cast<double>(s16) / static_cast<double>(len)) << len;
+        EXPECT_EQ(mean2(context().upload(IPT_LOGICAL, 1, len, bw.data())),
+                  static_cast<double>(sbw) / static_cast<double>(len))
+            << len;
+    }
+}
+
 TEST(Mean2, FloatingSumIsCompensated) {
     // The plain left-to-right sum loses the ones (0.25); the exact mean is 0.5.
     EXPECT_EQ(mean2(image<double>(1, 4, {1e16, 1, -1e16, 1})), 0.5);

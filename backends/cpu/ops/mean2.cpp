@@ -16,6 +16,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
@@ -60,11 +64,44 @@ Compensated sum_floats(const T* p, int64_t n) {
 
 template <class T>
 __int128 sum_integers(const T* p, int64_t n) {
-    // Unsigned classes in uint64, signed in int64: no overflow within a chunk.
-    using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
-    Wide s = 0;
-    for (int64_t i = 0; i < n; ++i) s += static_cast<Wide>(p[i]);
-    return static_cast<__int128>(s);
+#if defined(__SSE2__)
+    if constexpr (sizeof(T) == 1 && std::is_unsigned_v<T>) {
+        // uint8 and logical: psadbw against zero adds 8 bytes into a 64-bit
+        // lane in one instruction (the widening loop below needs about ten
+        // per 16 bytes and stayed under the memory speed).
+        const __m128i zero = _mm_setzero_si128();
+        __m128i acc0 = zero, acc1 = zero;
+        int64_t i = 0;
+        for (; i + 32 <= n; i += 32) {
+            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i + 16));
+            acc0 = _mm_add_epi64(acc0, _mm_sad_epu8(a, zero));
+            acc1 = _mm_add_epi64(acc1, _mm_sad_epu8(b, zero));
+        }
+        alignas(16) uint64_t lanes[2];
+        _mm_store_si128(reinterpret_cast<__m128i*>(lanes), _mm_add_epi64(acc0, acc1));
+        uint64_t s = lanes[0] + lanes[1];
+        for (; i < n; ++i) s += p[i];
+        return static_cast<__int128>(s);
+    } else
+#endif
+    if constexpr (sizeof(T) <= 2) {
+        // At most kChunk = 2^16 values of 16 bits or fewer: every partial sum
+        // fits in 32 bits (uint16: 65535 * 2^16 < 2^32; int16: within
+        // [-2^31, 2^31)), and 32-bit lanes vectorise with 2-4x more values per
+        // instruction than 64-bit ones (uint8 ran at half the memory speed).
+        static_assert(kChunk <= (int64_t(1) << 16));
+        using Narrow = std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>;
+        Narrow s = 0;
+        for (int64_t i = 0; i < n; ++i) s += static_cast<Narrow>(p[i]);
+        return static_cast<__int128>(s);
+    } else {
+        // Unsigned classes in uint64, signed in int64: no overflow within a chunk.
+        using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+        Wide s = 0;
+        for (int64_t i = 0; i < n; ++i) s += static_cast<Wide>(p[i]);
+        return static_cast<__int128>(s);
+    }
 }
 
 template <class T>
