@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -70,6 +71,7 @@ struct Options {
     double gap_ms = 20.0;    // pause before each timed run
     int threads = 0;         // 0: every core (both libraries)
     bool cv_reuse_dst = false;
+    bool run_ipt = true, run_cv = true;  // --side
     bool list = false;
 };
 
@@ -78,8 +80,9 @@ struct Options {
     std::fprintf(stderr,
                  "usage: ipt_cpu_bench [--sizes 512,2048,8192] [--cases NAME,...] [--json FILE]\n"
                  "                     [--runs 15] [--min-runs 3] [--budget SECONDS] [--gap-ms 20]\n"
-                 "                     [--threads N] [--cv-dst fresh|reuse] [--list]\n"
+                 "                     [--threads N] [--cv-dst fresh|reuse] [--side both|ipt|cv] [--list]\n"
                  "  --cases takes case names or their prefixes before a '-' (conv2, medfilt2, bwdist);\n"
+                 "  --side ipt|cv times one library only (for profiling);\n"
                  "  --list prints the cases and what each compares.\n");
     std::exit(2);
 }
@@ -134,6 +137,11 @@ Options parse_options(int argc, char** argv) {
             const std::string v = value();
             if (v != "fresh" && v != "reuse") usage("--cv-dst takes fresh or reuse");
             o.cv_reuse_dst = v == "reuse";
+        } else if (a == "--side") {
+            const std::string v = value();
+            if (v != "both" && v != "ipt" && v != "cv") usage("--side takes both, ipt or cv");
+            o.run_ipt = v != "cv";
+            o.run_cv = v != "ipt";
         } else if (a == "--list") {
             o.list = true;
         } else if (a == "--help" || a == "-h") {
@@ -227,12 +235,13 @@ struct Case {
     std::optional<Side> cv;       // none: no OpenCV peer
     std::function<std::string()> check;  // after a last run of each side
     std::function<std::string()> variant;  // OpenIPT's implementation that ran
+    std::vector<double>* kernel_ms = nullptr;  // OpenIPT's implementation time per run
 };
 
 struct Result {
     std::string name, size_label, variant, check;
     int ipt_runs = 0, cv_runs = 0;
-    double ipt_median = NAN, ipt_min = NAN, cv_median = NAN, cv_min = NAN;
+    double ipt_median = NAN, ipt_min = NAN, ipt_kernel = NAN, cv_median = NAN, cv_min = NAN;
     double floor_ms = NAN;
 };
 
@@ -257,29 +266,38 @@ Result measure(Case& c, const Options& o, double bandwidth) {
     r.floor_ms = c.bytes / bandwidth * 1e3;
     // Warm-up: the first OpenIPT call also measures the variants (tuning
     // cache miss); the second of each side estimates the run time.
-    timed(c.ipt, 0);
-    double estimate = timed(c.ipt, o.gap_ms);
+    if (!o.run_cv) c.cv.reset();
+    Side* ipt_side = o.run_ipt ? &c.ipt : nullptr;
+    double estimate = 0;
+    if (ipt_side) {
+        timed(*ipt_side, 0);
+        estimate = timed(*ipt_side, o.gap_ms);
+    }
     if (c.cv) {
         timed(*c.cv, 0);
         estimate = std::max(estimate, timed(*c.cv, o.gap_ms));
     }
     const int by_budget = static_cast<int>(o.budget_s * 1e3 / std::max(estimate, 1e-3));
     const int n = std::clamp(by_budget, o.min_runs, o.runs);
+    if (c.kernel_ms) c.kernel_ms->clear();
     std::vector<double> ti, tc;
     for (int i = 0; i < n; ++i) {
-        ti.push_back(timed(c.ipt, o.gap_ms));
+        if (ipt_side) ti.push_back(timed(*ipt_side, o.gap_ms));
         if (c.cv) tc.push_back(timed(*c.cv, o.gap_ms));
     }
     r.ipt_runs = static_cast<int>(ti.size());
     r.cv_runs = static_cast<int>(tc.size());
-    r.ipt_median = median_of(ti);
-    r.ipt_min = *std::min_element(ti.begin(), ti.end());
+    if (!ti.empty()) {
+        r.ipt_median = median_of(ti);
+        r.ipt_min = *std::min_element(ti.begin(), ti.end());
+        if (c.kernel_ms) r.ipt_kernel = median_of(*c.kernel_ms);
+    }
     if (!tc.empty()) {
         r.cv_median = median_of(tc);
         r.cv_min = *std::min_element(tc.begin(), tc.end());
     }
-    r.check = c.check ? c.check() : "-";
-    r.variant = c.variant ? c.variant() : "";
+    r.check = c.check && c.cv && ipt_side ? c.check() : "-";
+    r.variant = c.variant && ipt_side ? c.variant() : "";
     return r;
 }
 
@@ -292,15 +310,21 @@ ipt::Context* g_ctx = nullptr;
 struct IptCall {
     ipt::Call call;
     std::vector<std::string> outputs;
+    std::vector<double> kernel_ms;  // the implementation's own time (dispatch record) per run
 
     IptCall(const char* op, std::vector<std::string> outs) : call(*g_ctx, op), outputs(std::move(outs)) {
         call.device(IPT_DEVICE_HOST).plugin("cpu");
         for (const std::string& name : outputs) call.want(name.c_str());
     }
+    void attach(Case& c) {
+        c.ipt = side();
+        c.kernel_ms = &kernel_ms;
+    }
     Side side() {
         Side s;
         s.run = [this] { call.run(); };
         s.release = [this] {
+            kernel_ms.push_back(g_ctx->last_dispatch().run_ms);
             for (const std::string& name : outputs) ipt::Image img = call.take(name.c_str());
         };
         return s;
@@ -403,7 +427,7 @@ Inputs make_inputs(int64_t n) {
 
 // Everything a case needs to stay alive while it is measured.
 struct Holder {
-    std::vector<ipt::Image> images;
+    std::deque<ipt::Image> images;  // push_back keeps references valid
     std::vector<std::unique_ptr<IptCall>> calls;
     std::vector<std::unique_ptr<cv::Mat>> mats;
     IptCall& call(const char* op, std::vector<std::string> outs) {
@@ -455,7 +479,7 @@ CaseDef conv2_case(int k) {
         const ipt::Image& b = h.image(upload_mat(kernel, IPT_SINGLE));
         IptCall& call = h.call("ipt.conv2", {"C"});
         call.call.image("A", a).image("B", b).option("shape", "same");
-        c.ipt = call.side();
+        call.attach(c);
         c.variant = dispatched_variant;
         cv::Mat& dst = h.mat();
         const cv::Mat kf = flipped(kernel);
@@ -482,7 +506,7 @@ CaseDef sep_case(int k) {
         const ipt::Image& iv = h.image(upload_mat(v, IPT_SINGLE));
         IptCall& call = h.call("ipt.conv2", {"C"});
         call.call.image("A", a).image("u", iu).image("v", iv).option("shape", "same");
-        c.ipt = call.side();
+        call.attach(c);
         c.variant = dispatched_variant;
         cv::Mat& dst = h.mat();
         const cv::Mat kx = flipped(v), ky = flipped(u), src = in.f32;
@@ -511,7 +535,7 @@ CaseDef imfilter_prewitt_case() {
         const ipt::Image& hk = h.image(upload_mat(k64, IPT_DOUBLE));
         IptCall& call = h.call("ipt.imfilter", {"B"});
         call.call.image("A", a).image("h", hk);
-        c.ipt = call.side();
+        call.attach(c);
         cv::Mat& dst = h.mat();
         const cv::Mat src = in.u8;
         c.cv = cv_side(dst, [src, kernel](cv::Mat& out) {
@@ -535,7 +559,7 @@ CaseDef edge_prewitt_case() {
         const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
         IptCall& call = h.call("ipt.edge", {"BW"});
         call.call.image("I", a).option("method", "prewitt").option("thinning", "nothinning");
-        c.ipt = call.side();
+        call.attach(c);
         cv::Mat& dst = h.mat();
         const cv::Mat ky = cv::Mat(3, 3, CV_32F, const_cast<float*>(kPrewitt)) / 6.0f;
         const cv::Mat kx = ky.t();
@@ -572,7 +596,7 @@ CaseDef lut_case() {
         const ipt::Image& l = h.image(upload_mat(lut, IPT_UINT8));
         IptCall& call = h.call("ipt.intlut", {"B"});
         call.call.image("A", a).image("LUT", l);
-        c.ipt = call.side();
+        call.attach(c);
         cv::Mat& dst = h.mat();
         const cv::Mat src = in.u8;
         c.cv = cv_side(dst, [src, lut](cv::Mat& out) { cv::LUT(src, lut, out); }, o);
@@ -591,7 +615,7 @@ CaseDef mean_case() {
         const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
         IptCall& call = h.call("ipt.mean2", {"m"});
         call.call.image("A", a);
-        c.ipt = call.side();
+        call.attach(c);
         auto value = std::make_shared<double>(0);
         const cv::Mat src = in.u8;
         Side s;
@@ -615,7 +639,7 @@ void build_dilate(Case& c, Holder& h, const Inputs& in, const Options& o, const 
     const ipt::Image& se = h.image(upload_mat(nhood, IPT_LOGICAL));
     IptCall& call = h.call("ipt.imdilate", {"B"});
     call.call.image("A", a).image("nhood", se);
-    c.ipt = call.side();
+    call.attach(c);
     cv::Mat& dst = h.mat();
     const cv::Mat src = in.u8;
     // MATLAB pads dilation with -Inf; OpenCV's default border value for
@@ -668,7 +692,7 @@ CaseDef median_case(int k) {
         const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
         IptCall& call = h.call("ipt.medfilt2", {"B"});
         call.call.image("A", a).numbers("size", {double(k), double(k)});
-        c.ipt = call.side();
+        call.attach(c);
         cv::Mat& dst = h.mat();
         const cv::Mat src = in.u8;
         c.cv = cv_side(dst, [src, k](cv::Mat& out) { cv::medianBlur(src, out, k); }, o);
@@ -700,7 +724,7 @@ CaseDef bwdist_case(bool sparse, bool labels) {
         if (labels) outs.push_back("IDX");
         IptCall& call = h.call("ipt.bwdist", outs);
         call.call.image("BW", a);
-        c.ipt = call.side();
+        call.attach(c);
         cv::Mat& dst = h.mat();
         cv::Mat& lab = h.mat();
         const cv::Mat src = bw == 0;  // nonzero where BW is background
@@ -737,7 +761,7 @@ CaseDef radon_case() {
         for (int i = 0; i < 320; ++i) theta[i] = i * 180.0 / 320.0;
         IptCall& call = h.call("ipt.radon", {"R"});
         call.call.image("I", a).numbers("theta", theta);
-        c.ipt = call.side();
+        call.attach(c);
         c.size_label = "512^2 x 320";
         // R: 2*ceil(norm(size-floor((size-1)/2)-1))+3 rows, one column per angle.
         const double half = static_cast<double>(in.n) - std::floor((static_cast<double>(in.n) - 1) / 2) - 1;
@@ -756,7 +780,7 @@ CaseDef regionalmax_case() {
         const ipt::Image& a = h.image(upload_mat(in.smooth8, IPT_UINT8));
         IptCall& call = h.call("ipt.imregionalmax", {"BW"});
         call.call.image("I", a);
-        c.ipt = call.side();
+        call.attach(c);
         c.bytes = 2.0 * static_cast<double>(in.n * in.n);
         return true;
     };
@@ -771,7 +795,7 @@ CaseDef dither_case() {
         const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
         IptCall& call = h.call("ipt.dither", {"X"});
         call.call.image("I", a);
-        c.ipt = call.side();
+        call.attach(c);
         c.bytes = 2.0 * static_cast<double>(in.n * in.n);
         return true;
     };
@@ -829,18 +853,18 @@ std::string json_escape(const std::string& s) {
 std::string json_number(double x) { return std::isnan(x) ? "null" : fmt(x, 4); }
 
 void print_header_row() {
-    std::printf("| case | size | OpenIPT variant | OpenIPT ms | OpenCV ms | ratio | ratio of minima | floor ms | "
-                "OpenIPT/floor | runs | outputs |\n");
-    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    std::printf("| case | size | OpenIPT variant | OpenIPT ms | (in plugin) | OpenCV ms | ratio | ratio of minima | "
+                "floor ms | OpenIPT/floor | runs | outputs |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
 void print_row(const Result& r) {
     const double ratio = r.ipt_median / r.cv_median;
     const double ratio_min = r.ipt_min / r.cv_min;
     const bool slow = ratio > 1.5;
-    std::printf("| %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %d | %s |\n", r.name.c_str(),
+    std::printf("| %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %d | %s |\n", r.name.c_str(),
                 r.size_label.c_str(), r.variant.empty() ? "-" : r.variant.c_str(), fmt(r.ipt_median).c_str(),
-                fmt(r.cv_median).c_str(), fmt(ratio).c_str(), slow ? " **>1.5**" : "", fmt(ratio_min).c_str(),
+                fmt(r.ipt_kernel).c_str(), fmt(r.cv_median).c_str(), fmt(ratio).c_str(), slow ? " **>1.5**" : "", fmt(ratio_min).c_str(),
                 fmt(r.floor_ms, 3).c_str(), fmt(r.ipt_median / r.floor_ms, 1).c_str(), r.ipt_runs, r.check.c_str());
     std::fflush(stdout);
 }
@@ -935,7 +959,8 @@ int main(int argc, char** argv) {
                 const Result& r = results[i];
                 js << "    {\"case\": \"" << r.name << "\", \"size\": \"" << r.size_label << "\", \"variant\": \""
                    << r.variant << "\", \"ipt_ms\": " << json_number(r.ipt_median)
-                   << ", \"ipt_min_ms\": " << json_number(r.ipt_min) << ", \"cv_ms\": " << json_number(r.cv_median)
+                   << ", \"ipt_min_ms\": " << json_number(r.ipt_min)
+                   << ", \"ipt_in_plugin_ms\": " << json_number(r.ipt_kernel) << ", \"cv_ms\": " << json_number(r.cv_median)
                    << ", \"cv_min_ms\": " << json_number(r.cv_min)
                    << ", \"ratio\": " << json_number(r.ipt_median / r.cv_median)
                    << ", \"floor_ms\": " << json_number(r.floor_ms) << ", \"runs\": " << r.ipt_runs
