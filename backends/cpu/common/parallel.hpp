@@ -117,9 +117,11 @@ private:
 };
 
 // One pool per plugin, with thread_count() - 1 workers (the caller is the last).
+// Never destroyed: joining its workers from a static destructor at exit hung
+// a host program (a worker missed the stop wake-up); the process ends them.
 inline Pool& pool() {
-    static Pool p(thread_count() - 1);
-    return p;
+    static Pool* p = new Pool(thread_count() - 1);
+    return *p;
 }
 
 }  // namespace detail
