@@ -8,7 +8,8 @@
 // the timed calls run the one chosen; the table prints which.
 //
 // Timing: after warm-up, runs alternate between the two libraries (so that a
-// change in the machine's load hits both alike), with a pause before each run
+// change in the machine's load hits both alike; which goes first alternates
+// from round to round), with a pause before each run
 // so that neither library's idle worker threads (OpenMP spins for a while
 // after a parallel region) steal the cores of the other. Each side's median
 // and minimum are reported. Every call produces a fresh output: OpenIPT
@@ -21,6 +22,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -243,18 +246,29 @@ struct Result {
     int ipt_runs = 0, cv_runs = 0;
     double ipt_median = NAN, ipt_min = NAN, ipt_kernel = NAN, cv_median = NAN, cv_min = NAN;
     double floor_ms = NAN;
+    double ipt_faults = NAN, cv_faults = NAN;  // page faults per run (median)
 };
 
 void pause_ms(double ms) {
     if (ms > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
 }
 
-double timed(Side& s, double gap_ms) {
+long minor_faults() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
+// Time of one run; `faults` gets the page faults taken during it (first
+// touches of freshly mapped output memory).
+double timed(Side& s, double gap_ms, long* faults = nullptr) {
     s.prepare();
     pause_ms(gap_ms);
+    const long f0 = minor_faults();
     const auto t0 = Clock::now();
     s.run();
     const double ms = ms_since(t0);
+    if (faults) *faults = minor_faults() - f0;
     s.release();
     return ms;
 }
@@ -280,11 +294,22 @@ Result measure(Case& c, const Options& o, double bandwidth) {
     const int by_budget = static_cast<int>(o.budget_s * 1e3 / std::max(estimate, 1e-3));
     const int n = std::clamp(by_budget, o.min_runs, o.runs);
     if (c.kernel_ms) c.kernel_ms->clear();
-    std::vector<double> ti, tc;
+    std::vector<double> ti, tc, fi, fc;
     for (int i = 0; i < n; ++i) {
-        if (ipt_side) ti.push_back(timed(*ipt_side, o.gap_ms));
-        if (c.cv) tc.push_back(timed(*c.cv, o.gap_ms));
+        // Which library goes first alternates from round to round.
+        for (int turn = 0; turn < 2; ++turn) {
+            long faults = 0;
+            if ((turn == i % 2) && ipt_side) {
+                ti.push_back(timed(*ipt_side, o.gap_ms, &faults));
+                fi.push_back(static_cast<double>(faults));
+            } else if ((turn != i % 2) && c.cv) {
+                tc.push_back(timed(*c.cv, o.gap_ms, &faults));
+                fc.push_back(static_cast<double>(faults));
+            }
+        }
     }
+    r.ipt_faults = median_of(fi);
+    r.cv_faults = median_of(fc);
     r.ipt_runs = static_cast<int>(ti.size());
     r.cv_runs = static_cast<int>(tc.size());
     if (!ti.empty()) {
@@ -854,18 +879,20 @@ std::string json_number(double x) { return std::isnan(x) ? "null" : fmt(x, 4); }
 
 void print_header_row() {
     std::printf("| case | size | OpenIPT variant | OpenIPT ms | (in plugin) | OpenCV ms | ratio | ratio of minima | "
-                "floor ms | OpenIPT/floor | runs | outputs |\n");
-    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                "floor ms | OpenIPT/floor | page faults per run | runs | outputs |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
 void print_row(const Result& r) {
     const double ratio = r.ipt_median / r.cv_median;
     const double ratio_min = r.ipt_min / r.cv_min;
     const bool slow = ratio > 1.5;
-    std::printf("| %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %d | %s |\n", r.name.c_str(),
+    const std::string faults = fmt(r.ipt_faults, 0) + " / " + fmt(r.cv_faults, 0);
+    std::printf("| %s | %s | %s | %s | %s | %s | %s%s | %s | %s | %s | %s | %d | %s |\n", r.name.c_str(),
                 r.size_label.c_str(), r.variant.empty() ? "-" : r.variant.c_str(), fmt(r.ipt_median).c_str(),
                 fmt(r.ipt_kernel).c_str(), fmt(r.cv_median).c_str(), fmt(ratio).c_str(), slow ? " **>1.5**" : "", fmt(ratio_min).c_str(),
-                fmt(r.floor_ms, 3).c_str(), fmt(r.ipt_median / r.floor_ms, 1).c_str(), r.ipt_runs, r.check.c_str());
+                fmt(r.floor_ms, 3).c_str(), fmt(r.ipt_median / r.floor_ms, 1).c_str(), faults.c_str(), r.ipt_runs,
+                r.check.c_str());
     std::fflush(stdout);
 }
 
@@ -886,9 +913,9 @@ int main(int argc, char** argv) {
 
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int threads = o.threads > 0 ? o.threads : cores;
-    // OpenIPT's CPU plugin uses OpenMP, which reads this when the plugin is
-    // loaded; measurements stay in memory and outputs are not poisoned.
-    if (o.threads > 0) setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+    // libipt reads IPT_NUM_THREADS once (the CPU plugin's thread count);
+    // measurements stay in memory and outputs are not poisoned.
+    if (o.threads > 0) setenv("IPT_NUM_THREADS", std::to_string(threads).c_str(), 1);
     setenv("IPT_TUNING_CACHE", "", 1);
     unsetenv("IPT_POISON_OUTPUTS");
     unsetenv("IPT_DEVICE");
@@ -912,14 +939,15 @@ int main(int argc, char** argv) {
         const std::string load_before = load_average();
         const double bandwidth = copy_bandwidth(threads);
         std::printf("# ipt_cpu_bench, %s\n\n", utc_now().c_str());
-        std::printf("- CPU: %s, %d cores; threads per library: %d (OpenCV setNumThreads, OpenIPT OpenMP%s)\n",
-                    cpu_model().c_str(), cores, threads, o.threads > 0 ? " OMP_NUM_THREADS" : " default");
+        std::printf("- CPU: %s, %d cores; threads per library: %d (OpenCV setNumThreads, OpenIPT%s)\n",
+                    cpu_model().c_str(), cores, threads, o.threads > 0 ? " IPT_NUM_THREADS" : " default");
         std::printf("- OpenCV %s, parallel framework: %s, IPP: %s\n", CV_VERSION, opencv_parallel_framework().c_str(),
                     cv::ipp::useIPP() ? "on" : "off");
         std::printf("- copy bandwidth (memcpy 256 MiB, %d threads, read + write): %.2f GB/s\n", threads, bandwidth / 1e9);
         std::printf("- load average at start: %s\n", load_before.c_str());
         std::printf("- timing: median of up to %d runs per side (at least %d, fewer when a run is slow: %.0f s "
-                    "budget per case and side), after 2 warm-up runs; runs alternate between the libraries, "
+                    "budget per case and side), after 2 warm-up runs; runs alternate between the libraries "
+                    "(which goes first alternates too), "
                     "%.0f ms pause before each; OpenCV dst %s\n\n",
                     o.runs, o.min_runs, o.budget_s, o.gap_ms,
                     o.cv_reuse_dst ? "kept allocated between runs" : "released before each run (fresh output, as OpenIPT)");
@@ -963,7 +991,8 @@ int main(int argc, char** argv) {
                    << ", \"ipt_in_plugin_ms\": " << json_number(r.ipt_kernel) << ", \"cv_ms\": " << json_number(r.cv_median)
                    << ", \"cv_min_ms\": " << json_number(r.cv_min)
                    << ", \"ratio\": " << json_number(r.ipt_median / r.cv_median)
-                   << ", \"floor_ms\": " << json_number(r.floor_ms) << ", \"runs\": " << r.ipt_runs
+                   << ", \"floor_ms\": " << json_number(r.floor_ms) << ", \"ipt_faults\": " << json_number(r.ipt_faults)
+                   << ", \"cv_faults\": " << json_number(r.cv_faults) << ", \"runs\": " << r.ipt_runs
                    << ", \"outputs\": \"" << json_escape(r.check) << "\"}" << (i + 1 < results.size() ? "," : "")
                    << "\n";
             }
