@@ -37,6 +37,7 @@ struct CandidateRecord {
     uint32_t device_id = 0;
     double run_ms = -1, transfer_ms = 0, cost_ms = -1;
     uint64_t output_bytes = 0;
+    uint32_t output_count = 0;
     int32_t source = IPT_COST_STATIC;
     bool chosen = false;
 };
@@ -288,76 +289,94 @@ void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Im
             }
 }
 
-uint64_t input_bytes_not_on(const ipt_call* call, const std::vector<ParamValue>& values, const Device& dev) {
-    uint64_t n = 0;
+// Bytes and number of the image inputs that are not on `dev`.
+std::pair<uint64_t, uint32_t> inputs_not_on(const ipt_call* call, const std::vector<ParamValue>& values,
+                                            const Device& dev) {
+    uint64_t bytes = 0;
+    uint32_t count = 0;
     const ipt_op_schema& op = *call->schema;
     for (uint32_t i = 0; i < op.param_count; ++i)
         if (op.params[i].kind == IPT_PARAM_INPUT && values[i].set && !(op.params[i].flags & IPT_P_HOST) &&
-            values[i].image->device != &dev)
-            n += values[i].image->bytes;
-    return n;
+            values[i].image->device != &dev) {
+            bytes += values[i].image->bytes;
+            ++count;
+        }
+    return {bytes, count};
 }
 
-// Host<->device copy rates of a device in bytes per millisecond, measured once
-// (a few 4 MiB round trips) and kept in the tuning cache.
-std::pair<double, double> transfer_rates(ipt_context* ctx, const Device& dev) {
-    if (dev.is_host()) return {0, 0};
-    if (auto r = ctx->tuning->transfer_rate(dev.identity)) return *r;
-    constexpr uint64_t bytes = 4u << 20;
-    std::vector<unsigned char> host(bytes, 1);
-    ipt_status s = IPT_OK;
-    auto img = allocate_image(ctx, dev, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
-    if (!img) return {0, 0};
-    std::vector<double> up, down;
-    for (int k = 0; k < 3; ++k) {
+// Median milliseconds of `runs` timed repetitions of `copy`; -1 on failure.
+template <class Copy>
+double median_copy_ms(int runs, Copy&& copy) {
+    std::vector<double> t;
+    for (int k = 0; k < runs; ++k) {
         auto t0 = Clock::now();
-        if (copy_bytes_from_host(img.get(), host.data()) != IPT_OK) break;
-        if (dev.owner->table->sync(dev.index_in_plugin) != IPT_OK) break;
-        up.push_back(ms_since(t0));
-        t0 = Clock::now();
-        if (copy_bytes_to_host(img.get(), host.data()) != IPT_OK) break;
-        down.push_back(ms_since(t0));
+        if (!copy()) return -1;
+        t.push_back(ms_since(t0));
     }
-    release_image(img.release());
-    if (up.empty() || down.empty()) return {0, 0};
-    std::sort(up.begin(), up.end());
-    std::sort(down.begin(), down.end());
-    const double ru = bytes / std::max(up[up.size() / 2], 1e-6), rd = bytes / std::max(down[down.size() / 2], 1e-6);
-    ctx->tuning->record_transfer_rate(dev.identity, ru, rd);
-    return {ru, rd};
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+// Host<->device copy costs of a device, measured once and kept in the tuning
+// cache: the latency from copies of 4 KiB, the rate from the difference to
+// copies of 4 MiB (each copy waits for the device, as a real transfer does).
+TransferModel transfer_model(ipt_context* ctx, const Device& dev) {
+    if (dev.is_host()) return {};
+    if (auto r = ctx->tuning->transfer_model(dev.identity)) return *r;
+    constexpr uint64_t small_bytes = 4u << 10, large_bytes = 4u << 20;
+    std::vector<unsigned char> host(large_bytes, 1);
+    auto time_size = [&](uint64_t bytes, int runs, double* up, double* down) {
+        ipt_status s = IPT_OK;
+        auto img = allocate_image(ctx, dev, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
+        if (!img) return false;
+        *up = median_copy_ms(runs, [&] {
+            return copy_bytes_from_host(img.get(), host.data()) == IPT_OK &&
+                   dev.owner->table->sync(dev.index_in_plugin) == IPT_OK;
+        });
+        *down = median_copy_ms(runs, [&] { return copy_bytes_to_host(img.get(), host.data()) == IPT_OK; });
+        release_image(img.release());
+        return *up >= 0 && *down >= 0;
+    };
+    double su = 0, sd = 0, lu = 0, ld = 0;
+    if (!time_size(small_bytes, 9, &su, &sd) || !time_size(large_bytes, 3, &lu, &ld)) return {};
+    const double extra = static_cast<double>(large_bytes - small_bytes);
+    TransferModel m;
+    m.up_latency_ms = su;
+    m.down_latency_ms = sd;
+    // A large copy that took no longer than a small one: price by the large copy alone.
+    m.up_bytes_per_ms = lu > su ? extra / (lu - su) : large_bytes / std::max(lu, 1e-6);
+    m.down_bytes_per_ms = ld > sd ? extra / (ld - sd) : large_bytes / std::max(ld, 1e-6);
+    ctx->tuning->record_transfer_model(dev.identity, m);
+    return m;
 }
 
 // Estimated milliseconds to bring inputs to `dev` and, when the data lives
-// elsewhere, the results back to where it lives.
+// elsewhere, the results back to where it lives. Device to device goes
+// through host memory: down from one, up to the other.
 double transfer_estimate(ipt_context* ctx, const ipt_call* call, const std::vector<ParamValue>& values,
-                         const Device& dev, const Device* data_device, uint64_t output_bytes) {
+                         const Device& dev, const Device* data_device, uint64_t output_bytes, uint32_t output_count) {
     double ms = 0;
-    const uint64_t in = input_bytes_not_on(call, values, dev);
-    if (in) {
-        // Through the host: down from where it is, up to where it goes.
-        if (data_device && !data_device->is_host()) {
-            auto r = transfer_rates(ctx, *data_device);
-            if (r.second > 0) ms += static_cast<double>(in) / r.second;
-        }
-        auto r = transfer_rates(ctx, dev);
-        if (r.first > 0) ms += static_cast<double>(in) / r.first;
+    const auto [in_bytes, in_count] = inputs_not_on(call, values, dev);
+    if (in_count) {
+        if (data_device && !data_device->is_host()) ms += transfer_model(ctx, *data_device).down_ms(in_bytes, in_count);
+        ms += transfer_model(ctx, dev).up_ms(in_bytes, in_count);
     }
-    if (data_device && data_device != &dev && output_bytes) {
-        auto r = transfer_rates(ctx, dev);
-        if (r.second > 0) ms += static_cast<double>(output_bytes) / r.second;
-        if (!data_device->is_host()) {
-            auto q = transfer_rates(ctx, *data_device);
-            if (q.first > 0) ms += static_cast<double>(output_bytes) / q.first;
-        }
+    if (data_device && data_device != &dev && output_count) {
+        ms += transfer_model(ctx, dev).down_ms(output_bytes, output_count);
+        if (!data_device->is_host()) ms += transfer_model(ctx, *data_device).up_ms(output_bytes, output_count);
     }
     return ms;
 }
 
-uint64_t output_bytes(const HostCall& hc) {
-    uint64_t n = 0;
+std::pair<uint64_t, uint32_t> outputs_of(const HostCall& hc) {
+    uint64_t bytes = 0;
+    uint32_t count = 0;
     for (const auto& o : hc.outputs)
-        if (o) n += o->bytes;
-    return n;
+        if (o) {
+            bytes += o->bytes;
+            ++count;
+        }
+    return {bytes, count};
 }
 
 // Median run time of an implementation on the call's real inputs, with
@@ -370,7 +389,7 @@ void measure(ipt_call* call, const std::vector<ParamValue>& values, Candidate& c
         c.record.note = warm.message.empty() ? ipt_status_name(warm.status) : warm.message;
         return;
     }
-    const uint64_t out_bytes = output_bytes(warm.hc);
+    const auto [out_bytes, out_count] = outputs_of(warm.hc);
     std::vector<double> times;
     const int runs = warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7);
     for (int k = 0; k < runs; ++k) {
@@ -386,6 +405,7 @@ void measure(ipt_call* call, const std::vector<ParamValue>& values, Candidate& c
     std::sort(times.begin(), times.end());
     c.record.run_ms = times[times.size() / 2];
     c.record.output_bytes = out_bytes;
+    c.record.output_count = out_count;
     c.record.source = IPT_COST_MEASURED;
 }
 
@@ -400,14 +420,23 @@ void rank_by_cost(ipt_call* call, const std::vector<ParamValue>& values, std::ve
         if (auto m = ctx->tuning->find(key, id)) {
             c.record.run_ms = m->run_ms;
             c.record.output_bytes = m->output_bytes;
+            c.record.output_count = m->output_count;
             c.record.source = IPT_COST_CACHED;
+        } else if (ctx->tuning->declined(key, id)) {
+            // Measuring it again would move the inputs there again, on every call.
+            c.record.source = IPT_COST_DECLINED;
+            c.record.note = "declined this key earlier in this process";
         } else {
             measure(call, values, c);
             if (c.record.source == IPT_COST_MEASURED)
-                ctx->tuning->record(key, id, Measurement{c.record.run_ms, c.record.output_bytes});
+                ctx->tuning->record(key, id,
+                                    Measurement{c.record.run_ms, c.record.output_bytes, c.record.output_count});
+            else if (c.record.source == IPT_COST_DECLINED)
+                ctx->tuning->record_decline(key, id);
         }
         if (c.record.source == IPT_COST_MEASURED || c.record.source == IPT_COST_CACHED) {
-            c.record.transfer_ms = transfer_estimate(ctx, call, values, dev, data_device, c.record.output_bytes);
+            c.record.transfer_ms = transfer_estimate(ctx, call, values, dev, data_device, c.record.output_bytes,
+                                                     c.record.output_count);
             c.record.cost_ms = c.record.run_ms + c.record.transfer_ms;
         }
     }

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -43,7 +44,7 @@ std::string number(double v) {
 
 // Parses a file into entries and rates; false when it is not ours or corrupt.
 bool parse_file(const std::string& path, std::map<std::string, std::map<std::string, Measurement>>& entries,
-                std::map<std::string, std::pair<double, double>>& rates, std::string* why) {
+                std::map<std::string, TransferModel>& rates, std::string* why) {
     std::ifstream in(path);
     if (!in) return true;  // no file yet
     try {
@@ -55,12 +56,23 @@ bool parse_file(const std::string& path, std::map<std::string, std::map<std::str
                 Measurement x;
                 x.run_ms = m.at("run_ms").get<double>();
                 x.output_bytes = m.value("output_bytes", uint64_t{0});
+                x.output_count = m.value("output_count", uint32_t{x.output_bytes ? 1u : 0u});
                 if (!std::isfinite(x.run_ms) || x.run_ms < 0) throw std::runtime_error("bad run_ms for " + key);
                 entries[key][cand] = x;
             }
         if (j.contains("transfer"))
-            for (auto& [dev, r] : j.at("transfer").items())
-                rates[dev] = {r.at("up_bytes_per_ms").get<double>(), r.at("down_bytes_per_ms").get<double>()};
+            for (auto& [dev, r] : j.at("transfer").items()) {
+                // Entries written before latencies were measured are measured again.
+                if (!r.contains("up_latency_ms") || !r.contains("down_latency_ms")) continue;
+                TransferModel t;
+                t.up_bytes_per_ms = r.at("up_bytes_per_ms").get<double>();
+                t.down_bytes_per_ms = r.at("down_bytes_per_ms").get<double>();
+                t.up_latency_ms = r.at("up_latency_ms").get<double>();
+                t.down_latency_ms = r.at("down_latency_ms").get<double>();
+                for (double v : {t.up_bytes_per_ms, t.down_bytes_per_ms, t.up_latency_ms, t.down_latency_ms})
+                    if (!std::isfinite(v) || v < 0) throw std::runtime_error("bad transfer entry for " + dev);
+                rates[dev] = t;
+            }
         return true;
     } catch (const std::exception& e) {
         *why = e.what();
@@ -106,16 +118,28 @@ void TuningCache::record(const std::string& key, const std::string& candidate, c
     dirty_ = true;
 }
 
-std::optional<std::pair<double, double>> TuningCache::transfer_rate(const std::string& device_identity) {
+bool TuningCache::declined(const std::string& key, const std::string& candidate) {
+    std::lock_guard lock(mutex_);
+    auto it = declined_.find(key);
+    return it != declined_.end() && std::find(it->second.begin(), it->second.end(), candidate) != it->second.end();
+}
+
+void TuningCache::record_decline(const std::string& key, const std::string& candidate) {
+    std::lock_guard lock(mutex_);
+    auto& v = declined_[key];
+    if (std::find(v.begin(), v.end(), candidate) == v.end()) v.push_back(candidate);
+}
+
+std::optional<TransferModel> TuningCache::transfer_model(const std::string& device_identity) {
     std::lock_guard lock(mutex_);
     auto it = rates_.find(device_identity);
     if (it == rates_.end()) return std::nullopt;
     return it->second;
 }
 
-void TuningCache::record_transfer_rate(const std::string& device_identity, double up, double down) {
+void TuningCache::record_transfer_model(const std::string& device_identity, const TransferModel& m) {
     std::lock_guard lock(mutex_);
-    rates_[device_identity] = {up, down};
+    rates_[device_identity] = m;
     dirty_ = true;
 }
 
@@ -134,7 +158,7 @@ ipt_status TuningCache::save() {
         return fail(IPT_ERR_INTERNAL, "tuning cache: cannot lock " + lock_path);
     }
     std::map<std::string, std::map<std::string, Measurement>> merged;
-    std::map<std::string, std::pair<double, double>> rates;
+    std::map<std::string, TransferModel> rates;
     std::string why;
     parse_file(path_, merged, rates, &why);  // a corrupt file contributes nothing
     for (auto& [k, cands] : entries_)
@@ -146,9 +170,12 @@ ipt_status TuningCache::save() {
     j["written_by"] = "OpenIPT " + std::to_string(IPT_ABI_VERSION) + "." + std::to_string(IPT_API_VERSION);
     json& e = j["entries"] = json::object();
     for (auto& [k, cands] : merged)
-        for (auto& [c, m] : cands) e[k][c] = {{"run_ms", m.run_ms}, {"output_bytes", m.output_bytes}};
+        for (auto& [c, m] : cands)
+            e[k][c] = {{"run_ms", m.run_ms}, {"output_bytes", m.output_bytes}, {"output_count", m.output_count}};
     json& t = j["transfer"] = json::object();
-    for (auto& [d, r] : rates) t[d] = {{"up_bytes_per_ms", r.first}, {"down_bytes_per_ms", r.second}};
+    for (auto& [d, r] : rates)
+        t[d] = {{"up_bytes_per_ms", r.up_bytes_per_ms}, {"down_bytes_per_ms", r.down_bytes_per_ms},
+                {"up_latency_ms", r.up_latency_ms}, {"down_latency_ms", r.down_latency_ms}};
 
     const std::string tmp = path_ + ".tmp." + std::to_string(::getpid());
     ipt_status status = IPT_OK;

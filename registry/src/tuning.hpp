@@ -16,6 +16,21 @@ namespace ipt::reg {
 struct Measurement {
     double run_ms = 0;        // median run time, data already on the device
     uint64_t output_bytes = 0;  // what the results weigh (to price bringing them back)
+    uint32_t output_count = 0;  // how many images that is (each copy pays a latency)
+};
+
+// Host<->device copies of one device: a fixed cost per copy (submission,
+// completion wait) plus bytes over the rate. Small images are priced by the
+// latency, large ones by the rate.
+struct TransferModel {
+    double up_bytes_per_ms = 0, down_bytes_per_ms = 0;
+    double up_latency_ms = 0, down_latency_ms = 0;
+    double up_ms(uint64_t bytes, uint32_t copies) const {
+        return up_bytes_per_ms > 0 ? copies * up_latency_ms + static_cast<double>(bytes) / up_bytes_per_ms : 0;
+    }
+    double down_ms(uint64_t bytes, uint32_t copies) const {
+        return down_bytes_per_ms > 0 ? copies * down_latency_ms + static_cast<double>(bytes) / down_bytes_per_ms : 0;
+    }
 };
 
 class TuningCache {
@@ -27,9 +42,15 @@ public:
     std::optional<Measurement> find(const std::string& key, const std::string& candidate);
     void record(const std::string& key, const std::string& candidate, const Measurement& m);
 
-    // Bytes per millisecond from host to device and back; 0 when unknown.
-    std::optional<std::pair<double, double>> transfer_rate(const std::string& device_identity);
-    void record_transfer_rate(const std::string& device_identity, double up, double down);
+    // A candidate that declined a key is not measured again for that key in
+    // this process (its decline may depend on values the key leaves out, so
+    // it is not written to the file).
+    bool declined(const std::string& key, const std::string& candidate);
+    void record_decline(const std::string& key, const std::string& candidate);
+
+    // Measured host<->device copy costs of a device.
+    std::optional<TransferModel> transfer_model(const std::string& device_identity);
+    void record_transfer_model(const std::string& device_identity, const TransferModel& m);
 
     // Merges what is on disk (other processes) with what was measured here and
     // writes atomically, under an advisory lock.
@@ -42,7 +63,8 @@ private:
     std::string path_;
     // key -> candidate -> measurement
     std::map<std::string, std::map<std::string, Measurement>> entries_;
-    std::map<std::string, std::pair<double, double>> rates_;
+    std::map<std::string, TransferModel> rates_;
+    std::map<std::string, std::vector<std::string>> declined_;  // key -> candidates
     bool dirty_ = false;
 };
 

@@ -33,6 +33,9 @@ struct DeviationUse {
     std::string example;            // the first case that did deviate, with its message
 };
 
+// Failing cases listed one by one in the JSON report, per operator and implementation.
+constexpr size_t kMaxListedFailures = 200;
+
 // One line of a device's table: an operator's implementation (plugin and
 // variant) on that device, with the tally of its cases.
 struct Row {
@@ -45,6 +48,7 @@ struct Row {
     size_t rejected_by_both = 0;  // both refused the call with the same status
     double worst_abs = 0, worst_ratio = 0;
     std::string first_fail_case, first_fail_message;
+    std::vector<std::pair<std::string, std::string>> failures;  // case, message; the first kMaxListedFailures
     std::string first_skip_case, first_skip_message;
     std::string first_rejected;  // a case both refused, with the reference's message
     std::map<std::string, DeviationUse> deviations;  // by "file:line"
@@ -369,6 +373,7 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                     case Outcome::Fail:
                         ++row.fail;
                         if (row.first_fail_case.empty()) row.first_fail_case = label, row.first_fail_message = o.message;
+                        if (row.failures.size() < kMaxListedFailures) row.failures.emplace_back(label, o.message);
                         break;
                     }
                 }
@@ -435,6 +440,12 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                     if (!r.skip_reason.empty()) jr["skip_reason"] = r.skip_reason;
                     if (!r.first_fail_case.empty())
                         jr["first_failure"] = {{"case", r.first_fail_case}, {"seed", seed}, {"message", r.first_fail_message}};
+                    if (!r.failures.empty()) {
+                        // Every failing case (up to a cap): the pattern across cases often names the bug.
+                        nlohmann::json jf = nlohmann::json::array();
+                        for (const auto& [label, message] : r.failures) jf.push_back({{"case", label}, {"message", message}});
+                        jr["failures"] = jf;
+                    }
                     if (!r.first_skip_case.empty())
                         jr["first_skip"] = {{"case", r.first_skip_case}, {"message", r.first_skip_message}};
                     if (!r.deviations.empty()) {

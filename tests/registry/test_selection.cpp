@@ -116,6 +116,22 @@ TEST_F(Selection, DeclinesDuringMeasurementAreRecorded) {
     EXPECT_STREQ(r.dispatch.plugin, "cpu");
 }
 
+TEST_F(Selection, ADeclineIsNotMeasuredAgainForTheSameKey) {
+    std::vector<double> d(16, 2.0);
+    ipt::Image dbl = ctx.upload<double>(4, 4, d);
+    Outcome first = run_mean2(ctx, dbl);
+    ASSERT_NE(find(first, "testdev", ""), nullptr);
+    EXPECT_EQ(find(first, "testdev", "")->source, IPT_COST_DECLINED);
+    // Same key: the decline is remembered instead of moving the inputs there again.
+    Outcome second = run_mean2(ctx, dbl);
+    const ipt_candidate_info* again = find(second, "testdev", "");
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(again->source, IPT_COST_DECLINED);
+    EXPECT_NE(std::string(again->note).find("declined this key earlier"), std::string::npos) << again->note;
+    EXPECT_DOUBLE_EQ(second.mean, 2.0);
+    EXPECT_STREQ(second.dispatch.plugin, "cpu");
+}
+
 TEST_F(Selection, MeasuringNeverWritesTheCallersOutputs) {
     ipt::Call first(ctx, "ipt.mean2");
     first.image("A", img).device(IPT_DEVICE_HOST).run();
@@ -149,6 +165,59 @@ TEST(TuningCache, HitAcrossContexts) {
     Outcome r = run_mean2(ctx, img);
     for (const auto& c : r.candidates) EXPECT_EQ(c.source, IPT_COST_CACHED) << c.plugin << "/" << c.variant;
     EXPECT_NE(std::string(r.dispatch.variant), "slow");
+    fs::remove(path);
+}
+
+TEST(TuningCache, TransferCostsHaveALatencyAndARate) {
+    fs::path path = temp_cache("transfer");
+    {
+        ipt::Context ctx;
+        ctx.set_tuning_cache(path.string());
+        ctx.load_plugin(testdev_plugin());
+        std::vector<uint8_t> a(32 * 32, 5);
+        ipt::Image img = ctx.upload<uint8_t>(32, 32, a);  // on the host: pricing the test device measures its copies
+        run_mean2(ctx, img);
+        ctx.save_tuning_cache();
+    }
+    nlohmann::json j;
+    {
+        std::ifstream in(path);
+        j = nlohmann::json::parse(in);
+    }
+    ASSERT_TRUE(j.contains("transfer"));
+    ASSERT_FALSE(j["transfer"].empty()) << "the test device was priced";
+    for (auto& [dev, t] : j["transfer"].items()) {
+        EXPECT_GT(t.at("up_bytes_per_ms").get<double>(), 0) << dev;
+        EXPECT_GT(t.at("down_bytes_per_ms").get<double>(), 0) << dev;
+        EXPECT_GE(t.at("up_latency_ms").get<double>(), 0) << dev;
+        EXPECT_GE(t.at("down_latency_ms").get<double>(), 0) << dev;
+    }
+    // An entry without latencies (an older file) is measured again, not trusted.
+    for (auto& [dev, t] : j["transfer"].items()) {
+        t.erase("up_latency_ms");
+        t["up_bytes_per_ms"] = 1e-9;
+    }
+    {
+        std::ofstream out(path);
+        out << j.dump();
+    }
+    {
+        ipt::Context ctx;
+        ctx.set_tuning_cache(path.string());
+        ctx.load_plugin(testdev_plugin());
+        std::vector<uint8_t> a(48 * 48, 5);
+        ipt::Image img = ctx.upload<uint8_t>(48, 48, a);
+        run_mean2(ctx, img);
+        ctx.save_tuning_cache();
+    }
+    {
+        std::ifstream in(path);
+        j = nlohmann::json::parse(in);
+    }
+    for (auto& [dev, t] : j["transfer"].items()) {
+        EXPECT_TRUE(t.contains("up_latency_ms")) << dev;
+        EXPECT_GT(t.at("up_bytes_per_ms").get<double>(), 1e-6) << dev << ": re-measured";
+    }
     fs::remove(path);
 }
 

@@ -12,6 +12,8 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 #include "bench_matrix.hpp"
@@ -57,41 +59,81 @@ struct Impl {
     std::string name() const { return plugin + (variant.empty() ? "" : ":" + variant) + "@" + std::to_string(device); }
 };
 
-// Times repeated runs of `call` (sync after each) within a time budget;
-// downloads every produced output when `download` (the overall time from the
-// host). Returns the median, or -1 when the call fails.
-double time_call(ipt::Context& ctx, ipt::Call& call, const ipt_op_schema& op, bool download, int repeats,
-                 double budget_ms, std::string* error, std::string* ran = nullptr) {
-    auto once = [&]() -> double {
-        auto t0 = Clock::now();
-        call.run();
-        ctx.sync();
-        for (uint32_t i = 0; download && i < op.param_count; ++i) {
-            if (op.params[i].kind != IPT_PARAM_OUTPUT) continue;
-            ipt_image* img = nullptr;
-            if (ipt_call_take_output(call.get(), op.params[i].name, &img) != IPT_OK) continue;
-            ipt::Image out(img);
+// Where a run's results must end up for its time to count as overall time.
+constexpr uint32_t kResultsStayPut = 0xFFFFFFFEu;
+
+// One run of `call`, synchronised, in milliseconds. Unless `results_to` is
+// kResultsStayPut, every produced output is then brought to that device (the
+// host: downloaded into host memory), as a caller working there needs it: the
+// overall time, which is what the registry's cost model prices.
+double run_once(ipt::Context& ctx, ipt::Call& call, const ipt_op_schema& op, uint32_t results_to) {
+    auto t0 = Clock::now();
+    call.run();
+    ctx.sync();
+    for (uint32_t i = 0; results_to != kResultsStayPut && i < op.param_count; ++i) {
+        if (op.params[i].kind != IPT_PARAM_OUTPUT) continue;
+        ipt_image* img = nullptr;
+        if (ipt_call_take_output(call.get(), op.params[i].name, &img) != IPT_OK) continue;
+        ipt::Image out(img);
+        if (results_to == IPT_DEVICE_HOST) {
             std::vector<unsigned char> host(static_cast<size_t>(out.numel()) * ipt_dtype_size(out.dtype()));
             if (!host.empty()) out.download(host.data());
+        } else if (out.info().device_id != results_to) {
+            ipt::Image moved = ctx.copy_to(out, results_to);
+            ctx.sync();
         }
-        return ms_since(t0);
-    };
-    try {
-        const double warm = once();  // warm-up: plans, pipelines, measured selection
-        if (ran) {
-            auto d = ctx.last_dispatch();
-            *ran = std::string(d.plugin) + (*d.variant ? std::string(":") + d.variant : "") + "@" + std::to_string(d.device_id);
+    }
+    return ms_since(t0);
+}
+
+std::string dispatched(ipt::Context& ctx) {
+    auto d = ctx.last_dispatch();
+    return std::string(d.plugin) + (*d.variant ? std::string(":") + d.variant : "") + "@" + std::to_string(d.device_id);
+}
+
+// A call being timed: its runs, or why it could not run.
+struct Timed {
+    std::string name;
+    ipt::Call call;
+    std::vector<double> times;
+    std::string error, ran;
+    double median() const { return error.empty() && !times.empty() ? ipt::cli::median(times) : -1; }
+};
+
+// Times several calls under the same conditions: each is warmed up once (plans,
+// pipelines, the measured selection), then every round runs each call twice,
+// timing the second run, in an order shuffled from round to round, until
+// `repeats` rounds or the time budget is spent. The untimed run absorbs what
+// the previous call left behind (a driver's threads winding down, evicted
+// caches: a 0.06 ms CPU call took 0.2-3 ms right after a lavapipe call). A comparison of medians taken minutes apart would
+// mostly compare the machine's moods.
+void time_interleaved(ipt::Context& ctx, std::vector<Timed>& calls, const ipt_op_schema& op, uint32_t results_to,
+                      int repeats, double budget_ms) {
+    double spent = 0;
+    for (Timed& c : calls) {
+        try {
+            spent += run_once(ctx, c.call, op, results_to);
+            c.ran = dispatched(ctx);
+        } catch (const ipt::Error& e) {
+            c.error = e.what();
         }
-        std::vector<double> t;
-        double spent = warm;
-        for (int k = 0; k < repeats && (k < 1 || spent < budget_ms); ++k) {
-            t.push_back(once());
-            spent += t.back();
+    }
+    std::vector<size_t> order(calls.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::mt19937 shuffle_rng(12345);
+    for (int round = 0; round < repeats && (round < 3 || spent < budget_ms); ++round) {
+        std::shuffle(order.begin(), order.end(), shuffle_rng);
+        for (size_t j : order) {
+            Timed& c = calls[j];
+            if (!c.error.empty()) continue;
+            try {
+                spent += run_once(ctx, c.call, op, results_to);  // settles what the previous call left behind
+                c.times.push_back(run_once(ctx, c.call, op, results_to));
+                spent += c.times.back();
+            } catch (const ipt::Error& e) {
+                c.error = e.what();
+            }
         }
-        return ipt::cli::median(t);
-    } catch (const ipt::Error& e) {
-        *error = e.what();
-        return -1;
     }
 }
 
@@ -192,9 +234,12 @@ ipt::cli::Action setup(CLI::App& sub) {
                     ipt::cli::progress_bar(done, total, std::string(op->name) + " " + std::to_string(n) + " kernel " + im.name());
                     try {
                         auto images = bc->upload(ctx, im.device);
-                        ipt::Call call = bc->make_call(ctx, images);
-                        call.device(im.device).plugin(im.plugin).variant(im.variant);
-                        kernel[im.name()] = time_call(ctx, call, *op, false, opt->repeats, budget_ms, &errors[im.name()]);
+                        std::vector<Timed> one;
+                        one.push_back({im.name(), bc->make_call(ctx, images), {}, {}, {}});
+                        one[0].call.device(im.device).plugin(im.plugin).variant(im.variant);
+                        time_interleaved(ctx, one, *op, kResultsStayPut, opt->repeats, budget_ms);
+                        kernel[im.name()] = one[0].median();
+                        errors[im.name()] = one[0].error;
                     } catch (const ipt::Error& e) {
                         kernel[im.name()] = -1;
                         errors[im.name()] = e.what();
@@ -215,12 +260,20 @@ ipt::cli::Action setup(CLI::App& sub) {
                     double best = -1, cpu_overall = -1;
                     std::string best_impl;
                     std::map<std::string, double> overall;
+                    // Every implementation pinned, and auto (unpinned, from where
+                    // the data is) last, timed round by round together.
+                    std::vector<Timed> timed;
                     for (const Impl& im : impls) {
-                        std::string err;
-                        ipt::Call call = bc->make_call(ctx, images);
-                        call.device(im.device).plugin(im.plugin).variant(im.variant);
-                        const double ms = time_call(ctx, call, *op, on_host, opt->repeats, budget_ms, &err);
+                        timed.push_back({im.name(), bc->make_call(ctx, images), {}, {}, {}});
+                        timed.back().call.device(im.device).plugin(im.plugin).variant(im.variant);
+                    }
+                    timed.push_back({"auto", bc->make_call(ctx, images), {}, {}, {}});
+                    time_interleaved(ctx, timed, *op, where.id, opt->repeats, budget_ms);
+                    for (size_t k = 0; k < impls.size(); ++k) {
+                        const Impl& im = impls[k];
+                        const double ms = timed[k].median();
                         overall[im.name()] = ms;
+                        if (ms < 0 && errors[im.name()].empty()) errors[im.name()] = timed[k].error;
                         if (ms >= 0 && (best < 0 || ms < best)) {
                             best = ms;
                             best_impl = im.name();
@@ -245,10 +298,9 @@ ipt::cli::Action setup(CLI::App& sub) {
                         cells += (cells.empty() ? "" : "  ") + im.name() + ": " + fmt(k) + "/" + fmt(o);
                         if (cpu_overall > 0 && o > 0) cells += " (x" + fmt(cpu_overall / o) + (gbps > 0 ? ", " + fmt(gbps) + " GB/s" : "") + ")";
                     }
-                    // auto: unpinned, from where the data is.
-                    std::string err, chosen;
-                    ipt::Call call = bc->make_call(ctx, images);
-                    const double auto_ms = time_call(ctx, call, *op, on_host, opt->repeats, budget_ms, &err, &chosen);
+                    const Timed& automatic = timed.back();
+                    const double auto_ms = automatic.median();
+                    const std::string chosen = automatic.ran;
                     row["impls"] = jimpls;
                     row["auto_ms"] = auto_ms;
                     row["auto_impl"] = chosen;

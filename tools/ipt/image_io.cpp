@@ -61,6 +61,7 @@ double value_at(const HostImage& image, std::size_t index) {
     case IPT_UINT32: return load(uint32_t{});
     case IPT_SINGLE: return load(float{});
     case IPT_DOUBLE: return load(double{});
+    case IPT_DTYPE_MAX_ENUM: break;  // not a class
     }
     return 0.0;
 }

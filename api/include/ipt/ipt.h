@@ -42,7 +42,8 @@ typedef enum ipt_status {
     IPT_ERR_PLUGIN = 5,           /* a plugin failed to load or misbehaved */
     IPT_ERR_DEVICE = 6,           /* the device reported an error */
     IPT_ERR_INTERNAL = 7,
-    IPT_ERR_ABI = 8               /* version or struct_size mismatch */
+    IPT_ERR_ABI = 8,              /* version or struct_size mismatch */
+    IPT_STATUS_MAX_ENUM = 0x7FFFFFFF
 } ipt_status;
 
 /* MATLAB classes. The values are part of the ABI. */
@@ -54,7 +55,8 @@ typedef enum ipt_dtype {
     IPT_INT32 = 5,
     IPT_UINT32 = 6,
     IPT_SINGLE = 7,
-    IPT_DOUBLE = 8
+    IPT_DOUBLE = 8,
+    IPT_DTYPE_MAX_ENUM = 0x7FFFFFFF
 } ipt_dtype;
 #define IPT_DTYPE_COUNT 9 /* one more than the largest value */
 
@@ -132,7 +134,8 @@ IPT_API ipt_status ipt_sync(ipt_context* ctx, uint32_t device_id);
 typedef enum ipt_load_outcome {
     IPT_LOAD_LOADED = 0,
     IPT_LOAD_FAILED = 1,
-    IPT_LOAD_DUPLICATE = 2
+    IPT_LOAD_DUPLICATE = 2,
+    IPT_LOAD_OUTCOME_MAX_ENUM = 0x7FFFFFFF
 } ipt_load_outcome;
 
 typedef struct ipt_plugin_report {
@@ -284,7 +287,8 @@ typedef enum ipt_cost_source {
     IPT_COST_MEASURED = 1,   /* measured during this call */
     IPT_COST_CACHED = 2,     /* read from the tuning cache */
     IPT_COST_DECLINED = 3,   /* the implementation declined the call */
-    IPT_COST_FAILED = 4      /* the implementation failed while being measured */
+    IPT_COST_FAILED = 4,     /* the implementation failed while being measured */
+    IPT_COST_SOURCE_MAX_ENUM = 0x7FFFFFFF
 } ipt_cost_source;
 
 typedef struct ipt_candidate_info {

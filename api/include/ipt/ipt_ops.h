@@ -24,7 +24,8 @@ typedef enum ipt_param_kind {
     IPT_PARAM_INT = 3,     /* int64 */
     IPT_PARAM_FLOAT = 4,   /* double */
     IPT_PARAM_FLOATS = 5,  /* array of double */
-    IPT_PARAM_ENUM = 6     /* one of a list of strings */
+    IPT_PARAM_ENUM = 6,    /* one of a list of strings */
+    IPT_PARAM_KIND_MAX_ENUM = 0x7FFFFFFF
 } ipt_param_kind;
 
 /* dtype bit masks */
@@ -71,7 +72,8 @@ typedef enum ipt_compare_kind {
     IPT_CMP_EXACT = 1,      /* bit for bit (NaN matches NaN) */
     IPT_CMP_RANGE_EPS = 2,  /* |x - ref| <= tolerance * eps(class of x) * max(1, max|ref|) */
     IPT_CMP_CONV = 3,       /* |x - ref| <= tolerance * eps(class of x) * (|A| * |B|)(p) */
-    IPT_CMP_BWDIST = 4      /* D exact; IDX exact except at ties, where D(IDX) must match */
+    IPT_CMP_BWDIST = 4,     /* D exact; IDX exact except at ties, where D(IDX) must match */
+    IPT_COMPARE_KIND_MAX_ENUM = 0x7FFFFFFF
 } ipt_compare_kind;
 
 typedef struct ipt_op_schema {

@@ -76,7 +76,8 @@ typedef enum ipt_native_kind {
     IPT_NATIVE_VK_PHYSICAL_DEVICE = 11,
     IPT_NATIVE_VK_DEVICE = 12,
     IPT_NATIVE_VK_QUEUE = 13,
-    IPT_NATIVE_VK_BUFFER = 14      /* of a tensor: pass tensor->buffer */
+    IPT_NATIVE_VK_BUFFER = 14,     /* of a tensor: pass tensor->buffer */
+    IPT_NATIVE_KIND_MAX_ENUM = 0x7FFFFFFF
 } ipt_native_kind;
 
 /* What an implementation receives. */
