@@ -7,8 +7,10 @@
 #                times, auto vs best); the facet plugin's tests, conformance
 #                and CPU-vs-CUDA table
 #
-#   bench/gpu/session.sh conformance|bench|all|vulkan
-#   (all: both, without the harness; vulkan: the Vulkan plugin's conformance, then bench)
+#   bench/gpu/session.sh conformance|bench|all|vulkan|ops
+#   (all: both, without the harness; vulkan: the Vulkan plugin's conformance, then bench;
+#    ops: conformance --json of the operators in $IPT_OPS (space-separated)
+#    on CUDA and on Vulkan, every failing case listed, for diagnosis)
 #
 # Carry (run on the development machine first):
 #   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
@@ -82,6 +84,27 @@ if [ "$stage" = conformance ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; th
   for f in conformance-cuda.txt conformance-vulkan.txt conformance-vulkan-wave64.txt; do
     [ -f "$out/$f" ] && { echo "--- $f"; grep -E "^ *(ipt\.|summary|pass|PASS|FAIL|fail)" "$out/$f" | tail -40; }
   done
+fi
+
+if [ "$stage" = ops ]; then
+  for op in ${IPT_OPS:-}; do
+    timeout 150 "$ipt" conformance --device cuda --op "$op" --json > "$out/cuda-$op.json" 2> "$out/cuda-$op.err"
+    note "cuda $op exit $? after $(elapsed) s"
+    [ -f "$vk" ] || continue
+    timeout 150 "$ipt" conformance --plugin "$vk" --quick --op "$op" --json > "$out/vulkan-$op.json" 2> "$out/vulkan-$op.err"
+    note "vulkan $op exit $? after $(elapsed) s"
+  done
+  python3 - "$out" <<'PY' 2>/dev/null | tee -a "$summary"
+import json, glob, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*-*.json")):
+    try: j = json.load(open(f))
+    except Exception: continue
+    for d in j.get("devices", []):
+        for r in d.get("operators", d.get("ops", [])):
+            if r.get("fail"):
+                print(f"{f.split('/')[-1]} {r['implementation']}: {r['fail']} fail")
+                for x in r.get("failures", [])[:40]: print("   ", x["case"], "|", x["message"][:150])
+PY
 fi
 
 if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
