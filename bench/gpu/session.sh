@@ -15,7 +15,8 @@
 # Carry (run on the development machine first):
 #   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
 #          built here (the GPU machine has no Vulkan headers or glslang)
-#   .gl    Debian's libvulkan1 .deb (the Vulkan loader; see the device notes)
+#   .gl    Debian's libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 .debs
+#          (the Vulkan loader, and the GL dispatch libraries NVIDIA's ICD links)
 # Results go to $OUT (the files come back) with a short table printed last.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"

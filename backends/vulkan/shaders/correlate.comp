@@ -52,18 +52,9 @@ const int MAX_PER_INV = 8;
 // skips the term, PAD 1 uses the constant).
 int pad_index(int i, int n) {
     if (i >= 0 && i < n) return i;
-    if (PAD == 2) {
-        if (n == 1) return 0;
-        const int period = 2 * n;
-        int m = i % period;
-        if (m < 0) m += period;
-        return m < n ? m : period - 1 - m;
-    }
+    if (PAD == 2) return symmetric_index(i, n);
     if (PAD == 3) return clamp(i, 0, n - 1);
-    if (PAD == 4) {
-        int m = i % n;
-        return m < 0 ? m + n : m;
-    }
+    if (PAD == 4) return floor_mod(i, n);
     return -1;
 }
 

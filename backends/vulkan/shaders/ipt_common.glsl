@@ -54,6 +54,20 @@ bool is_nan_f(float x) {
     return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu) != 0u;
 }
 
+// i mod n in [0, n) for any i and n > 0. GLSL leaves % undefined when an
+// operand is negative (NVIDIA's driver returns other values than lavapipe),
+// so a negative i is folded through -i - 1 >= 0.
+int floor_mod(int i, int n) {
+    return i >= 0 ? i % n : n - 1 - (-(i + 1)) % n;
+}
+
+// Index of a source row or column under symmetric padding (mirror with the
+// edge repeated: ... 1 0 | 0 1 ... n-1 | n-1 n-2 ...), for any i.
+int symmetric_index(int i, int n) {
+    const int m = floor_mod(i, 2 * n);
+    return m < n ? m : 2 * n - 1 - m;
+}
+
 // MATLAB's round: half away from zero (MATLAB_SEMANTICS.md, pitfall 2).
 // x - trunc(x) is exact in binary floating point.
 double round_half_away(double x) {

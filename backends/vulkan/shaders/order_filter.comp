@@ -83,13 +83,7 @@ double value_of(uint64_t k) {
 
 int map_index(int i, int n) {
     if (i >= 0 && i < n) return i;
-    if (PAD == 2) {
-        if (n == 1) return 0;
-        const int period = 2 * n;
-        int m = i % period;
-        if (m < 0) m += period;
-        return m < n ? m : period - 1 - m;
-    }
+    if (PAD == 2) return symmetric_index(i, n);
     return -1;
 }
 
