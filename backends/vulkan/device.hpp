@@ -142,6 +142,7 @@ private:
     std::recursive_mutex mutex_;
     uint64_t submitted_ = 0;
     uint64_t completed_ = 0;
+    bool spin_before_wait_ = false;  // a GPU: poll briefly before blocking (see wait_for)
     bool lost_ = false;
     std::string lost_message_;
 

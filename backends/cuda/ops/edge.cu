@@ -1,27 +1,36 @@
 // edge: Sobel, Prewitt, Roberts, Laplacian of Gaussian, zero-cross and Canny,
-// following MATLAB's edge (MATLAB_SEMANTICS.md). Integer and logical inputs
-// are converted as im2single does; everything after that is computed in
-// double on the device, and thresholds stay on the device (nothing waits).
+// following MATLAB's edge (MATLAB_SEMANTICS.md) step by step as the CPU
+// reference (backends/cpu/ops/edge.cpp) computes it, in its working class W:
+// single for every class but double (integer and logical images converted as
+// im2single does), double for double. Every per-pixel product, sum,
+// comparison, division and square root is taken in W in the reference's
+// order (the backend is built with --fmad=false, so nothing is fused); only
+// the threshold statistics are taken in double (double-double sums of the W
+// values). Thresholds stay on the device (nothing waits).
 //
-//  - Sobel/Prewitt/Roberts: one fused kernel computes the two gradients with
-//    replicated borders and b = kx*bx^2 + ky*by^2; the automatic cutoff
-//    scale*mean(b) is a double-double reduction; a second kernel thresholds
-//    and applies MATLAB's thinning (asymmetric <= / > comparisons, outside
-//    neighbours count as true).
-//  - log/zerocross: correlation engine with the zero-sum filter, replicate
-//    borders; threshold 0.75*mean(|b|); zero crossings on interior pixels.
-//  - canny: separable Gaussian and derivative-of-Gaussian passes (correlation
-//    engine), magnitude normalised by its maximum, 64-bin histogram for the
-//    automatic thresholds, non-maximum suppression in four direction sectors
-//    with linear interpolation, hysteresis as 8-connected components
-//    (union-find) that hold a strong pixel.
+//  - filters: imfilter(x, h, 'replicate') on the reference's route: taps
+//    converted to W, zero taps dropped, each kernel row's taps summed into a
+//    partial that is then added; a kernel of 12 taps or more (both sides
+//    >= 2) that is exactly rank 1 runs as a column pass then a row pass.
+//  - Sobel/Prewitt/Roberts: bx, by by the filter, b = kx*bx^2 + ky*by^2; the
+//    automatic cutoff scale*mean(b) is a double-double reduction; a second
+//    kernel thresholds and applies MATLAB's thinning (asymmetric <= / >
+//    comparisons, outside neighbours count as true).
+//  - log/zerocross: the zero-sum filter; threshold 0.75*mean(|b|); zero
+//    crossings on interior pixels.
+//  - canny: Gaussian and derivative-of-Gaussian passes, magnitude normalised
+//    by its maximum, 64-bin histogram for the automatic thresholds,
+//    non-maximum suppression in four direction sectors with linear
+//    interpolation, hysteresis as 8-connected components (union-find) that
+//    hold a strong pixel.
 #include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/buffer.hpp"
 #include "common/context.hpp"
-#include "common/correlate.cuh"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
 #include "common/reduce.cuh"
@@ -33,56 +42,164 @@ namespace {
 
 constexpr double kEps = 2.220446049250313e-16;
 
-// im2single for integer and logical classes; floating classes as they are.
-template <class T>
-__global__ void to_working(const T* __restrict__ in, double* __restrict__ out, int64_t n) {
+// |x| in the class of x.
+__device__ inline float absolute(float x) { return fabsf(x); }
+__device__ inline double absolute(double x) { return fabs(x); }
+
+// Working image: im2single for every class but double (uint8 /255, uint16
+// /65535, int16 (x+32768)/65535, each rounded once to single; logical 0/1),
+// the double image itself when W is double (only double images get W double).
+template <class T, class W>
+__global__ void to_working(const T* __restrict__ in, W* __restrict__ out, int64_t n) {
     IPT_GRID_STRIDE(i, n) {
-        if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<double>(in[i]);
-        else out[i] = static_cast<double>(to_unit_single(in[i]));
+        if constexpr (std::is_same_v<W, double>) out[i] = to_double(in[i]);
+        else out[i] = to_unit_single(in[i]);
     }
 }
 
-struct GradientParams {
-    double k[3][3];  // correlation kernel of by; bx uses its transpose
-    int size;        // 3 (Sobel, Prewitt) or 2 (Roberts)
-    double kx, ky;
-    double k2x[2][2];  // Roberts: bx kernel
+// ---- imfilter(x, h, 'replicate') in W ----------------------------------------------
+
+// The taps of one pass as the reference's TapKernel holds them: the nonzero
+// taps (zero after conversion to W counts as zero) grouped by kernel row.
+template <class W>
+struct TapView {
+    const int32_t* rows;  // per kernel row with taps: row, begin, end (into col, w)
+    const int32_t* col;
+    const W* w;
+    int count;            // kernel rows with taps
 };
 
-__device__ inline double at_replicate(const double* x, int64_t rows, int64_t cols, int64_t r, int64_t c) {
-    r = r < 0 ? 0 : (r >= rows ? rows - 1 : r);
-    c = c < 0 ? 0 : (c >= cols ? cols - 1 : c);
-    return x[r * cols + c];
+template <class W>
+struct DeviceTaps {
+    DeviceArray<int32_t> rows, col;
+    DeviceArray<W> w;
+    int count = 0;
+
+    // From row-major taps; rotate turns a convolution kernel into the
+    // correlation kernel.
+    DeviceTaps(const double* h, int64_t kr, int64_t kc, bool rotate, cudaStream_t s) {
+        std::vector<int32_t> host_rows, host_col;
+        std::vector<W> host_w;
+        for (int64_t i = 0; i < kr; ++i) {
+            const int32_t begin = static_cast<int32_t>(host_col.size());
+            for (int64_t j = 0; j < kc; ++j) {
+                const int64_t si = rotate ? kr - 1 - i : i, sj = rotate ? kc - 1 - j : j;
+                const W v = static_cast<W>(h[si * kc + sj]);
+                if (v == W(0)) continue;
+                host_col.push_back(static_cast<int32_t>(j));
+                host_w.push_back(v);
+            }
+            const int32_t end = static_cast<int32_t>(host_col.size());
+            if (end > begin) host_rows.insert(host_rows.end(), {static_cast<int32_t>(i), begin, end});
+        }
+        count = static_cast<int>(host_rows.size() / 3);
+        rows = to_device(host_rows, s);
+        col = to_device(host_col, s);
+        w = to_device(host_w, s);
+    }
+    TapView<W> view() const { return {rows.get(), col.get(), w.get(), count}; }
+};
+
+// out(r, c) = sum over kernel rows i of (sum over the row's taps j of
+// w(i, j) * src(r + i - top, c + j - left)), indices clamped to src
+// (replicate), each row's partial started at 0 and added to the total in
+// kernel-row order, as the reference's engine does (a row of one tap gives
+// the same value: its partial is 0 + w*x).
+template <class W>
+__global__ void correlate_replicate(const W* __restrict__ src, int64_t src_rows, int64_t src_cols,
+                                    W* __restrict__ out, int64_t out_rows, int64_t out_cols, int64_t top,
+                                    int64_t left, TapView<W> k) {
+    IPT_GRID_STRIDE(o, out_rows * out_cols) {
+        const int64_t r = o / out_cols, c = o - r * out_cols;
+        W acc = 0;
+        for (int t = 0; t < k.count; ++t) {
+            const int32_t* row = k.rows + 3 * t;
+            const W* line = src + border_index(Border::Replicate, r + row[0] - top, src_rows) * src_cols;
+            W part = 0;
+            for (int32_t q = row[1]; q < row[2]; ++q) {
+                const W product = k.w[q] * line[border_index(Border::Replicate, c + k.col[q] - left, src_cols)];
+                part = part + product;
+            }
+            acc = acc + part;
+        }
+        out[o] = acc;
+    }
 }
 
-__global__ void gradients(const double* __restrict__ x, double* __restrict__ b, double* __restrict__ ax,
-                          double* __restrict__ ay, int64_t rows, int64_t cols, GradientParams p) {
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
-    if (r >= rows || c >= cols) return;
-    double bx = 0.0, by = 0.0;
-    if (p.size == 3) {
-        // imfilter(I, op') and imfilter(I, op): correlation, origin at the centre.
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                // Zero taps are skipped, as imfilter does (Inf stays local).
-                const double v = at_replicate(x, rows, cols, r + i - 1, c + j - 1);
-                if (p.k[j][i] != 0.0) bx += v * p.k[j][i];
-                if (p.k[i][j] != 0.0) by += v * p.k[i][j];
-            }
-    } else {
-        // 2 x 2 kernels: origin at the upper left.
-        for (int i = 0; i < 2; ++i)
-            for (int j = 0; j < 2; ++j) {
-                const double v = at_replicate(x, rows, cols, r + i, c + j);
-                if (p.k2x[i][j] != 0.0) bx += v * p.k2x[i][j];
-                if (p.k[i][j] != 0.0) by += v * p.k[i][j];
-            }
+template <class W>
+void launch_correlate(const W* src, int64_t src_rows, int64_t src_cols, W* out, int64_t out_rows, int64_t out_cols,
+                      int64_t top, int64_t left, const DeviceTaps<W>& k, cudaStream_t s, const char* what) {
+    correlate_replicate<W><<<grid_for(out_rows * out_cols), kThreads, 0, s>>>(src, src_rows, src_cols, out, out_rows,
+                                                                              out_cols, top, left, k.view());
+    check_launch(what);
+}
+
+// The reference's rank-1 test (find_rank1 in backends/cpu/common/correlate.hpp):
+// u = h(:, pc), v = h(pr, :) / h(pr, pc) at the first largest |h|, and every
+// tap reproduced to rel_tol relative (zeros exactly).
+bool rank1(const std::vector<double>& h, int64_t rows, int64_t cols, double rel_tol, std::vector<double>& u,
+           std::vector<double>& v) {
+    int64_t pr = 0, pc = 0;
+    double best = 0;
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+            const double a = std::abs(h[i * cols + j]);
+            if (!std::isfinite(a)) return false;
+            if (a > best) best = a, pr = i, pc = j;
+        }
+    if (best == 0) return false;
+    u.resize(static_cast<size_t>(rows));
+    v.resize(static_cast<size_t>(cols));
+    const double pivot = h[pr * cols + pc];
+    for (int64_t i = 0; i < rows; ++i) u[i] = h[i * cols + pc];
+    for (int64_t j = 0; j < cols; ++j) v[j] = h[pr * cols + j] / pivot;
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) {
+            const double want = h[i * cols + j];
+            const double got = u[i] * v[j];
+            if (want == 0 ? got != 0 : std::abs(got - want) > rel_tol * std::abs(want)) return false;
+        }
+    return true;
+}
+
+// imfilter(in, h, 'replicate', 'same', corr or conv) in W, on the reference's
+// route (make_filter_plan with separable passes allowed): the two-pass route
+// rounds the column pass to W, so taking it exactly where the reference does
+// is part of agreeing with it.
+template <class W>
+void filter_replicate(const W* in, W* out, int64_t rows, int64_t cols, const std::vector<double>& h, int64_t kr,
+                      int64_t kc, bool conv, cudaStream_t s, const char* what) {
+    const int64_t top = kernel_origin(kr), left = kernel_origin(kc);
+    if (kr >= 2 && kc >= 2 && kr * kc >= 12) {
+        std::vector<double> turned(h.size()), u, v;
+        for (int64_t i = 0; i < kr; ++i)
+            for (int64_t j = 0; j < kc; ++j)
+                turned[i * kc + j] = conv ? h[(kr - 1 - i) * kc + (kc - 1 - j)] : h[i * kc + j];
+        if (rank1(turned, kr, kc, 4 * std::numeric_limits<double>::epsilon(), u, v)) {
+            // Column pass over the replicate-padded width, then the row pass.
+            const int64_t pcols = cols + kc - 1;
+            DeviceArray<W> mid(static_cast<size_t>(rows * pcols), s);
+            const DeviceTaps<W> column(u.data(), kr, 1, false, s), row(v.data(), 1, kc, false, s);
+            launch_correlate(in, rows, cols, mid.get(), rows, pcols, top, left, column, s, what);
+            launch_correlate(mid.get(), rows, pcols, out, rows, cols, 0, 0, row, s, what);
+            return;
+        }
     }
-    const int64_t o = r * cols + c;
-    b[o] = p.kx * bx * bx + p.ky * by * by;
-    ax[o] = fabs(bx);
-    ay[o] = fabs(by);
+    const DeviceTaps<W> full(h.data(), kr, kc, conv, s);
+    launch_correlate(in, rows, cols, out, rows, cols, top, left, full, s, what);
+}
+
+// ---- sobel, prewitt, roberts -------------------------------------------------------
+
+// b = kx*bx^2 + ky*by^2 in W: ((kx*bx)*bx) + ((ky*by)*by), the reference's order.
+template <class W>
+__global__ void gradient_magnitude(const W* __restrict__ bx, const W* __restrict__ by, W* __restrict__ b, W kx, W ky,
+                                   int64_t n) {
+    IPT_GRID_STRIDE(i, n) {
+        const W x = (kx * bx[i]) * bx[i];
+        const W y = (ky * by[i]) * by[i];
+        b[i] = x + y;
+    }
 }
 
 struct Cutoff {
@@ -95,24 +212,31 @@ struct Cutoff {
     }
 };
 
+// sum(x(:), 'double') terms: the W values converted to double.
+template <class W>
 struct LoadValue {
-    const double* p;
-    __device__ double operator()(int64_t i) const { return p[i]; }
+    const W* p;
+    __device__ double operator()(int64_t i) const { return static_cast<double>(p[i]); }
 };
+template <class W>
 struct LoadAbs {
-    const double* p;
-    __device__ double operator()(int64_t i) const { return fabs(p[i]); }
+    const W* p;
+    __device__ double operator()(int64_t i) const { return fabs(static_cast<double>(p[i])); }
 };
 
-__global__ void thin(const double* __restrict__ b, const double* __restrict__ ax, const double* __restrict__ ay,
+// b > cutoff compared in double (the reference converts b); the thinning
+// comparisons between neighbours in W; |bx|, |by| against the direction
+// weights in double with the reference's 100 eps tolerance.
+template <class W>
+__global__ void thin(const W* __restrict__ b, const W* __restrict__ bx, const W* __restrict__ by,
                      const double* __restrict__ cutoff, bool* __restrict__ bw, int64_t rows, int64_t cols, double kx,
                      double ky, bool thinning, int roberts) {
     const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
     if (r >= rows || c >= cols) return;
-    const double v = b[r * cols + c];
+    const W v = b[r * cols + c];
     const double cut = cutoff[0];
-    bool e = v > cut;
+    bool e = static_cast<double>(v) > cut;
     if (e && thinning) {
         const int o1 = roberts ? -1 : 0, o2 = roberts ? 1 : 0, o3 = roberts ? 1 : 0, o4 = roberts ? -1 : 0;
         auto inside = [&](int64_t rr, int64_t cc) { return rr >= 0 && rr < rows && cc >= 0 && cc < cols; };
@@ -120,11 +244,15 @@ __global__ void thin(const double* __restrict__ b, const double* __restrict__ ax
         const bool b2 = !inside(r + o2, c + 1) || v > b[(r + o2) * cols + c + 1];
         const bool b3 = !inside(r - 1, c + o3) || b[(r - 1) * cols + c + o3] <= v;
         const bool b4 = !inside(r + 1, c + o4) || v > b[(r + 1) * cols + c + o4];
-        const double gx = ax[r * cols + c], gy = ay[r * cols + c];
-        e = ((gx >= kx * gy - 100 * kEps) && b1 && b2) || ((gy >= ky * gx - 100 * kEps) && b3 && b4);
+        const double gx = fabs(static_cast<double>(bx[r * cols + c]));
+        const double gy = fabs(static_cast<double>(by[r * cols + c]));
+        constexpr double tol = 100 * kEps;
+        e = ((gx >= kx * gy - tol) && b1 && b2) || ((gy >= ky * gx - tol) && b3 && b4);
     }
     bw[r * cols + c] = e;
 }
+
+// ---- log and zerocross --------------------------------------------------------------
 
 struct ThreshValue {
     double* t;  // [0] threshold
@@ -132,7 +260,15 @@ struct ThreshValue {
     __device__ void operator()(double sum) const { t[0] = scale * sum / count; }
 };
 
-__global__ void zero_cross(const double* __restrict__ b, const double* __restrict__ thresh, bool* __restrict__ bw,
+// |a - z| > thr, the difference rounded in W (the reference's `over`).
+template <class W>
+__device__ inline bool over(W a, W z, double thr) {
+    const W difference = a - z;
+    return static_cast<double>(absolute(difference)) > thr;
+}
+
+template <class W>
+__global__ void zero_cross(const W* __restrict__ b, const double* __restrict__ thresh, bool* __restrict__ bw,
                            int64_t rows, int64_t cols) {
     const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t r = static_cast<int64_t>(blockIdx.y) * blockDim.y + threadIdx.y;
@@ -140,16 +276,16 @@ __global__ void zero_cross(const double* __restrict__ b, const double* __restric
     bool e = false;
     if (r > 0 && r + 1 < rows && c > 0 && c + 1 < cols) {
         const double t = thresh[0];
-        const double v = b[r * cols + c];
-        const double left = b[r * cols + c - 1], right = b[r * cols + c + 1];
-        const double up = b[(r - 1) * cols + c], down = b[(r + 1) * cols + c];
+        const W v = b[r * cols + c];
+        const W left = b[r * cols + c - 1], right = b[r * cols + c + 1];
+        const W up = b[(r - 1) * cols + c], down = b[(r + 1) * cols + c];
         if (v < 0) {
-            e = (right > 0 && fabs(v - right) > t) || (left > 0 && fabs(left - v) > t) ||
-                (down > 0 && fabs(v - down) > t) || (up > 0 && fabs(up - v) > t);
+            // [- +] and [+ -] across columns and rows: the edge is on the negative pixel.
+            e = (right > 0 && over(v, right, t)) || (left > 0 && over(v, left, t)) ||
+                (down > 0 && over(v, down, t)) || (up > 0 && over(v, up, t));
         } else if (v == 0) {
-            e = (up < 0 && down > 0 && fabs(up - down) > 2 * t) || (up > 0 && down < 0 && fabs(up - down) > 2 * t) ||
-                (left < 0 && right > 0 && fabs(left - right) > 2 * t) ||
-                (left > 0 && right < 0 && fabs(left - right) > 2 * t);
+            e = (((up < 0 && down > 0) || (up > 0 && down < 0)) && over(up, down, 2 * t)) ||
+                (((left < 0 && right > 0) || (left > 0 && right < 0)) && over(left, right, 2 * t));
         }
     }
     bw[r * cols + c] = e;
@@ -157,33 +293,42 @@ __global__ void zero_cross(const double* __restrict__ b, const double* __restric
 
 // ---- canny ----------------------------------------------------------------------
 
-__global__ void magnitude(const double* __restrict__ gx, const double* __restrict__ gy, double* __restrict__ mag,
-                          int64_t n) {
-    IPT_GRID_STRIDE(i, n) mag[i] = hypot(gx[i], gy[i]);
+// hypot(gx, gy). Single: the double square root of the double sum of squares
+// (exact squares, one rounding each for the sum and the root), rounded once
+// to single, as the reference computes it.
+template <class W>
+__global__ void magnitude(const W* __restrict__ gx, const W* __restrict__ gy, W* __restrict__ mag, int64_t n) {
+    IPT_GRID_STRIDE(i, n) {
+        if constexpr (std::is_same_v<W, float>) {
+            const double x = gx[i], y = gy[i];
+            mag[i] = static_cast<float>(sqrt(x * x + y * y));
+        } else {
+            mag[i] = hypot(gx[i], gy[i]);
+        }
+    }
 }
 
-struct LoadMag {
-    const double* p;
-    __device__ double operator()(int64_t i) const { return p[i]; }
-};
 struct StoreMax {
     double* out;
     __device__ void operator()(double m) const { *out = m; }
 };
 
-__global__ void normalise_and_count(double* __restrict__ mag, const double* __restrict__ maxv, unsigned* hist,
-                                    int64_t n) {
+// mag /= max(mag) in W when the maximum is > 0 (the maximum is a W value, so
+// converting it back is exact), then imhist(mag, 64) of the result.
+template <class W>
+__global__ void normalise_and_count(W* __restrict__ mag, const double* __restrict__ maxv, unsigned* hist, int64_t n) {
     __shared__ unsigned local[64];
     if (threadIdx.x < 64) local[threadIdx.x] = 0;
     __syncthreads();
     const double m = *maxv;
+    const W divisor = static_cast<W>(m);
     IPT_GRID_STRIDE(i, n) {
-        double v = mag[i];
-        if (m > 0) v = v / m;
+        W v = mag[i];
+        if (m > 0) v = v / divisor;
         mag[i] = v;
-        // imhist(mag, 64): trunc(x*63 + 0.5), clamped.
-        double idx = v * 63.0 + 0.5;
-        int bin = idx < 0 ? 0 : (idx > 63.0 ? 63 : static_cast<int>(idx));
+        // imhist(mag, 64): floor(x*63 + 0.5) in double, clamped.
+        const double idx = static_cast<double>(v) * 63.0 + 0.5;
+        const int bin = idx < 0 ? 0 : (idx > 63.0 ? 63 : static_cast<int>(idx));
         atomicAdd(&local[bin], 1u);
     }
     __syncthreads();
@@ -213,7 +358,16 @@ __global__ void canny_thresholds(const unsigned* hist, double* thresholds, doubl
     thresholds[1] = h;
 }
 
-__global__ void non_maximum(const double* __restrict__ gx, const double* __restrict__ gy, const double* __restrict__ mag,
+// (a*(1-d)) + (b*d) in W, the reference's interpolation.
+template <class W>
+__device__ inline W interpolate(W a, W b, W d) {
+    const W wa = a * (W(1) - d);
+    const W wb = b * d;
+    return wa + wb;
+}
+
+template <class W>
+__global__ void non_maximum(const W* __restrict__ gx, const W* __restrict__ gy, const W* __restrict__ mag,
                             const double* __restrict__ thresholds, uint8_t* __restrict__ state, int64_t rows,
                             int64_t cols) {
     const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -222,49 +376,51 @@ __global__ void non_maximum(const double* __restrict__ gx, const double* __restr
     uint8_t s = 0;  // 0: none, 1: weak (kept edge pixel), 2: strong
     if (r > 0 && r + 1 < rows && c > 0 && c + 1 < cols) {
         const int64_t p = r * cols + c;
-        const double ix = gx[p], iy = gy[p], g = mag[p];
+        const W ix = gx[p], iy = gy[p], g = mag[p];
         auto M = [&](int dr, int dc) { return mag[(r + dr) * cols + c + dc]; };
         bool is_max = false;
         for (int dir = 1; dir <= 4 && !is_max; ++dir) {
             bool in = false;
-            double g1 = 0, g2 = 0, d;
+            W g1 = 0, g2 = 0, d;
             switch (dir) {
             case 1:
                 in = (iy <= 0 && ix > -iy) || (iy >= 0 && ix < -iy);
                 if (in) {
-                    d = fabs(iy / ix);
-                    g1 = M(0, 1) * (1 - d) + M(-1, 1) * d;
-                    g2 = M(0, -1) * (1 - d) + M(1, -1) * d;
+                    d = absolute(iy / ix);
+                    g1 = interpolate(M(0, 1), M(-1, 1), d);
+                    g2 = interpolate(M(0, -1), M(1, -1), d);
                 }
                 break;
             case 2:
                 in = (ix > 0 && -iy >= ix) || (ix < 0 && -iy <= ix);
                 if (in) {
-                    d = fabs(ix / iy);
-                    g1 = M(-1, 0) * (1 - d) + M(-1, 1) * d;
-                    g2 = M(1, 0) * (1 - d) + M(1, -1) * d;
+                    d = absolute(ix / iy);
+                    g1 = interpolate(M(-1, 0), M(-1, 1), d);
+                    g2 = interpolate(M(1, 0), M(1, -1), d);
                 }
                 break;
             case 3:
                 in = (ix <= 0 && ix > iy) || (ix >= 0 && ix < iy);
                 if (in) {
-                    d = fabs(ix / iy);
-                    g1 = M(-1, 0) * (1 - d) + M(-1, -1) * d;
-                    g2 = M(1, 0) * (1 - d) + M(1, 1) * d;
+                    d = absolute(ix / iy);
+                    g1 = interpolate(M(-1, 0), M(-1, -1), d);
+                    g2 = interpolate(M(1, 0), M(1, 1), d);
                 }
                 break;
             default:
                 in = (iy < 0 && ix <= iy) || (iy > 0 && ix >= iy);
                 if (in) {
-                    d = fabs(iy / ix);
-                    g1 = M(0, -1) * (1 - d) + M(-1, -1) * d;
-                    g2 = M(0, 1) * (1 - d) + M(1, 1) * d;
+                    d = absolute(iy / ix);
+                    g1 = interpolate(M(0, -1), M(-1, -1), d);
+                    g2 = interpolate(M(0, 1), M(1, 1), d);
                 }
                 break;
             }
             if (in && g >= g1 && g >= g2) is_max = true;
         }
-        if (is_max && g > thresholds[0]) s = g > thresholds[1] ? 2 : 1;
+        // The thresholds are doubles: the reference compares double(mag).
+        const double gd = static_cast<double>(g);
+        if (is_max && gd > thresholds[0]) s = gd > thresholds[1] ? 2 : 1;
     }
     state[r * cols + c] = s;
 }
@@ -297,141 +453,115 @@ __global__ void copy_doubles(const double* src, double* dst, int count) {
 
 // ---- host side --------------------------------------------------------------------
 
-void separable(const double* in, double* out, int64_t rows, int64_t cols, const DeviceArray<double>& taps, int len,
-               bool vertical, cudaStream_t s) {
-    // imfilter(x, k, 'conv', 'replicate') with a 1-D kernel: correlation with
-    // the kernel reversed, origin floor((len+1)/2).
-    CorrGeometry g;
-    g.in_rows = rows;
-    g.in_cols = cols;
-    g.out_rows = rows;
-    g.out_cols = cols;
-    g.kh = vertical ? len : 1;
-    g.kw = vertical ? 1 : len;
-    g.off_r = vertical ? kernel_origin(len) : 0;
-    g.off_c = vertical ? 0 : kernel_origin(len);
-    g.border = Border::Replicate;
-    g.rotate = true;
-    correlate_async<double, double>(in, out, Taps{taps.get(), false}, g, 0.0, s, "ipt.edge (smoothing)");
+// One call, validated; the detectors below run it in the working class W.
+struct EdgeRun {
+    const ipt::plugin::KernelArgs& args;
+    const ipt_tensor* img;
+    const ipt_tensor* h;
+    const ipt_tensor* bw;
+    const ipt_tensor* thresh;  // null when not wanted
+    std::string method;
+    bool has_t;
+    const double* tv;
+    uint64_t nt;
+    int64_t rows, cols, n;
+    cudaStream_t s;
+};
+
+template <class W>
+void gradient_edges(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
+    const bool roberts = e.method == "roberts";
+    // The reference's operators: Roberts [1 0; 0 -1]/2 and [0 1; -1 0]/2,
+    // else op = fspecial('sobel')/8 or fspecial('prewitt')/6 for by, op' for bx.
+    std::vector<double> opx, opy;
+    int64_t ks;
+    double scale;
+    if (roberts) {
+        ks = 2;
+        opx = {0.5, 0, 0, -0.5};
+        opy = {0, 0.5, -0.5, 0};
+        scale = 6;
+    } else {
+        ks = 3;
+        const ipt::common::Filter2D op =
+            e.method == "sobel" ? ipt::common::fspecial_sobel() : ipt::common::fspecial_prewitt();
+        const double div = e.method == "sobel" ? 8 : 6;
+        opy.resize(9);
+        opx.resize(9);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c) {
+                opy[r * 3 + c] = op.at(r, c) / div;
+                opx[c * 3 + r] = op.at(r, c) / div;  // op'
+            }
+        scale = 4;
+    }
+    const std::string dir = e.args.text("direction");
+    const double kx = (dir == "horizontal") ? 0.0 : 1.0;
+    const double ky = (dir == "vertical") ? 0.0 : 1.0;
+    const cudaStream_t s = e.s;
+    DeviceArray<W> bx(e.n, s), by(e.n, s), b(e.n, s);
+    filter_replicate(x, bx.get(), e.rows, e.cols, opx, ks, ks, false, s, "ipt.edge (gradients)");
+    filter_replicate(x, by.get(), e.rows, e.cols, opy, ks, ks, false, s, "ipt.edge (gradients)");
+    gradient_magnitude<W><<<grid_for(e.n), kThreads, 0, s>>>(bx.get(), by.get(), b.get(), static_cast<W>(kx),
+                                                            static_cast<W>(ky), e.n);
+    check_launch("ipt.edge (gradients)");
+    if (e.has_t) {
+        const double host[2] = {e.tv[0] * e.tv[0], e.tv[0]};
+        scalars.upload(host, 2);
+    } else {
+        reduce_sum_dd(LoadValue<W>{b.get()}, e.n, Cutoff{scalars.get(), scale, static_cast<double>(e.n)}, s,
+                      "ipt.edge (cutoff)");
+    }
+    dim3 block(32, 8);
+    thin<W><<<grid_2d(e.cols, e.rows, block), block, 0, s>>>(b.get(), bx.get(), by.get(), scalars.get(),
+                                                             dptr<bool>(e.bw), e.rows, e.cols, kx, ky,
+                                                             e.args.is("thinning", "thinning"), roberts ? 1 : 0);
+    check_launch("ipt.edge (thinning)");
+    if (e.thresh) {
+        copy_doubles<<<1, 32, 0, s>>>(scalars.get() + 1, dptr<double>(e.thresh), 1);
+        check_launch("ipt.edge");
+    }
 }
 
-void run_edge(const ipt::plugin::KernelArgs& args) {
-    const Device& dev = device_of(args);
-    const ipt_tensor* img = args.image("I");
-    const std::string method = args.text("method");
-    const bool has_t = args.present("threshold");
-    const double* tv = has_t ? args.floats("threshold") : nullptr;
-    const uint64_t nt = has_t ? args.count("threshold") : 0;
-    if (method != "canny" && nt > 1)
-        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be a scalar for method " + method);
-    if (method == "canny" && nt == 2 && !(tv[0] < tv[1]))
-        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be [low high] with low < high");
-    if (method == "canny" && has_t && tv[nt - 1] >= 1)
-        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be below 1 for canny");
-    const ipt_tensor* h = args.image("h");
-    if (method == "zerocross" && !h) ipt::plugin::invalid("ipt.edge: parameter 'h' is required for zerocross");
-    const int64_t rows = img->rows, cols = img->cols, n = rows * cols;
-    if (n >= INT32_MAX) ipt::plugin::unsupported("ipt.edge: images of 2^31 pixels or more");
-    const ipt_tensor* bw = args.output("BW", IPT_LOGICAL, rows, cols, 1);
-    const ipt_tensor* thresh = args.wanted("thresh") ? args.output("thresh", IPT_DOUBLE, 1, method == "canny" ? 2 : 1, 1)
-                                                     : nullptr;
-    if (n == 0) return;
-    cudaStream_t s = dev.stream;
-    DeviceArray<double> x(n, s);
-    visit_dtype(img->dtype, [&](auto tag) {
-        using T = decltype(tag);
-        to_working<T><<<grid_for(n), kThreads, 0, s>>>(dptr<const T>(img), x.get(), n);
-    });
-    check_launch("ipt.edge (conversion)");
+template <class W>
+void zero_crossings(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
+    ipt::common::Filter2D op;
+    if (e.method == "log") {
+        const double sigma = e.args.present("sigma") ? e.args.number("sigma") : 2.0;
+        const int64_t size = static_cast<int64_t>(std::ceil(sigma * 3)) * 2 + 1;
+        op = ipt::common::fspecial_log(size, size, sigma);
+    } else {
+        op.rows = e.h->rows;
+        op.cols = e.h->cols;
+        for (int64_t i = 0; i < e.h->rows * e.h->cols; ++i)
+            op.h.push_back(e.h->dtype == IPT_SINGLE ? static_cast<double>(static_cast<const float*>(e.h->data)[i])
+                                                    : static_cast<const double*>(e.h->data)[i]);
+    }
+    // Make the filter sum to zero (MATLAB: op - sum(op(:))/numel(op)).
+    double sum = 0;
+    for (int64_t c = 0; c < op.cols; ++c)
+        for (int64_t r = 0; r < op.rows; ++r) sum += op.at(r, c);
+    const double mean = sum / static_cast<double>(op.rows * op.cols);
+    for (double& v : op.h) v -= mean;
+    if (op.rows > INT32_MAX || op.cols > INT32_MAX) ipt::plugin::invalid("ipt.edge: parameter 'h' is too large");
+    const cudaStream_t s = e.s;
+    DeviceArray<W> b(e.n, s);
+    filter_replicate(x, b.get(), e.rows, e.cols, op.h, op.rows, op.cols, false, s, "ipt.edge (filter)");
+    if (e.has_t) scalars.upload(e.tv, 1);
+    else reduce_sum_dd(LoadAbs<W>{b.get()}, e.n, ThreshValue{scalars.get(), 0.75, static_cast<double>(e.n)}, s, "ipt.edge");
     dim3 block(32, 8);
-    dim3 grid = grid_2d(cols, rows, block);
-    DeviceArray<double> scalars(2, s);  // threshold(s) as the operator reports them
-
-    if (method == "sobel" || method == "prewitt" || method == "roberts") {
-        const bool roberts = method == "roberts";
-        GradientParams p{};
-        const std::string dir = args.text("direction");
-        p.kx = (dir == "horizontal") ? 0.0 : 1.0;
-        p.ky = (dir == "vertical") ? 0.0 : 1.0;
-        if (roberts) {
-            p.size = 2;
-            p.k2x[0][0] = 0.5;
-            p.k2x[1][1] = -0.5;
-            p.k[0][1] = 0.5;
-            p.k[1][0] = -0.5;
-        } else {
-            p.size = 3;
-            const double w = method == "sobel" ? 2.0 : 1.0, div = method == "sobel" ? 8.0 : 6.0;
-            const double base[3][3] = {{1, w, 1}, {0, 0, 0}, {-1, -w, -1}};
-            for (int i = 0; i < 3; ++i)
-                for (int j = 0; j < 3; ++j) p.k[i][j] = base[i][j] / div;
-        }
-        DeviceArray<double> b(n, s), ax(n, s), ay(n, s);
-        gradients<<<grid, block, 0, s>>>(x.get(), b.get(), ax.get(), ay.get(), rows, cols, p);
-        check_launch("ipt.edge (gradients)");
-        if (has_t) {
-            const double host[2] = {tv[0] * tv[0], tv[0]};
-            scalars.upload(host, 2);
-        } else {
-            reduce_sum_dd(LoadValue{b.get()}, n, Cutoff{scalars.get(), roberts ? 6.0 : 4.0, static_cast<double>(n)}, s,
-                          "ipt.edge (cutoff)");
-        }
-        thin<<<grid, block, 0, s>>>(b.get(), ax.get(), ay.get(), scalars.get(), dptr<bool>(bw), rows, cols, p.kx, p.ky,
-                                    args.is("thinning", "thinning"), roberts ? 1 : 0);
-        check_launch("ipt.edge (thinning)");
-        if (thresh) {
-            copy_doubles<<<1, 32, 0, s>>>(scalars.get() + 1, dptr<double>(thresh), 1);
-            check_launch("ipt.edge");
-        }
-        return;
+    zero_cross<W><<<grid_2d(e.cols, e.rows, block), block, 0, s>>>(b.get(), scalars.get(), dptr<bool>(e.bw), e.rows,
+                                                                   e.cols);
+    check_launch("ipt.edge (zero crossings)");
+    if (e.thresh) {
+        copy_doubles<<<1, 32, 0, s>>>(scalars.get(), dptr<double>(e.thresh), 1);
+        check_launch("ipt.edge");
     }
+}
 
-    if (method == "log" || method == "zerocross") {
-        ipt::common::Filter2D op;
-        if (method == "log") {
-            const double sigma = args.present("sigma") ? args.number("sigma") : 2.0;
-            const int64_t size = static_cast<int64_t>(std::ceil(sigma * 3)) * 2 + 1;
-            op = ipt::common::fspecial_log(size, size, sigma);
-        } else {
-            op.rows = h->rows;
-            op.cols = h->cols;
-            for (int64_t i = 0; i < h->rows * h->cols; ++i)
-                op.h.push_back(h->dtype == IPT_SINGLE ? static_cast<double>(static_cast<const float*>(h->data)[i])
-                                                      : static_cast<const double*>(h->data)[i]);
-        }
-        // Make the filter sum to zero (MATLAB: op - sum(op(:))/numel(op)).
-        double sum = 0;
-        for (int64_t c = 0; c < op.cols; ++c)
-            for (int64_t r = 0; r < op.rows; ++r) sum += op.at(r, c);
-        const double mean = sum / static_cast<double>(op.rows * op.cols);
-        for (double& v : op.h) v -= mean;
-        if (op.rows > INT32_MAX || op.cols > INT32_MAX) ipt::plugin::invalid("ipt.edge: parameter 'h' is too large");
-        DeviceArray<double> taps = to_device(op.h, s);
-        DeviceArray<double> b(n, s);
-        CorrGeometry g;
-        g.in_rows = rows;
-        g.in_cols = cols;
-        g.out_rows = rows;
-        g.out_cols = cols;
-        g.kh = static_cast<int>(op.rows);
-        g.kw = static_cast<int>(op.cols);
-        g.off_r = kernel_origin(op.rows);
-        g.off_c = kernel_origin(op.cols);
-        g.border = Border::Replicate;
-        correlate_async<double, double>(x.get(), b.get(), Taps{taps.get(), false}, g, 0.0, s, "ipt.edge (filter)");
-        if (has_t) scalars.upload(tv, 1);
-        else reduce_sum_dd(LoadAbs{b.get()}, n, ThreshValue{scalars.get(), 0.75, static_cast<double>(n)}, s, "ipt.edge");
-        zero_cross<<<grid, block, 0, s>>>(b.get(), scalars.get(), dptr<bool>(bw), rows, cols);
-        check_launch("ipt.edge (zero crossings)");
-        if (thresh) {
-            copy_doubles<<<1, 32, 0, s>>>(scalars.get(), dptr<double>(thresh), 1);
-            check_launch("ipt.edge");
-        }
-        return;
-    }
-
-    // canny
-    const double sigma = args.present("sigma") ? args.number("sigma") : std::sqrt(2.0);
+template <class W>
+void canny(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
+    const double sigma = e.args.present("sigma") ? e.args.number("sigma") : std::sqrt(2.0);
     const int ext = static_cast<int>(std::ceil(4 * sigma));
     const int len = 2 * ext + 1;
     std::vector<double> gauss(len), deriv(len);
@@ -457,43 +587,91 @@ void run_edge(const ipt::plugin::KernelArgs& args) {
         if (v > 0) v /= pos;
         else if (v < 0) v /= std::fabs(neg);
     }
-    DeviceArray<double> dg = to_device(gauss, s), dd = to_device(deriv, s);
-    DeviceArray<double> tmp(n, s), gx(n, s), gy(n, s), mag(n, s);
-    separable(x.get(), tmp.get(), rows, cols, dg, len, true, s);   // g' down the columns
-    separable(tmp.get(), gx.get(), rows, cols, dd, len, false, s); // dg along the rows
-    separable(x.get(), tmp.get(), rows, cols, dg, len, false, s);  // g along the rows
-    separable(tmp.get(), gy.get(), rows, cols, dd, len, true, s);  // dg' down the columns
-    magnitude<<<grid_for(n), kThreads, 0, s>>>(gx.get(), gy.get(), mag.get(), n);
+    const cudaStream_t s = e.s;
+    const int64_t rows = e.rows, cols = e.cols, n = e.n;
+    DeviceArray<W> tmp(n, s), gx(n, s), gy(n, s), mag(n, s);
+    // imfilter(x, k, 'conv', 'replicate') with the 1-D kernels.
+    const char* what = "ipt.edge (smoothing)";
+    filter_replicate(x, tmp.get(), rows, cols, gauss, len, 1, true, s, what);          // g' down the columns
+    filter_replicate(tmp.get(), gx.get(), rows, cols, deriv, 1, len, true, s, what);   // dg along the rows
+    filter_replicate(x, tmp.get(), rows, cols, gauss, 1, len, true, s, what);          // g along the rows
+    filter_replicate(tmp.get(), gy.get(), rows, cols, deriv, len, 1, true, s, what);   // dg' down the columns
+    magnitude<W><<<grid_for(n), kThreads, 0, s>>>(gx.get(), gy.get(), mag.get(), n);
     check_launch("ipt.edge (magnitude)");
     DeviceArray<double> maxv(1, s);
-    reduce_max(LoadMag{mag.get()}, n, StoreMax{maxv.get()}, s, "ipt.edge (max)");
+    reduce_max(LoadValue<W>{mag.get()}, n, StoreMax{maxv.get()}, s, "ipt.edge (max)");
     DeviceArray<unsigned> hist(64, s);
     hist.zero();
-    normalise_and_count<<<grid_for(n), kThreads, 0, s>>>(mag.get(), maxv.get(), hist.get(), n);
+    normalise_and_count<W><<<grid_for(n), kThreads, 0, s>>>(mag.get(), maxv.get(), hist.get(), n);
     check_launch("ipt.edge (histogram)");
     double low = 0, high = 0;
-    if (has_t) {
-        high = tv[nt - 1];
-        low = nt == 2 ? tv[0] : 0.4 * high;
+    if (e.has_t) {
+        high = e.tv[e.nt - 1];
+        low = e.nt == 2 ? e.tv[0] : 0.4 * high;
     }
-    canny_thresholds<<<1, 32, 0, s>>>(hist.get(), scalars.get(), 0.7 * static_cast<double>(n), has_t ? 1 : 0, low,
-                                      high);
+    // 70% of the pixels as the reference forms it: (0.7 * m) * n.
+    const double limit = 0.7 * static_cast<double>(rows) * static_cast<double>(cols);
+    canny_thresholds<<<1, 32, 0, s>>>(hist.get(), scalars.get(), limit, e.has_t ? 1 : 0, low, high);
     check_launch("ipt.edge (thresholds)");
     DeviceArray<uint8_t> state(n, s), keep(n, s);
     DeviceArray<int> label(n, s);
-    non_maximum<<<grid, block, 0, s>>>(gx.get(), gy.get(), mag.get(), scalars.get(), state.get(), rows, cols);
+    dim3 block(32, 8);
+    dim3 grid = grid_2d(cols, rows, block);
+    non_maximum<W><<<grid, block, 0, s>>>(gx.get(), gy.get(), mag.get(), scalars.get(), state.get(), rows, cols);
     check_launch("ipt.edge (non-maximum suppression)");
     uf_init<<<grid_for(n), kThreads, 0, s>>>(label.get(), n);
     join_edges<<<grid, block, 0, s>>>(state.get(), label.get(), static_cast<int>(rows), static_cast<int>(cols));
     uf_flatten<<<grid_for(n), kThreads, 0, s>>>(label.get(), n);
     keep.zero();
     mark_strong<<<grid_for(n), kThreads, 0, s>>>(state.get(), label.get(), keep.get(), n);
-    write_hysteresis<<<grid_for(n), kThreads, 0, s>>>(state.get(), label.get(), keep.get(), dptr<bool>(bw), n);
+    write_hysteresis<<<grid_for(n), kThreads, 0, s>>>(state.get(), label.get(), keep.get(), dptr<bool>(e.bw), n);
     check_launch("ipt.edge (hysteresis)");
-    if (thresh) {
-        copy_doubles<<<1, 32, 0, s>>>(scalars.get(), dptr<double>(thresh), 2);
+    if (e.thresh) {
+        copy_doubles<<<1, 32, 0, s>>>(scalars.get(), dptr<double>(e.thresh), 2);
         check_launch("ipt.edge");
     }
+}
+
+template <class W>
+void detect(const EdgeRun& e) {
+    DeviceArray<W> x(e.n, e.s);
+    visit_dtype(e.img->dtype, [&](auto tag) {
+        using T = decltype(tag);
+        to_working<T, W><<<grid_for(e.n), kThreads, 0, e.s>>>(dptr<const T>(e.img), x.get(), e.n);
+    });
+    check_launch("ipt.edge (conversion)");
+    DeviceArray<double> scalars(2, e.s);  // threshold(s) as the operator reports them
+    if (e.method == "sobel" || e.method == "prewitt" || e.method == "roberts") gradient_edges<W>(e, x.get(), scalars);
+    else if (e.method == "log" || e.method == "zerocross") zero_crossings<W>(e, x.get(), scalars);
+    else canny<W>(e, x.get(), scalars);
+}
+
+void run_edge(const ipt::plugin::KernelArgs& args) {
+    const Device& dev = device_of(args);
+    const ipt_tensor* img = args.image("I");
+    const std::string method = args.text("method");
+    const bool has_t = args.present("threshold");
+    const double* tv = has_t ? args.floats("threshold") : nullptr;
+    const uint64_t nt = has_t ? args.count("threshold") : 0;
+    if (method != "canny" && nt > 1)
+        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be a scalar for method " + method);
+    if (method == "canny" && nt == 2 && !(tv[0] < tv[1]))
+        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be [low high] with low < high");
+    if (method == "canny" && has_t && tv[nt - 1] >= 1)
+        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be below 1 for canny");
+    const ipt_tensor* h = args.image("h");
+    if (method == "zerocross" && !h) ipt::plugin::invalid("ipt.edge: parameter 'h' is required for zerocross");
+    const int64_t rows = img->rows, cols = img->cols, n = rows * cols;
+    if (n >= INT32_MAX) ipt::plugin::unsupported("ipt.edge: images of 2^31 pixels or more");
+    const ipt_tensor* bw = args.output("BW", IPT_LOGICAL, rows, cols, 1);
+    const ipt_tensor* thresh = args.wanted("thresh") ? args.output("thresh", IPT_DOUBLE, 1, method == "canny" ? 2 : 1, 1)
+                                                     : nullptr;
+    if (n == 0) return;
+    const EdgeRun e{args, img, h, bw, thresh, method, has_t, tv, nt, rows, cols, n, dev.stream};
+    // The reference's working class: double for double images, single for
+    // every other class (single included).
+    if (img->dtype == IPT_DOUBLE) detect<double>(e);
+    else detect<float>(e);
 }
 
 IPT_CUDA_OP("ipt.edge", "", 100, run_edge)
