@@ -8,7 +8,7 @@
 #                and CPU-vs-CUDA table
 #
 #   bench/gpu/session.sh conformance|bench|all|vulkan|ops
-#   (all: both, without the harness; vulkan: the Vulkan plugin's conformance, then bench;
+#   (all: both, then the harness in the time left; vulkan: the Vulkan plugin's conformance, then bench;
 #    ops: conformance --json of the operators in $IPT_OPS (space-separated)
 #    on CUDA and on Vulkan, every failing case listed, for diagnosis)
 #
@@ -123,6 +123,11 @@ if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
     done
     tail -25 "$out/facet.txt"
   fi
+fi
+if [ "$stage" = all ] && [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 500 ]; then
+  note "== CUDA harness with NPP (the time left)"
+  timeout $(( 575 - $(elapsed) )) "$build/bin/ipt_cuda_bench" --json "$out/cuda-bench.json" > "$out/cuda-bench.txt" 2>&1
+  note "harness exit $? after $(elapsed) s"
 fi
 echo "=== summary"
 cat "$summary"
