@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One entry point for a fresh machine:
 #   tools/run.sh demo   install what is missing, build, run `ipt demo`
-#   tools/run.sh test   install what is missing, build, run every test, then
-#                       build the registry and CPU backend with ASan+UBSan and
-#                       run their tests again
+#   tools/run.sh test   install what is missing, build, run every test, build
+#                       plugins/facet against the installed OpenIPT and run its
+#                       tests and conformance, then build the registry and CPU
+#                       backend with ASan+UBSan and run their tests again
 # Environment: JOBS (parallel build jobs, default: number of cores),
 # BUILD_DIR (default: build), IPT_CMAKE_ARGS (extra configure arguments).
 set -euo pipefail
@@ -40,6 +41,24 @@ fi
 step "tests"
 status=0
 (cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 1200) || status=1
+
+# The third-party path, as an outside team takes it: install OpenIPT, build
+# plugins/facet as a project of its own against the installation (public
+# headers and the plugin ABI only), run its tests and certify it.
+step "plugins/facet against the installed OpenIPT"
+prefix="$build/prefix"
+facet="${build}-facet"
+if cmake --install "$build" --prefix "$prefix" > /dev/null &&
+   cmake -S plugins/facet -B "$facet" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+     -DFACET_BUILD_BENCH=OFF > /dev/null &&
+   cmake --build "$facet" -j "$jobs"; then
+  (cd "$facet" && ctest --output-on-failure -j "$jobs" --timeout 1200) || status=1
+  IPT_TUNING_CACHE= "$prefix/bin/ipt" conformance --plugin "$facet/plugins/libipt_facet.so" --op facet.robust --quick ||
+    status=1
+else
+  echo "plugins/facet did not build against the installed OpenIPT"
+  status=1
+fi
 
 step "ASan+UBSan build of the registry and the CPU backend"
 asan="${build}-asan"
