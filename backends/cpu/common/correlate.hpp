@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "isa.hpp"
+#include "rank1.hpp"
 #include "parallel.hpp"
 
 namespace ipt::cpu {
@@ -72,39 +73,9 @@ TapKernel<Acc> make_tap_kernel(const Src* values, int64_t rows, int64_t cols, bo
     return k;
 }
 
-// A rank-1 factorisation h = u * v^T that reproduces every element of h to
-// within `rel_tol` relative (and zeros exactly). Used to run the separable
-// path only where it changes the result by no more than rounding.
-struct Rank1 {
-    bool ok = false;
-    std::vector<double> u, v;  // u: rows, v: cols
-};
-
-inline Rank1 find_rank1(const double* h, int64_t rows, int64_t cols, double rel_tol) {
-    Rank1 out;
-    int64_t pr = 0, pc = 0;
-    double best = 0;
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) {
-            const double a = std::abs(h[i * cols + j]);
-            if (!std::isfinite(a)) return out;
-            if (a > best) best = a, pr = i, pc = j;
-        }
-    if (best == 0) return out;
-    out.u.resize(static_cast<size_t>(rows));
-    out.v.resize(static_cast<size_t>(cols));
-    const double pivot = h[pr * cols + pc];
-    for (int64_t i = 0; i < rows; ++i) out.u[static_cast<size_t>(i)] = h[i * cols + pc];
-    for (int64_t j = 0; j < cols; ++j) out.v[static_cast<size_t>(j)] = h[pr * cols + j] / pivot;
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) {
-            const double want = h[i * cols + j];
-            const double got = out.u[static_cast<size_t>(i)] * out.v[static_cast<size_t>(j)];
-            if (want == 0 ? got != 0 : std::abs(got - want) > rel_tol * std::abs(want)) return out;
-        }
-    out.ok = true;
-    return out;
-}
+// The rank-1 test is shared by every backend (backends/common/rank1.hpp).
+using ipt::common::find_rank1;
+using ipt::common::Rank1;
 
 namespace correlate_detail {
 

@@ -34,6 +34,7 @@
 #include "common/op_registry.hpp"
 #include "common/padding.hpp"
 #include "common/parallel.hpp"
+#include "edge_operators.hpp"
 #include "fspecial.hpp"
 
 namespace {
@@ -255,31 +256,15 @@ struct EdgeResult {
 
 template <class T>
 EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t n) {
-    std::vector<double> opy, opx;
-    int64_t ks;
-    double scale;
-    if (c.method == Method::Roberts) {
-        ks = 2;
-        opx = {0.5, 0, 0, -0.5};  // [1 0; 0 -1]/2
-        opy = {0, 0.5, -0.5, 0};  // [0 1; -1 0]/2
-        scale = 6;
-    } else {
-        ks = 3;
-        const ipt::common::Filter2D op =
-            c.method == Method::Sobel ? ipt::common::fspecial_sobel() : ipt::common::fspecial_prewitt();
-        const double div = c.method == Method::Sobel ? 8 : 6;
-        opy.resize(9);
-        opx.resize(9);
-        for (int r = 0; r < 3; ++r)
-            for (int col = 0; col < 3; ++col) {
-                opy[r * 3 + col] = op.at(r, col) / div;
-                opx[col * 3 + r] = op.at(r, col) / div;  // op'
-            }
-        scale = 4;
-    }
+    const ipt::common::GradientOperators g = ipt::common::gradient_operators(
+        c.method == Method::Sobel     ? ipt::common::GradientMethod::Sobel
+        : c.method == Method::Prewitt ? ipt::common::GradientMethod::Prewitt
+                                      : ipt::common::GradientMethod::Roberts);
+    const int64_t ks = g.size;
+    const double scale = g.scale;
     WorkingSet<T>& w = working_set<T>();
-    imfilter_replicate_into(I, m, n, opx.data(), ks, ks, false, w.bx);
-    imfilter_replicate_into(I, m, n, opy.data(), ks, ks, false, w.by);
+    imfilter_replicate_into(I, m, n, g.x.data(), ks, ks, false, w.bx);
+    imfilter_replicate_into(I, m, n, g.y.data(), ks, ks, false, w.by);
     const std::vector<T>& bx = w.bx;
     const std::vector<T>& by = w.by;
     const T kx = static_cast<T>(c.kx), ky = static_cast<T>(c.ky);

@@ -35,7 +35,9 @@
 #include "common/op_registry.hpp"
 #include "common/reduce.cuh"
 #include "common/union_find.cuh"
+#include "edge_operators.hpp"
 #include "fspecial.hpp"
+#include "rank1.hpp"
 
 namespace ipt::cuda {
 namespace {
@@ -134,34 +136,6 @@ void launch_correlate(const W* src, int64_t src_rows, int64_t src_cols, W* out, 
     check_launch(what);
 }
 
-// The reference's rank-1 test (find_rank1 in backends/cpu/common/correlate.hpp):
-// u = h(:, pc), v = h(pr, :) / h(pr, pc) at the first largest |h|, and every
-// tap reproduced to rel_tol relative (zeros exactly).
-bool rank1(const std::vector<double>& h, int64_t rows, int64_t cols, double rel_tol, std::vector<double>& u,
-           std::vector<double>& v) {
-    int64_t pr = 0, pc = 0;
-    double best = 0;
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) {
-            const double a = std::abs(h[i * cols + j]);
-            if (!std::isfinite(a)) return false;
-            if (a > best) best = a, pr = i, pc = j;
-        }
-    if (best == 0) return false;
-    u.resize(static_cast<size_t>(rows));
-    v.resize(static_cast<size_t>(cols));
-    const double pivot = h[pr * cols + pc];
-    for (int64_t i = 0; i < rows; ++i) u[i] = h[i * cols + pc];
-    for (int64_t j = 0; j < cols; ++j) v[j] = h[pr * cols + j] / pivot;
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) {
-            const double want = h[i * cols + j];
-            const double got = u[i] * v[j];
-            if (want == 0 ? got != 0 : std::abs(got - want) > rel_tol * std::abs(want)) return false;
-        }
-    return true;
-}
-
 // imfilter(in, h, 'replicate', 'same', corr or conv) in W, on the reference's
 // route (make_filter_plan with separable passes allowed): the two-pass route
 // rounds the column pass to W, so taking it exactly where the reference does
@@ -171,11 +145,15 @@ void filter_replicate(const W* in, W* out, int64_t rows, int64_t cols, const std
                       int64_t kc, bool conv, cudaStream_t s, const char* what) {
     const int64_t top = kernel_origin(kr), left = kernel_origin(kc);
     if (kr >= 2 && kc >= 2 && kr * kc >= 12) {
-        std::vector<double> turned(h.size()), u, v;
+        std::vector<double> turned(h.size());
         for (int64_t i = 0; i < kr; ++i)
             for (int64_t j = 0; j < kc; ++j)
                 turned[i * kc + j] = conv ? h[(kr - 1 - i) * kc + (kc - 1 - j)] : h[i * kc + j];
-        if (rank1(turned, kr, kc, 4 * std::numeric_limits<double>::epsilon(), u, v)) {
+        const ipt::common::Rank1 f =
+            ipt::common::find_rank1(turned.data(), kr, kc, 4 * std::numeric_limits<double>::epsilon());
+        if (f.ok) {
+            const std::vector<double>& u = f.u;
+            const std::vector<double>& v = f.v;
             // Column pass over the replicate-padded width, then the row pass.
             const int64_t pcols = cols + kc - 1;
             DeviceArray<W> mid(static_cast<size_t>(rows * pcols), s);
@@ -471,37 +449,19 @@ struct EdgeRun {
 template <class W>
 void gradient_edges(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
     const bool roberts = e.method == "roberts";
-    // The reference's operators: Roberts [1 0; 0 -1]/2 and [0 1; -1 0]/2,
-    // else op = fspecial('sobel')/8 or fspecial('prewitt')/6 for by, op' for bx.
-    std::vector<double> opx, opy;
-    int64_t ks;
-    double scale;
-    if (roberts) {
-        ks = 2;
-        opx = {0.5, 0, 0, -0.5};
-        opy = {0, 0.5, -0.5, 0};
-        scale = 6;
-    } else {
-        ks = 3;
-        const ipt::common::Filter2D op =
-            e.method == "sobel" ? ipt::common::fspecial_sobel() : ipt::common::fspecial_prewitt();
-        const double div = e.method == "sobel" ? 8 : 6;
-        opy.resize(9);
-        opx.resize(9);
-        for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) {
-                opy[r * 3 + c] = op.at(r, c) / div;
-                opx[c * 3 + r] = op.at(r, c) / div;  // op'
-            }
-        scale = 4;
-    }
+    const ipt::common::GradientOperators g = ipt::common::gradient_operators(
+        e.method == "sobel"     ? ipt::common::GradientMethod::Sobel
+        : e.method == "prewitt" ? ipt::common::GradientMethod::Prewitt
+                                : ipt::common::GradientMethod::Roberts);
+    const int64_t ks = g.size;
+    const double scale = g.scale;
     const std::string dir = e.args.text("direction");
     const double kx = (dir == "horizontal") ? 0.0 : 1.0;
     const double ky = (dir == "vertical") ? 0.0 : 1.0;
     const cudaStream_t s = e.s;
     DeviceArray<W> bx(e.n, s), by(e.n, s), b(e.n, s);
-    filter_replicate(x, bx.get(), e.rows, e.cols, opx, ks, ks, false, s, "ipt.edge (gradients)");
-    filter_replicate(x, by.get(), e.rows, e.cols, opy, ks, ks, false, s, "ipt.edge (gradients)");
+    filter_replicate(x, bx.get(), e.rows, e.cols, g.x, ks, ks, false, s, "ipt.edge (gradients)");
+    filter_replicate(x, by.get(), e.rows, e.cols, g.y, ks, ks, false, s, "ipt.edge (gradients)");
     gradient_magnitude<W><<<grid_for(e.n), kThreads, 0, s>>>(bx.get(), by.get(), b.get(), static_cast<W>(kx),
                                                             static_cast<W>(ky), e.n);
     check_launch("ipt.edge (gradients)");

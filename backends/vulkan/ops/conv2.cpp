@@ -12,6 +12,7 @@
 #include <string>
 
 #include "correlate.hpp"
+#include "rank1.hpp"
 
 namespace ipt::vk {
 
@@ -56,38 +57,6 @@ void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c) {
     rec.dispatch(pipeline, &p, sizeof p, g.x, g.y, g.z);
 }
 
-namespace {
-
-// The CPU reference's rank-1 test (common/correlate.hpp, find_rank1), on the
-// host: u = h(:, pc), v = h(pr, :) / h(pr, pc) at the largest |h|, and every
-// tap reproduced to rel_tol relative (zeros exactly).
-bool rank1(const std::vector<double>& h, int64_t rows, int64_t cols, double rel_tol, std::vector<double>& u,
-           std::vector<double>& v) {
-    int64_t pr = 0, pcol = 0;
-    double best = 0;
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) {
-            const double a = std::abs(h[i * cols + j]);
-            if (!std::isfinite(a)) return false;
-            if (a > best) best = a, pr = i, pcol = j;
-        }
-    if (best == 0) return false;
-    u.resize(size_t(rows));
-    v.resize(size_t(cols));
-    const double pivot = h[pr * cols + pcol];
-    for (int64_t i = 0; i < rows; ++i) u[i] = h[i * cols + pcol];
-    for (int64_t j = 0; j < cols; ++j) v[j] = h[pr * cols + j] / pivot;
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j) {
-            const double want = h[i * cols + j];
-            const double got = u[i] * v[j];
-            if (want == 0 ? got != 0 : std::abs(got - want) > rel_tol * std::abs(want)) return false;
-        }
-    return true;
-}
-
-}  // namespace
-
 void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src, VkDeviceAddress dst,
                              int32_t working_dtype, int64_t rows, int64_t cols, const std::vector<double>& h,
                              int64_t kr, int64_t kc, bool conv) {
@@ -110,13 +79,16 @@ void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src,
     c.off_r = -((kr + 1) / 2 - 1);
     c.off_c = -((kc + 1) / 2 - 1);
     c.accumulate_double = working_dtype == IPT_DOUBLE;
-    std::vector<double> u, v;
     if (kr >= 2 && kc >= 2 && kr * kc >= 12) {
         std::vector<double> turned(h.size());
         for (int64_t i = 0; i < kr; ++i)
             for (int64_t j = 0; j < kc; ++j)
                 turned[i * kc + j] = conv ? h[(kr - 1 - i) * kc + (kc - 1 - j)] : h[i * kc + j];
-        if (rank1(turned, kr, kc, 4 * std::numeric_limits<double>::epsilon(), u, v)) {
+        const ipt::common::Rank1 f =
+            ipt::common::find_rank1(turned.data(), kr, kc, 4 * std::numeric_limits<double>::epsilon());
+        if (f.ok) {
+            const std::vector<double>& u = f.u;
+            const std::vector<double>& v = f.v;
             const int64_t pcols = cols + kc - 1;
             Buffer* mid = rec.scratch(uint64_t(rows * pcols) * dtype_bytes(working_dtype));
             Correlation column = c;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "correlate.hpp"
+#include "edge_operators.hpp"
 #include "fspecial.hpp"
 
 namespace {
@@ -167,33 +168,17 @@ void run_edge(OpContext& ctx) {
     e.pass(0, p, uint32_t(I->dtype));
 
     if (gradient) {
-        std::vector<double> opx, opy;
-        int64_t ks;
-        double scale;
-        if (method == Method::Roberts) {
-            ks = 2;
-            opx = {0.5, 0, 0, -0.5};  // [1 0; 0 -1]/2
-            opy = {0, 0.5, -0.5, 0};  // [0 1; -1 0]/2
-            scale = 6;
-        } else {
-            ks = 3;
-            const ipt::common::Filter2D op =
-                method == Method::Sobel ? ipt::common::fspecial_sobel() : ipt::common::fspecial_prewitt();
-            const double div = method == Method::Sobel ? 8 : 6;
-            opy.resize(9);
-            opx.resize(9);
-            for (int r = 0; r < 3; ++r)
-                for (int c = 0; c < 3; ++c) {
-                    opy[r * 3 + c] = op.at(r, c) / div;
-                    opx[c * 3 + r] = op.at(r, c) / div;  // op'
-                }
-            scale = 4;
-        }
+        const ipt::common::GradientOperators g = ipt::common::gradient_operators(
+            method == Method::Sobel     ? ipt::common::GradientMethod::Sobel
+            : method == Method::Prewitt ? ipt::common::GradientMethod::Prewitt
+                                        : ipt::common::GradientMethod::Roberts);
+        const int64_t ks = g.size;
+        const double scale = g.scale;
         Buffer* bx = e.work();
         Buffer* by = e.work();
         Buffer* b = e.work();
-        record_filter_replicate(ctx, rec, work->address, bx->address, wdt, rows, cols, opx, ks, ks, false);
-        record_filter_replicate(ctx, rec, work->address, by->address, wdt, rows, cols, opy, ks, ks, false);
+        record_filter_replicate(ctx, rec, work->address, bx->address, wdt, rows, cols, g.x, ks, ks, false);
+        record_filter_replicate(ctx, rec, work->address, by->address, wdt, rows, cols, g.y, ks, ks, false);
         EdgePush q = e.push();
         q.a = bx->address;
         q.b = by->address;
