@@ -5,10 +5,12 @@
 // takes the automatic cutoff as scale * mean(b), scale 4 (6 for roberts).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "fspecial.hpp"
+#include "ipt/ipt_plugin.h"
 
 namespace ipt::common {
 
@@ -42,6 +44,29 @@ inline GradientOperators gradient_operators(GradientMethod method) {
         }
     g.scale = 4;
     return g;
+}
+
+// The filter of edge's log method, fspecial('log', 2*ceil(3*sigma)+1, sigma),
+// or zerocross's h (row-major, single or double), made to sum to zero as
+// MATLAB's edge does: op - sum(op(:))/numel(op), the sum in column-major order.
+inline Filter2D zero_crossing_operator(double sigma, const ipt_tensor* h) {
+    Filter2D op;
+    if (!h) {
+        const int64_t size = static_cast<int64_t>(std::ceil(sigma * 3)) * 2 + 1;
+        op = fspecial_log(size, size, sigma);
+    } else {
+        op.rows = h->rows;
+        op.cols = h->cols;
+        for (int64_t i = 0; i < op.rows * op.cols; ++i)
+            op.h.push_back(h->dtype == IPT_SINGLE ? static_cast<double>(static_cast<const float*>(h->data)[i])
+                                                  : static_cast<const double*>(h->data)[i]);
+    }
+    double sum = 0;
+    for (int64_t c = 0; c < op.cols; ++c)
+        for (int64_t r = 0; r < op.rows; ++r) sum += op.at(r, c);
+    const double mean = sum / static_cast<double>(op.rows * op.cols);
+    for (double& v : op.h) v -= mean;
+    return op;
 }
 
 }  // namespace ipt::common

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ipt::common {
@@ -42,6 +43,22 @@ inline Rank1 find_rank1(const double* h, int64_t rows, int64_t cols, double rel_
         }
     out.ok = true;
     return out;
+}
+
+// The reference's route for filtering with h (row-major kr x kc, turned by
+// 180 degrees when `turn`, for convolution): a column pass then a row pass
+// when h has 12 taps or more, both sides at least 2, and is exactly rank 1
+// (4 eps per tap); ok is false where the filter runs as one 2-D pass.
+template <class T>
+Rank1 separable_route(const T* h, int64_t kr, int64_t kc, bool turn) {
+    if (!(kr >= 2 && kc >= 2 && kr * kc >= 12)) return {};
+    std::vector<double> taps(static_cast<size_t>(kr * kc));
+    for (int64_t i = 0; i < kr; ++i)
+        for (int64_t j = 0; j < kc; ++j) {
+            const int64_t si = turn ? kr - 1 - i : i, sj = turn ? kc - 1 - j : j;
+            taps[static_cast<size_t>(i * kc + j)] = static_cast<double>(h[si * kc + sj]);
+        }
+    return find_rank1(taps.data(), kr, kc, 4 * std::numeric_limits<double>::epsilon());
 }
 
 }  // namespace ipt::common

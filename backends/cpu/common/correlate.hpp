@@ -74,7 +74,6 @@ TapKernel<Acc> make_tap_kernel(const Src* values, int64_t rows, int64_t cols, bo
 }
 
 // The rank-1 test is shared by every backend (backends/common/rank1.hpp).
-using ipt::common::find_rank1;
 using ipt::common::Rank1;
 
 namespace correlate_detail {
@@ -221,14 +220,8 @@ FilterPlan<Acc> make_filter_plan(const Src* h, int64_t rows, int64_t cols, bool 
     plan.kcols = cols;
     // Two passes cost rows + cols taps and an extra sweep; measured to pay
     // from 3x3 up on this engine (see docs/cpu-backend.md).
-    if (allow_separable && rows >= 2 && cols >= 2 && rows * cols >= 12) {
-        std::vector<double> hd(static_cast<size_t>(rows * cols));
-        for (int64_t i = 0; i < rows; ++i)
-            for (int64_t j = 0; j < cols; ++j) {
-                const int64_t si = rotate ? rows - 1 - i : i, sj = rotate ? cols - 1 - j : j;
-                hd[static_cast<size_t>(i * cols + j)] = static_cast<double>(h[si * cols + sj]);
-            }
-        Rank1 f = find_rank1(hd.data(), rows, cols, 4 * std::numeric_limits<double>::epsilon());
+    if (allow_separable) {
+        Rank1 f = ipt::common::separable_route(h, rows, cols, rotate);
         if (f.ok) {
             plan.separable = true;
             plan.column = make_tap_kernel<Acc>(f.u.data(), rows, 1, false);

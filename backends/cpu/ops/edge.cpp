@@ -324,23 +324,8 @@ EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m,
 
 template <class T>
 EdgeResult zero_crossings(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t n) {
-    ipt::common::Filter2D op;
-    if (c.method == Method::Log) {
-        const int64_t size = static_cast<int64_t>(std::ceil(c.sigma * 3)) * 2 + 1;
-        op = ipt::common::fspecial_log(size, size, c.sigma);
-    } else {
-        op.rows = c.h->rows;
-        op.cols = c.h->cols;
-        for (int64_t i = 0; i < op.rows * op.cols; ++i)
-            op.h.push_back(c.h->dtype == IPT_SINGLE ? static_cast<const float*>(c.h->data)[i]
-                                                    : static_cast<const double*>(c.h->data)[i]);
-    }
-    // op - sum(op(:))/numel(op): make the operator sum to zero.
-    double s = 0;
-    for (int64_t col = 0; col < op.cols; ++col)
-        for (int64_t r = 0; r < op.rows; ++r) s += op.at(r, col);
-    const double mean = s / static_cast<double>(op.rows * op.cols);
-    for (double& v : op.h) v -= mean;
+    const ipt::common::Filter2D op =
+        ipt::common::zero_crossing_operator(c.sigma, c.method == Method::Zerocross ? c.h : nullptr);
     const std::vector<T> b = imfilter_replicate(I, m, n, op.h.data(), op.rows, op.cols, false);
 
     EdgeResult res;

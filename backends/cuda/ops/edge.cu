@@ -144,13 +144,8 @@ template <class W>
 void filter_replicate(const W* in, W* out, int64_t rows, int64_t cols, const std::vector<double>& h, int64_t kr,
                       int64_t kc, bool conv, cudaStream_t s, const char* what) {
     const int64_t top = kernel_origin(kr), left = kernel_origin(kc);
-    if (kr >= 2 && kc >= 2 && kr * kc >= 12) {
-        std::vector<double> turned(h.size());
-        for (int64_t i = 0; i < kr; ++i)
-            for (int64_t j = 0; j < kc; ++j)
-                turned[i * kc + j] = conv ? h[(kr - 1 - i) * kc + (kc - 1 - j)] : h[i * kc + j];
-        const ipt::common::Rank1 f =
-            ipt::common::find_rank1(turned.data(), kr, kc, 4 * std::numeric_limits<double>::epsilon());
+    {
+        const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv);
         if (f.ok) {
             const std::vector<double>& u = f.u;
             const std::vector<double>& v = f.v;
@@ -485,24 +480,8 @@ void gradient_edges(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) 
 
 template <class W>
 void zero_crossings(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
-    ipt::common::Filter2D op;
-    if (e.method == "log") {
-        const double sigma = e.args.present("sigma") ? e.args.number("sigma") : 2.0;
-        const int64_t size = static_cast<int64_t>(std::ceil(sigma * 3)) * 2 + 1;
-        op = ipt::common::fspecial_log(size, size, sigma);
-    } else {
-        op.rows = e.h->rows;
-        op.cols = e.h->cols;
-        for (int64_t i = 0; i < e.h->rows * e.h->cols; ++i)
-            op.h.push_back(e.h->dtype == IPT_SINGLE ? static_cast<double>(static_cast<const float*>(e.h->data)[i])
-                                                    : static_cast<const double*>(e.h->data)[i]);
-    }
-    // Make the filter sum to zero (MATLAB: op - sum(op(:))/numel(op)).
-    double sum = 0;
-    for (int64_t c = 0; c < op.cols; ++c)
-        for (int64_t r = 0; r < op.rows; ++r) sum += op.at(r, c);
-    const double mean = sum / static_cast<double>(op.rows * op.cols);
-    for (double& v : op.h) v -= mean;
+    const double sigma = e.args.present("sigma") ? e.args.number("sigma") : 2.0;
+    const ipt::common::Filter2D op = ipt::common::zero_crossing_operator(sigma, e.method == "log" ? nullptr : e.h);
     if (op.rows > INT32_MAX || op.cols > INT32_MAX) ipt::plugin::invalid("ipt.edge: parameter 'h' is too large");
     const cudaStream_t s = e.s;
     DeviceArray<W> b(e.n, s);

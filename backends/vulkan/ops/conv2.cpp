@@ -79,13 +79,8 @@ void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src,
     c.off_r = -((kr + 1) / 2 - 1);
     c.off_c = -((kc + 1) / 2 - 1);
     c.accumulate_double = working_dtype == IPT_DOUBLE;
-    if (kr >= 2 && kc >= 2 && kr * kc >= 12) {
-        std::vector<double> turned(h.size());
-        for (int64_t i = 0; i < kr; ++i)
-            for (int64_t j = 0; j < kc; ++j)
-                turned[i * kc + j] = conv ? h[(kr - 1 - i) * kc + (kc - 1 - j)] : h[i * kc + j];
-        const ipt::common::Rank1 f =
-            ipt::common::find_rank1(turned.data(), kr, kc, 4 * std::numeric_limits<double>::epsilon());
+    {
+        const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv);
         if (f.ok) {
             const std::vector<double>& u = f.u;
             const std::vector<double>& v = f.v;

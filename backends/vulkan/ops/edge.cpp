@@ -206,23 +206,8 @@ void run_edge(OpContext& ctx) {
     }
 
     if (method == Method::Log || method == Method::Zerocross) {
-        ipt::common::Filter2D op;
-        if (method == Method::Log) {
-            const int64_t size = static_cast<int64_t>(std::ceil(sigma * 3)) * 2 + 1;
-            op = ipt::common::fspecial_log(size, size, sigma);
-        } else {
-            op.rows = h->rows;
-            op.cols = h->cols;
-            for (int64_t i = 0; i < op.rows * op.cols; ++i)
-                op.h.push_back(h->dtype == IPT_SINGLE ? static_cast<const float*>(h->data)[i]
-                                                      : static_cast<const double*>(h->data)[i]);
-        }
-        // op - sum(op(:))/numel(op), the sum in column-major order.
-        double s = 0;
-        for (int64_t c = 0; c < op.cols; ++c)
-            for (int64_t r = 0; r < op.rows; ++r) s += op.at(r, c);
-        const double mean = s / static_cast<double>(op.rows * op.cols);
-        for (double& v : op.h) v -= mean;
+        const ipt::common::Filter2D op =
+            ipt::common::zero_crossing_operator(sigma, method == Method::Zerocross ? h : nullptr);
         Buffer* b = e.work();
         record_filter_replicate(ctx, rec, work->address, b->address, wdt, rows, cols, op.h, op.rows, op.cols, false);
         if (has_threshold) {
