@@ -46,7 +46,7 @@ status=0
 # plugins/facet as a project of its own against the installation (public
 # headers and the plugin ABI only), run its tests and certify it.
 step "plugins/facet against the installed OpenIPT"
-prefix="$build/prefix"
+prefix="$(cd "$build" && pwd)/prefix"   # find_package wants an absolute path
 facet="${build}-facet"
 if cmake --install "$build" --prefix "$prefix" > /dev/null &&
    cmake -S plugins/facet -B "$facet" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
