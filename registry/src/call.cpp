@@ -45,10 +45,31 @@ struct CandidateRecord {
 struct DispatchRecord {
     std::vector<CandidateRecord> ranked;
     const ipt_context* ctx = nullptr;
-    std::string op, plugin, variant, reason;
+    std::string op, plugin, variant;
+    // The reason, written out only when asked for (ipt_last_dispatch):
+    // formatting its numbers on every call cost more than the measured
+    // selection's own bookkeeping.
+    std::string reason_head, reason_tail;  // before and after the cost sentence
+    bool by_cost = false;
+    double cost_ms = 0, cost_run_ms = 0, cost_transfer_ms = 0;
+    std::string reason;
+    bool reason_written = false;
     uint32_t device_id = 0;
     double run_ms = 0, transfer_ms = 0;
     uint32_t candidates = 0, declined = 0;
+
+    const std::string& reason_text() {
+        if (!reason_written) {
+            reason = reason_head;
+            if (by_cost)
+                reason += "lowest cost " + std::to_string(cost_ms) + " ms (run " + std::to_string(cost_run_ms) +
+                          " + transfers " + std::to_string(cost_transfer_ms) + ") of " + std::to_string(candidates) +
+                          " candidates";
+            reason += reason_tail;
+            reason_written = true;
+        }
+        return reason;
+    }
 };
 thread_local DispatchRecord last_dispatch_record;
 
@@ -416,7 +437,7 @@ void rank_by_cost(ipt_call* call, const std::vector<ParamValue>& values, std::ve
     const std::string key = selection_key(*call->schema, values);
     for (Candidate& c : cands) {
         const Device& dev = ctx->devices[c.impl->device_id];
-        const std::string id = candidate_identity(*c.impl, dev);
+        const std::string& id = c.impl->identity;
         if (auto m = ctx->tuning->find(key, id)) {
             c.record.run_ms = m->run_ms;
             c.record.output_bytes = m->output_bytes;
@@ -534,24 +555,28 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
         }
         c.record.chosen = true;
         call->outputs = std::move(a.hc.outputs);
-        if (measured)
-            reason += "lowest cost " + std::to_string(c.record.cost_ms) + " ms (run " + std::to_string(c.record.run_ms) +
-                      " + transfers " + std::to_string(c.record.transfer_ms) + ") of " + std::to_string(cands.size()) +
-                      " candidates";
-        else if (pinned_here && cands.size() == 1)
-            reason += "the only implementation there";
-        else if (cands.size() == 1)
-            reason += "the only implementation";
-        else
-            reason += c.on_input_device ? "inputs live on " + device_label(dev)
-                                        : "highest static priority (" + std::to_string(impl.priority) + ")";
-        if (declined) reason += "; after " + std::to_string(declined) + " declined: " + declines;
+        // Measured: the cost sentence is written when the reason is asked for.
+        if (!measured) {
+            if (pinned_here && cands.size() == 1)
+                reason += "the only implementation there";
+            else if (cands.size() == 1)
+                reason += "the only implementation";
+            else
+                reason += c.on_input_device ? "inputs live on " + device_label(dev)
+                                            : "highest static priority (" + std::to_string(impl.priority) + ")";
+        }
         DispatchRecord& r = last_dispatch_record;
         r.ctx = ctx;
         r.op = op.name;
         r.plugin = impl.plugin->name;
         r.variant = impl.variant;
-        r.reason = reason;
+        r.reason_head = std::move(reason);
+        r.reason_tail = declined ? "; after " + std::to_string(declined) + " declined: " + declines : std::string();
+        r.by_cost = measured;
+        r.cost_ms = c.record.cost_ms;
+        r.cost_run_ms = c.record.run_ms;
+        r.cost_transfer_ms = c.record.transfer_ms;
+        r.reason_written = false;
         r.device_id = dev.id;
         r.run_ms = a.run_ms;
         r.transfer_ms = a.transfer_ms;
@@ -751,7 +776,7 @@ IPT_API ipt_status ipt_last_dispatch(const ipt_context* ctx, ipt_dispatch_info* 
         if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_dispatch: ctx is NULL");
         if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_dispatch: out is NULL");
         if (out->struct_size < sizeof(uint32_t)) return fail(IPT_ERR_ABI, "ipt_last_dispatch: out->struct_size is not set");
-        const DispatchRecord& r = last_dispatch_record;
+        DispatchRecord& r = last_dispatch_record;
         if (r.ctx != ctx) return fail(IPT_ERR_NOT_FOUND, "ipt_last_dispatch: no call has run on this thread in this context");
         ipt_dispatch_info v{};
         v.struct_size = out->struct_size;
@@ -761,7 +786,7 @@ IPT_API ipt_status ipt_last_dispatch(const ipt_context* ctx, ipt_dispatch_info* 
         v.device_id = r.device_id;
         v.run_ms = r.run_ms;
         v.transfer_ms = r.transfer_ms;
-        v.reason = r.reason.c_str();
+        v.reason = r.reason_text().c_str();
         v.candidates = r.candidates;
         v.declined = r.declined;
         std::memcpy(out, &v, std::min<size_t>(out->struct_size, sizeof v));

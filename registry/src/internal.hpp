@@ -65,6 +65,7 @@ struct Impl {
     int32_t priority = 0;
     ipt_kernel_fn run = nullptr;
     void* user = nullptr;
+    std::string identity;  // candidate_identity() on its device, fixed when bound to it
 };
 
 struct Plugin {

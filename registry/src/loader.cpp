@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "internal.hpp"
+#include "tuning.hpp"
 
 namespace fs = std::filesystem;
 
@@ -181,6 +182,7 @@ void rebind_impls(ipt_context* ctx) {
                 if (dev.kind == p->impl_kinds[i]) {
                     Impl impl = p->impl_templates[i];
                     impl.device_id = dev.id;
+                    impl.identity = candidate_identity(impl, dev);
                     ctx->impls.push_back(impl);
                 }
 }
