@@ -17,6 +17,9 @@ struct DD {
 
 __device__ inline DD dd_add(DD a, DD b) {
     double s = a.hi + b.hi;
+    // A sum that overflows (or meets NaN) is carried as the plain sum would
+    // be, +-Inf or NaN as MATLAB's: the error terms would make Inf - Inf = NaN.
+    if (!isfinite(s)) return {s, 0.0};
     double bb = s - a.hi;
     double err = (a.hi - (s - bb)) + (b.hi - bb);
     err += a.lo + b.lo;
