@@ -50,23 +50,22 @@ struct DispatchRecord {
     // formatting its numbers on every call cost more than the measured
     // selection's own bookkeeping.
     std::string reason_head, reason_tail;  // before and after the cost sentence
-    bool by_cost = false;
-    double cost_ms = 0, cost_run_ms = 0, cost_transfer_ms = 0;
-    std::string reason;
-    bool reason_written = false;
+    bool by_cost = false;                   // the chosen candidate in `ranked` won on cost
+    std::string reason;                     // "" until asked for
     uint32_t device_id = 0;
     double run_ms = 0, transfer_ms = 0;
     uint32_t candidates = 0, declined = 0;
 
     const std::string& reason_text() {
-        if (!reason_written) {
+        if (reason.empty()) {
             reason = reason_head;
             if (by_cost)
-                reason += "lowest cost " + std::to_string(cost_ms) + " ms (run " + std::to_string(cost_run_ms) +
-                          " + transfers " + std::to_string(cost_transfer_ms) + ") of " + std::to_string(candidates) +
-                          " candidates";
+                for (const CandidateRecord& c : ranked)
+                    if (c.chosen)
+                        reason += "lowest cost " + std::to_string(c.cost_ms) + " ms (run " + std::to_string(c.run_ms) +
+                                  " + transfers " + std::to_string(c.transfer_ms) + ") of " +
+                                  std::to_string(candidates) + " candidates";
             reason += reason_tail;
-            reason_written = true;
         }
         return reason;
     }
@@ -573,10 +572,7 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
         r.reason_head = std::move(reason);
         r.reason_tail = declined ? "; after " + std::to_string(declined) + " declined: " + declines : std::string();
         r.by_cost = measured;
-        r.cost_ms = c.record.cost_ms;
-        r.cost_run_ms = c.record.run_ms;
-        r.cost_transfer_ms = c.record.transfer_ms;
-        r.reason_written = false;
+        r.reason.clear();
         r.device_id = dev.id;
         r.run_ms = a.run_ms;
         r.transfer_ms = a.transfer_ms;

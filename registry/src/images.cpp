@@ -15,6 +15,12 @@ namespace {
 
 constexpr size_t host_alignment = 64;  // a cache line; wide vector loads
 
+// Bytes of the host block behind an image of `bytes`: at least one block, so
+// that even an empty image has a valid address, rounded to the alignment.
+uint64_t host_block_bytes(uint64_t bytes) {
+    return ((bytes == 0 ? host_alignment : bytes) + host_alignment - 1) / host_alignment * host_alignment;
+}
+
 std::string device_label(const Device& d) { return d.kind + ":" + std::to_string(d.id); }
 
 // Freed host blocks of 64 KiB and more, kept for the next image of the same
@@ -128,7 +134,7 @@ std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, i
     // At least one block so that even an empty image has a valid address.
     const uint64_t alloc_bytes = bytes == 0 ? host_alignment : bytes;
     if (dev.is_host()) {
-        const uint64_t rounded = (alloc_bytes + host_alignment - 1) / host_alignment * host_alignment;
+        const uint64_t rounded = host_block_bytes(bytes);
         img->host_block = HostBlockCache::instance().take(rounded);
         if (!img->host_block) img->host_block = std::aligned_alloc(host_alignment, rounded);
         if (!img->host_block) {
@@ -167,9 +173,8 @@ std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, i
 void release_image(ipt_image* image) {
     if (!image) return;
     if (image->device && image->device->is_host()) {
-        const uint64_t rounded = ((image->bytes == 0 ? host_alignment : image->bytes) + host_alignment - 1) /
-                                 host_alignment * host_alignment;
-        if (!HostBlockCache::instance().give(image->host_block, rounded)) std::free(image->host_block);
+        if (!HostBlockCache::instance().give(image->host_block, host_block_bytes(image->bytes)))
+            std::free(image->host_block);
     } else if (image->device) {
         const ipt_plugin_table* tab = image->device->owner->table;
         try {

@@ -93,17 +93,23 @@ double run_once(ipt::Context& ctx, ipt::Call& call, const ipt_op_schema& op, uin
 
 std::string dispatched(ipt::Context& ctx) {
     auto d = ctx.last_dispatch();
-    return std::string(d.plugin) + (*d.variant ? std::string(":") + d.variant : "") + "@" + std::to_string(d.device_id);
+    return Impl{d.plugin, d.variant, d.device_id}.name();
 }
 
 // A call being timed: its runs, or why it could not run.
 struct Timed {
-    std::string name;
     ipt::Call call;
     std::vector<double> times;
     std::string error, ran;
     double median() const { return error.empty() && !times.empty() ? ipt::cli::median(times) : -1; }
 };
+
+// A call of the case pinned to one implementation.
+Timed pinned(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images, const Impl& im) {
+    Timed t{bc.make_call(ctx, images), {}, {}, {}};
+    t.call.device(im.device).plugin(im.plugin).variant(im.variant);
+    return t;
+}
 
 // Times several calls under the same conditions: each is warmed up once (plans,
 // pipelines, the measured selection), then every round runs each call twice,
@@ -240,8 +246,7 @@ ipt::cli::Action setup(CLI::App& sub) {
                     try {
                         auto images = bc->upload(ctx, im.device);
                         std::vector<Timed> one;
-                        one.push_back({im.name(), bc->make_call(ctx, images), {}, {}, {}});
-                        one[0].call.device(im.device).plugin(im.plugin).variant(im.variant);
+                        one.push_back(pinned(ctx, *bc, images, im));
                         time_interleaved(ctx, one, *op, kResultsStayPut, opt->repeats, budget_ms);
                         kernel[im.name()] = one[0].median();
                         errors[im.name()] = one[0].error;
@@ -268,11 +273,8 @@ ipt::cli::Action setup(CLI::App& sub) {
                     // Every implementation pinned, and auto (unpinned, from where
                     // the data is) last, timed round by round together.
                     std::vector<Timed> timed;
-                    for (const Impl& im : impls) {
-                        timed.push_back({im.name(), bc->make_call(ctx, images), {}, {}, {}});
-                        timed.back().call.device(im.device).plugin(im.plugin).variant(im.variant);
-                    }
-                    timed.push_back({"auto", bc->make_call(ctx, images), {}, {}, {}});
+                    for (const Impl& im : impls) timed.push_back(pinned(ctx, *bc, images, im));
+                    timed.push_back({bc->make_call(ctx, images), {}, {}, {}});
                     time_interleaved(ctx, timed, *op, where.id, opt->repeats, budget_ms);
                     for (size_t k = 0; k < impls.size(); ++k) {
                         const Impl& im = impls[k];

@@ -144,19 +144,14 @@ template <class W>
 void filter_replicate(const W* in, W* out, int64_t rows, int64_t cols, const std::vector<double>& h, int64_t kr,
                       int64_t kc, bool conv, cudaStream_t s, const char* what) {
     const int64_t top = kernel_origin(kr), left = kernel_origin(kc);
-    {
-        const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv);
-        if (f.ok) {
-            const std::vector<double>& u = f.u;
-            const std::vector<double>& v = f.v;
-            // Column pass over the replicate-padded width, then the row pass.
-            const int64_t pcols = cols + kc - 1;
-            DeviceArray<W> mid(static_cast<size_t>(rows * pcols), s);
-            const DeviceTaps<W> column(u.data(), kr, 1, false, s), row(v.data(), 1, kc, false, s);
-            launch_correlate(in, rows, cols, mid.get(), rows, pcols, top, left, column, s, what);
-            launch_correlate(mid.get(), rows, pcols, out, rows, cols, 0, 0, row, s, what);
-            return;
-        }
+    if (const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv); f.ok) {
+        // Column pass over the replicate-padded width, then the row pass.
+        const int64_t pcols = cols + kc - 1;
+        DeviceArray<W> mid(static_cast<size_t>(rows * pcols), s);
+        const DeviceTaps<W> column(f.u.data(), kr, 1, false, s), row(f.v.data(), 1, kc, false, s);
+        launch_correlate(in, rows, cols, mid.get(), rows, pcols, top, left, column, s, what);
+        launch_correlate(mid.get(), rows, pcols, out, rows, cols, 0, 0, row, s, what);
+        return;
     }
     const DeviceTaps<W> full(h.data(), kr, kc, conv, s);
     launch_correlate(in, rows, cols, out, rows, cols, top, left, full, s, what);

@@ -79,32 +79,27 @@ void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src,
     c.off_r = -((kr + 1) / 2 - 1);
     c.off_c = -((kc + 1) / 2 - 1);
     c.accumulate_double = working_dtype == IPT_DOUBLE;
-    {
-        const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv);
-        if (f.ok) {
-            const std::vector<double>& u = f.u;
-            const std::vector<double>& v = f.v;
-            const int64_t pcols = cols + kc - 1;
-            Buffer* mid = rec.scratch(uint64_t(rows * pcols) * dtype_bytes(working_dtype));
-            Correlation column = c;
-            column.kernel = rec.params(u);
-            column.kernel_cols = 1;
-            column.rotate = false;
-            column.out = mid->address;
-            column.out_cols = pcols;
-            record_correlation(ctx, rec, column);
-            Correlation row = c;
-            row.source = mid->address;
-            row.source_cols = pcols;
-            row.kernel = rec.params(v);
-            row.kernel_rows = 1;
-            row.rotate = false;
-            row.pad = Pad::Skip;
-            row.off_r = 0;
-            row.off_c = 0;
-            record_correlation(ctx, rec, row);
-            return;
-        }
+    if (const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv); f.ok) {
+        const int64_t pcols = cols + kc - 1;
+        Buffer* mid = rec.scratch(uint64_t(rows * pcols) * dtype_bytes(working_dtype));
+        Correlation column = c;
+        column.kernel = rec.params(f.u);
+        column.kernel_cols = 1;
+        column.rotate = false;
+        column.out = mid->address;
+        column.out_cols = pcols;
+        record_correlation(ctx, rec, column);
+        Correlation row = c;
+        row.source = mid->address;
+        row.source_cols = pcols;
+        row.kernel = rec.params(f.v);
+        row.kernel_rows = 1;
+        row.rotate = false;
+        row.pad = Pad::Skip;
+        row.off_r = 0;
+        row.off_c = 0;
+        record_correlation(ctx, rec, row);
+        return;
     }
     c.kernel = rec.params(h);
     record_correlation(ctx, rec, c);
