@@ -340,8 +340,9 @@ double median_copy_ms(int runs, Copy&& copy) {
 // Host<->device copy costs of a device, measured once and kept in the tuning
 // cache: the latency from copies of 4 KiB, the rate from the difference to
 // copies of 4 MiB (each copy waits for the device, as a real transfer does).
+// For the host itself the copies are the caller's download of a result that
+// is already in host memory (a memcpy), which a GPU's download replaces.
 TransferModel transfer_model(ipt_context* ctx, const Device& dev) {
-    if (dev.is_host()) return {};
     if (auto r = ctx->tuning->transfer_model(dev.identity)) return *r;
     constexpr uint64_t small_bytes = 4u << 10, large_bytes = 4u << 20;
     std::vector<unsigned char> host(large_bytes, 1);
@@ -351,7 +352,7 @@ TransferModel transfer_model(ipt_context* ctx, const Device& dev) {
         if (!img) return false;
         *up = median_copy_ms(runs, [&] {
             return copy_bytes_from_host(img.get(), host.data()) == IPT_OK &&
-                   dev.owner->table->sync(dev.index_in_plugin) == IPT_OK;
+                   (dev.is_host() || dev.owner->table->sync(dev.index_in_plugin) == IPT_OK);
         });
         *down = median_copy_ms(runs, [&] { return copy_bytes_to_host(img.get(), host.data()) == IPT_OK; });
         release_image(img.release());
@@ -379,11 +380,16 @@ double transfer_estimate(ipt_context* ctx, const ipt_call* call, const std::vect
     const auto [in_bytes, in_count] = inputs_not_on(call, values, dev);
     if (in_count) {
         if (data_device && !data_device->is_host()) ms += transfer_model(ctx, *data_device).down_ms(in_bytes, in_count);
-        ms += transfer_model(ctx, dev).up_ms(in_bytes, in_count);
+        if (!dev.is_host()) ms += transfer_model(ctx, dev).up_ms(in_bytes, in_count);
     }
     if (data_device && data_device != &dev && output_count) {
-        ms += transfer_model(ctx, dev).down_ms(output_bytes, output_count);
+        // A host result goes up from where it lies; anything else comes down first.
+        if (!dev.is_host()) ms += transfer_model(ctx, dev).down_ms(output_bytes, output_count);
         if (!data_device->is_host()) ms += transfer_model(ctx, *data_device).up_ms(output_bytes, output_count);
+    } else if (data_device && data_device->is_host() && dev.is_host() && output_count) {
+        // The caller reads a host result out as well: a memcpy where a GPU's
+        // candidate pays its download instead.
+        ms += transfer_model(ctx, dev).down_ms(output_bytes, output_count);
     }
     return ms;
 }

@@ -186,6 +186,15 @@ TEST(TuningCache, TransferCostsHaveALatencyAndARate) {
     }
     ASSERT_TRUE(j.contains("transfer"));
     ASSERT_FALSE(j["transfer"].empty()) << "the test device was priced";
+    {
+        // The host is priced too: a host result is read out with a memcpy,
+        // which a device's download replaces.
+        ipt::Context ctx;
+        ipt_device_info host{};
+        host.struct_size = sizeof(ipt_device_info);
+        ASSERT_EQ(ipt_device_get(ctx.get(), IPT_DEVICE_HOST, &host), IPT_OK);
+        EXPECT_TRUE(j["transfer"].contains(host.identity)) << host.identity;
+    }
     for (auto& [dev, t] : j["transfer"].items()) {
         EXPECT_GT(t.at("up_bytes_per_ms").get<double>(), 0) << dev;
         EXPECT_GT(t.at("down_bytes_per_ms").get<double>(), 0) << dev;
