@@ -17,7 +17,8 @@ layout(push_constant) uniform Push {
 } pc;
 
 bool feature(int i) {
-    if (DT == DT_SINGLE) return BufF32(pc.bw).v[i] != 0.0 || is_nan_f(BufF32(pc.bw).v[i]);
+    // On the bits: a denormal is a feature even where the driver flushes it.
+    if (DT == DT_SINGLE) return (BufU32(pc.bw).v[i] & 0x7FFFFFFFu) != 0u;
     if (DT == DT_DOUBLE) return BufF64(pc.bw).v[i] != 0.0 || is_nan_d(BufF64(pc.bw).v[i]);
     return load_bits(pc.bw, DT, i) != 0ul;
 }

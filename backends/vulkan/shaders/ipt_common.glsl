@@ -54,6 +54,22 @@ bool is_nan_f(float x) {
     return (b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu) != 0u;
 }
 
+// Single <-> double on the bits, without single-precision arithmetic:
+// NVIDIA's shaders flush single denormals to zero in every float operation,
+// conversions included (shaderDenormPreserveFloat32 is not offered there).
+double f32_bits_to_double(uint b) {
+    if ((b & 0x7F800000u) != 0u) return double(uintBitsToFloat(b));  // normal, Inf, NaN
+    const double m = ldexp(double(b & 0x007FFFFFu), -149);           // exact: zero or denormal
+    return (b & 0x80000000u) != 0u ? -m : m;
+}
+uint double_to_f32_bits(double x) {
+    const double ax = abs(x);
+    if (!(ax < ldexp(1.0lf, -126))) return floatBitsToUint(float(x));  // normal, Inf, NaN
+    // Round to nearest even on the denormal grid; a carry into the exponent
+    // gives the smallest normal, as it should.
+    return (unpackDouble2x32(x).y & 0x80000000u) | uint(roundEven(ldexp(ax, 149)));
+}
+
 // i mod n in [0, n) for any i and n > 0. GLSL leaves % undefined when an
 // operand is negative (NVIDIA's driver returns other values than lavapipe),
 // so a negative i is folded through -i - 1 >= 0.
@@ -95,7 +111,7 @@ double load_d(uint64_t base, int dt, int i) {
     case DT_INT16: return double(int(BufI16(base).v[i]));
     case DT_INT32: return double(BufI32(base).v[i]);
     case DT_UINT32: return double(BufU32(base).v[i]);
-    case DT_SINGLE: return double(BufF32(base).v[i]);
+    case DT_SINGLE: return f32_bits_to_double(BufU32(base).v[i]);
     default: return BufF64(base).v[i];
     }
 }
@@ -124,7 +140,7 @@ void store_d(uint64_t base, int dt, int i, double x) {
     case DT_INT16: BufI16(base).v[i] = int16_t(int(saturate_round(x, -32768.0, 32767.0))); break;
     case DT_INT32: BufI32(base).v[i] = int(saturate_round(x, -2147483648.0, 2147483647.0)); break;
     case DT_UINT32: BufU32(base).v[i] = uint(saturate_round(x, 0.0, 4294967295.0)); break;
-    case DT_SINGLE: BufF32(base).v[i] = float(x); break;
+    case DT_SINGLE: BufU32(base).v[i] = double_to_f32_bits(x); break;
     default: BufF64(base).v[i] = x; break;
     }
 }

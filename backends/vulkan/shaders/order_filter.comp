@@ -46,12 +46,13 @@ double double_of_key(uint64_t k) {
     uint64_t u = (k & 0x8000000000000000ul) != 0ul ? (k & 0x7FFFFFFFFFFFFFFFul) : ~k;
     return packDouble2x32(uvec2(uint(u & 0xFFFFFFFFul), uint(u >> 32)));
 }
-uint key_of_float(float v) {
-    uint u = floatBitsToUint(v);
+// Single keys from and to the bits (ipt_common.glsl), never through a float
+// operation that could flush a denormal.
+uint key_of_float_bits(uint u) {
     return (u & 0x80000000u) != 0u ? ~u : (u | 0x80000000u);
 }
-float float_of_key(uint k) {
-    return uintBitsToFloat((k & 0x80000000u) != 0u ? (k & 0x7FFFFFFFu) : ~k);
+uint float_bits_of_key(uint k) {
+    return (k & 0x80000000u) != 0u ? (k & 0x7FFFFFFFu) : ~k;
 }
 
 // Key of a class value given as double (exact for every class).
@@ -64,7 +65,7 @@ uint64_t key_of(double v) {
     case DT_INT16: return uint64_t(uint(int(v) + 32768));
     case DT_INT32: return uint64_t(uint(int(v)) ^ 0x80000000u);
     // NaN sorts last, as MATLAB's sort puts it (whatever its sign bit).
-    case DT_SINGLE: return is_nan_d(v) ? 0xFFFFFFFFul : uint64_t(key_of_float(float(v)));
+    case DT_SINGLE: return is_nan_d(v) ? 0xFFFFFFFFul : uint64_t(key_of_float_bits(double_to_f32_bits(v)));
     default: return is_nan_d(v) ? 0xFFFFFFFFFFFFFFFFul : key_of_double(v);
     }
 }
@@ -76,7 +77,7 @@ double value_of(uint64_t k) {
     case DT_UINT32: return double(k);
     case DT_INT16: return double(int(uint(k)) - 32768);
     case DT_INT32: return double(int(uint(k) ^ 0x80000000u));
-    case DT_SINGLE: return double(float_of_key(uint(k)));
+    case DT_SINGLE: return f32_bits_to_double(float_bits_of_key(uint(k)));
     default: return double_of_key(k);
     }
 }
