@@ -148,6 +148,31 @@ void time_interleaved(ipt::Context& ctx, std::vector<Timed>& calls, const ipt_op
     }
 }
 
+bool auto_too_slow(double auto_ms, double best_ms, double ratio) {
+    return auto_ms < 0 || auto_ms > ratio * best_ms + 0.05;
+}
+
+// --check-auto's verdict on one row: "passed", "passed when timed again" or
+// "failed". A miss must reproduce: on a busy machine (two cores shared with a
+// CPU Vulkan driver's threads) one round of medians can put a 0.1 ms call at
+// 0.3 ms. Auto and the best implementation are timed again, together, with
+// twice the rounds, up to twice; the row fails only when every timing misses.
+std::string check_auto(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images,
+                       const ipt_op_schema& op, uint32_t results_to, const std::vector<Impl>& impls,
+                       const std::string& best_impl, double auto_ms, double best_ms, const Options& opt) {
+    if (!auto_too_slow(auto_ms, best_ms, opt.check_auto)) return "passed";
+    auto best = std::find_if(impls.begin(), impls.end(), [&](const Impl& i) { return i.name() == best_impl; });
+    if (best == impls.end()) return "failed";
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        std::vector<Timed> again;
+        again.push_back(pinned(ctx, bc, images, *best));
+        again.push_back({bc.make_call(ctx, images), {}, {}, {}});
+        time_interleaved(ctx, again, op, results_to, 2 * opt.repeats, 2 * opt.budget_s * 1000.0);
+        if (!auto_too_slow(again[1].median(), again[0].median(), opt.check_auto)) return "passed when timed again";
+    }
+    return "failed";
+}
+
 std::string fmt(double ms) {
     if (ms < 0) return "-";
     std::ostringstream s;
@@ -315,13 +340,21 @@ ipt::cli::Action setup(CLI::App& sub) {
                     row["best_impl"] = best_impl;
                     const double ratio = best > 0 && auto_ms > 0 ? auto_ms / best : -1;
                     row["auto_over_best"] = ratio;
-                    if (opt->check_auto > 0 && best > 0 && (auto_ms < 0 || auto_ms > opt->check_auto * best + 0.05)) {
-                        ++auto_failures;
-                        row["auto_check"] = "failed";
+                    if (opt->check_auto > 0 && best > 0) {
+                        const std::string verdict = check_auto(ctx, *bc, images, *op, where.id, impls, best_impl,
+                                                               auto_ms, best, *opt);
+                        row["auto_check"] = verdict;
+                        if (verdict == "failed") {
+                            ++auto_failures;
+                            std::cerr << "\nipt bench: auto missed: " << op->name << " " << n << " data on "
+                                      << row["where"].get<std::string>() << ": auto " << chosen << " " << fmt(auto_ms)
+                                      << " ms, best " << best_impl << " " << fmt(best) << " ms\n";
+                        }
                     }
                     rows.push_back(row);
                     table.add_row({op->name, std::to_string(n), bc->dtype(), row["where"], cells, chosen + " " + fmt(auto_ms),
-                                   fmt(ratio)});
+                                   fmt(ratio) + (!row.contains("auto_check") || row["auto_check"] == "passed" ? ""
+                                                 : row["auto_check"] == "failed" ? " MISS" : " (timed again: ok)")});
                 }
             }
         }
