@@ -35,6 +35,15 @@ struct CorrGeometry {
     // the reference do, so Inf/NaN in A stay local; conv2 keeps the dense sum
     // (0 * Inf = NaN), as MATLAB's conv2 and the reference do.
     bool skip_zero_taps = true;
+    // conv2 (dense sum, zero border) sums only the products that overlap the
+    // image, as MATLAB's conv2 does: a padded zero times an Inf or NaN tap is
+    // no product at all there, not NaN. Only non-finite taps can tell the
+    // difference, so the kernels check the position for those alone.
+    __host__ __device__ bool overlap_only() const { return !skip_zero_taps && border == Border::Constant; }
+    __device__ bool inside(int64_t r, int64_t c, int i, int j) const {
+        const int64_t ri = r + i - off_r, ci = c + j - off_c;
+        return ri >= 0 && ri < in_rows && ci >= 0 && ci < in_cols;
+    }
 };
 
 // Taps: device array of kh*kw values, row-major, float or double.
@@ -65,8 +74,11 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
     TS* tile = reinterpret_cast<TS*>(shared_taps + kh * kw);
     const int tid = threadIdx.y * kTileW + threadIdx.x;
     const int nthreads = kTileW * kBlockRows;
-    for (int idx = tid; idx < kh * kw; idx += nthreads)
+    bool nonfinite_tap = false;
+    for (int idx = tid; idx < kh * kw; idx += nthreads) {
         shared_taps[idx] = taps.at(idx / kw, idx % kw, kh, kw, g.rotate);
+        nonfinite_tap |= !isfinite(shared_taps[idx]);
+    }
     const int64_t p = blockIdx.z;
     const TIn* plane = a + p * g.in_rows * g.in_cols;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTileH - g.off_r;
@@ -78,7 +90,7 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
         TIn v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
         tile[idx] = static_cast<TS>(to_double(v));
     }
-    __syncthreads();
+    const bool careful = __syncthreads_or(nonfinite_tap) && g.overlap_only();
     // Each thread owns kPerThread consecutive output rows, so an input row of
     // the tile feeds up to kPerThread outputs: (kh + kPerThread - 1) * kw
     // shared loads per thread instead of kPerThread * kh * kw. Each output
@@ -96,6 +108,10 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
                 const int i = rr - k;
                 if (i >= 0 && i < kh) {
                     const double w = shared_taps[i * kw + j];
+                    if (careful && !isfinite(w) &&
+                        !g.inside(static_cast<int64_t>(blockIdx.y) * kTileH + row0 + k,
+                                  static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x, i, j))
+                        continue;
                     if (w != 0.0 || !g.skip_zero_taps) acc[k] += v * w;
                 }
             }
@@ -125,6 +141,7 @@ __global__ void correlate_gather(const TIn* __restrict__ a, TOut* __restrict__ o
             const int64_t ci = border_index(g.border, c + j - g.off_c, g.in_cols);
             const double w = taps.at(i, j, g.kh, g.kw, g.rotate);
             if (w == 0.0 && g.skip_zero_taps) continue;
+            if (!isfinite(w) && g.overlap_only() && !g.inside(r, c, i, j)) continue;
             const TIn v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
             acc += to_double(v) * w;
         }
@@ -148,7 +165,7 @@ inline constexpr bool kExactInFloat = std::is_same_v<TIn, float> || std::is_same
                                       std::is_same_v<TIn, bool>;
 
 template <int K, bool SkipZero, class TIn>
-__global__ void __launch_bounds__(kTileW* kBlockRows)
+__global__ void __launch_bounds__(kTileW* kBlockRows, 1)  // registers before occupancy: the taps live there
 correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
     constexpr int th = kSmallTileH + K - 1, tw = kTileW + K - 1;
     __shared__ float tile[th * tw];
@@ -166,6 +183,7 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
     }
     float w[K][K];
     uint32_t used[K];  // bit j: tap (i, j) counts (imfilter's zero test on the tap as given)
+    bool nonfinite_tap = false;  // the same in every thread: each reads every tap
 #pragma unroll
     for (int i = 0; i < K; ++i) {
         used[i] = 0;
@@ -174,13 +192,35 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
             const double tap = taps.at(i, j, K, K, g.rotate);
             w[i][j] = static_cast<float>(tap);
             if (!SkipZero || tap != 0.0) used[i] |= 1u << j;
+            nonfinite_tap |= !isfinite(tap);
         }
     }
     __syncthreads();
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
+    float* dst = out + p * g.out_rows * g.out_cols;
+    const int row0 = threadIdx.y * kSmallPerThread;
+    if (nonfinite_tap && g.overlap_only()) {
+        // conv2 with an Inf or NaN tap: products outside the image are left
+        // out (see CorrGeometry), one output at a time. Rare, so kept simple.
+        for (int k = 0; k < kSmallPerThread; ++k) {
+            const int64_t r = static_cast<int64_t>(blockIdx.y) * kSmallTileH + row0 + k;
+            double sum = 0.0;
+            for (int i = 0; i < K; ++i) {
+                float part = 0.0f;
+                for (int j = 0; j < K; ++j) {
+                    const float tap = static_cast<float>(taps.at(i, j, K, K, g.rotate));
+                    if (isfinite(tap) || g.inside(r, c, i, j))
+                        part = fmaf(tap, tile[(row0 + k + i) * tw + threadIdx.x + j], part);
+                }
+                sum += static_cast<double>(part);
+            }
+            if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = static_cast<float>(sum);
+        }
+        return;
+    }
     double acc[kSmallPerThread];
 #pragma unroll
     for (int k = 0; k < kSmallPerThread; ++k) acc[k] = 0.0;
-    const int row0 = threadIdx.y * kSmallPerThread;
 #pragma unroll
     for (int t = 0; t < kSmallPerThread + K - 1; ++t) {
         float x[K];
@@ -198,8 +238,6 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
             acc[k] += static_cast<double>(part);
         }
     }
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
-    float* dst = out + p * g.out_rows * g.out_cols;
 #pragma unroll
     for (int k = 0; k < kSmallPerThread; ++k) {
         const int64_t r = static_cast<int64_t>(blockIdx.y) * kSmallTileH + row0 + k;

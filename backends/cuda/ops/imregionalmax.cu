@@ -2,7 +2,8 @@
 // joined with a lock-free union-find (atomicMin on roots, as in Playne and
 // Hawick's GPU labelling); labels are flattened; every pixel with a strictly
 // higher neighbour marks its plateau; a pixel is a regional maximum when its
-// plateau is unmarked. No max-filter approximation.
+// plateau is unmarked. No max-filter approximation. NaN pixels are never
+// maxima.
 #include "common/buffer.hpp"
 #include "common/context.hpp"
 #include "common/device.cuh"
@@ -29,13 +30,22 @@ __global__ void merge_plateaus(const T* __restrict__ img, int* label, int rows, 
 }
 
 template <class T>
+__device__ inline bool is_nan_value(T v) {
+    if constexpr (std::is_floating_point_v<T>) return v != v;
+    else return false;
+}
+
+template <class T>
 __global__ void mark_lower(const T* __restrict__ img, const int* __restrict__ label, uint8_t* marked, int rows,
                            int cols, bool eight) {
     const int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
     if (r >= rows || c >= cols) return;
     const int p = r * cols + c;
     const T v = img[p];
-    bool higher = false;
+    // A NaN pixel is never a maximum (its plateau is itself: NaN equals
+    // nothing) and never disqualifies a neighbour (no comparison with NaN
+    // holds), as in the CPU reference.
+    bool higher = is_nan_value(v);
     for (int dr = -1; dr <= 1; ++dr)
         for (int dc = -1; dc <= 1; ++dc) {
             if ((dr == 0 && dc == 0) || (!eight && dr != 0 && dc != 0)) continue;
