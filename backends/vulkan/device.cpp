@@ -15,6 +15,12 @@ namespace {
 
 constexpr VkDeviceSize kDeviceBlockBytes = 64ull << 20;
 constexpr VkDeviceSize kHostBlockBytes = 16ull << 20;
+// Emptied blocks are kept for later calls (a fresh vkAllocateMemory of a
+// block costs far more than a call's work), up to 1/16 of their heap; the
+// host-visible kinds (pinned host memory) at most 256 MiB.
+constexpr VkDeviceSize kKeepEmptyHostBytes = 256ull << 20;
+// Timestamp queries per pool (pairs: one dispatch takes two).
+constexpr uint32_t kQueriesPerPool = 64;
 // Long enough for any honest kernel on lavapipe; a hang becomes an error.
 constexpr uint64_t kWaitTimeoutNs = 600ull * 1000 * 1000 * 1000;
 
@@ -26,6 +32,19 @@ void log(int level, const std::string& message) {
 bool env_is(const char* name, const char* value) {
     const char* v = std::getenv(name);
     return v && std::strcmp(v, value) == 0;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+const char* kind_name(MemoryKind kind) {
+    switch (kind) {
+    case MemoryKind::DeviceLocal: return "device-local";
+    case MemoryKind::Upload: return "upload";
+    case MemoryKind::Readback: return "readback";
+    }
+    return "?";
 }
 
 const char* vendor_name(uint32_t id) {
@@ -137,6 +156,11 @@ std::string Device::unsuitable(VkPhysicalDevice physical) {
     return "";
 }
 
+CallInProgress& call_in_progress() {
+    thread_local CallInProgress call;
+    return call;
+}
+
 Device::Device(VkInstance instance, VkPhysicalDevice physical, uint32_t index)
     : instance_(instance), physical_(physical), index_(index) {
     timing_ = env_is("IPT_VULKAN_TIMING", "1");
@@ -161,6 +185,22 @@ void Device::create_device() {
         }
     }
     queue_family_ = static_cast<uint32_t>(chosen);
+    if (timing_) {
+        // The chosen family's timestampValidBits decides (0: no timestamps);
+        // timestampComputeAndGraphics, which would promise them on every
+        // compute queue, is named in the warning.
+        VkPhysicalDeviceProperties props{};
+        vkGetPhysicalDeviceProperties(physical_, &props);
+        const uint32_t bits = families[queue_family_].timestampValidBits;
+        if (bits == 0) {
+            log(2, std::string("IPT_VULKAN_TIMING=1 ignored on '") + props.deviceName + "': queue family " +
+                       std::to_string(queue_family_) + " has no timestamps (timestampValidBits 0, " +
+                       "timestampComputeAndGraphics " + (props.limits.timestampComputeAndGraphics ? "1" : "0") + ")");
+            timing_ = false;
+        } else {
+            timestamp_mask_ = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+        }
+    }
 
     const bool sgc_offered = subgroup_control_offered(physical_);
     Features have(sgc_offered);
@@ -309,6 +349,10 @@ bool Device::can_require_subgroup_size(uint32_t size) const {
 Device::~Device() {
     if (!device_) return;
     if (!lost_) vkDeviceWaitIdle(device_);
+    report_timings(lost_ ? 0 : submitted_);
+    for (auto& t : timed_)
+        for (VkQueryPool pool : t.pools) vkDestroyQueryPool(device_, pool, nullptr);
+    timed_.clear();
     save_pipeline_cache();
     completed_ = submitted_;
     for (auto& [value, buffer] : pending_release_) destroy_buffer(buffer);
@@ -389,6 +433,7 @@ Block* Device::new_block(VkDeviceSize bytes, uint32_t type, MemoryKind kind) {
     ai.allocationSize = bytes;
     ai.memoryTypeIndex = type;
     VkDeviceMemory memory = VK_NULL_HANDLE;
+    const auto t0 = std::chrono::steady_clock::now();
     VkResult r = vkAllocateMemory(device_, &ai, nullptr, &memory);
     if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) {
         // Memory that queued work still holds may be enough: wait, free, retry.
@@ -428,6 +473,9 @@ Block* Device::new_block(VkDeviceSize bytes, uint32_t type, MemoryKind kind) {
         }
     }
     blocks_.push_back(std::move(block));
+    if (timing_)
+        std::fprintf(stderr, "ipt-vulkan-timing vkAllocateMemory kind=%s mib=%.1f host_ms=%.3f\n", kind_name(kind),
+                     double(bytes) / (1 << 20), ms_since(t0));
     return blocks_.back().get();
 }
 
@@ -528,18 +576,25 @@ void Device::destroy_buffer(Buffer* buffer) {
     Block* block = buffer->block;
     free_range(block, buffer->block_offset, buffer->block_bytes);
     delete buffer;
-    // Give an empty block back unless it is the last of its kind (kept for reuse).
-    if (block->used == 0) {
-        int same = 0;
-        for (auto& b : blocks_) same += (b->kind == block->kind && b->type == block->type);
-        if (same > 1) {
-            auto it = std::find_if(blocks_.begin(), blocks_.end(),
-                                   [&](const auto& b) { return b.get() == block; });
-            if (block->mapped) vkUnmapMemory(device_, block->memory);
-            vkFreeMemory(device_, block->memory, nullptr);
-            blocks_.erase(it);
-        }
-    }
+    if (block->used != 0) return;
+    // Keep the emptied block for later calls while the empty blocks of its
+    // kind stay within 1/16 of the heap (and kKeepEmptyHostBytes for the
+    // host-visible kinds); else give it back.
+    const VkDeviceSize heap = memory_props_.memoryHeaps[memory_props_.memoryTypes[block->type].heapIndex].size;
+    VkDeviceSize limit = heap / 16;
+    if (block->kind != MemoryKind::DeviceLocal) limit = std::min(limit, kKeepEmptyHostBytes);
+    VkDeviceSize empty = 0;
+    for (auto& b : blocks_)
+        if (b->kind == block->kind && b->used == 0) empty += b->size;
+    if (empty <= limit) return;
+    auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto& b) { return b.get() == block; });
+    const auto t0 = std::chrono::steady_clock::now();
+    if (block->mapped) vkUnmapMemory(device_, block->memory);
+    vkFreeMemory(device_, block->memory, nullptr);
+    if (timing_)
+        std::fprintf(stderr, "ipt-vulkan-timing vkFreeMemory kind=%s mib=%.1f host_ms=%.3f\n", kind_name(block->kind),
+                     double(block->size) / (1 << 20), ms_since(t0));
+    blocks_.erase(it);
 }
 
 void Device::release(Buffer* buffer) {
@@ -563,6 +618,7 @@ uint64_t Device::completed_value() {
 }
 
 void Device::collect() {
+    if (!timed_.empty()) report_timings(lost_ ? 0 : completed_value());
     if (pending_release_.empty()) return;
     const uint64_t done = lost_ ? submitted_ : completed_value();
     auto keep = pending_release_.begin();
@@ -571,6 +627,60 @@ void Device::collect() {
         else *keep++ = *it;
     }
     pending_release_.erase(keep, pending_release_.end());
+}
+
+// ---------------------------------------------------------------------------
+// IPT_VULKAN_TIMING
+// ---------------------------------------------------------------------------
+
+const std::string& Device::pipeline_shader(VkPipeline pipeline) const {
+    static const std::string unknown = "?";
+    auto it = pipeline_shaders_.find(pipeline);
+    return it != pipeline_shaders_.end() ? it->second : unknown;
+}
+
+void Device::add_timed(TimedSubmission submission) { timed_.push_back(std::move(submission)); }
+
+// Prints the dispatches of every submission the timeline has passed, one
+// line each, then one line for the call (sum of dispatches, first start to
+// last end, host time from the call's start to its submit).
+void Device::report_timings(uint64_t done) {
+    auto keep = timed_.begin();
+    for (auto it = timed_.begin(); it != timed_.end(); ++it) {
+        if (it->value > done) {
+            if (keep != it) *keep = std::move(*it);
+            ++keep;
+            continue;
+        }
+        double sum = 0;
+        uint64_t first = 0, last = 0;
+        bool have_span = false;
+        for (const TimedDispatch& d : it->dispatches) {
+            uint64_t ts[2] = {0, 0};
+            const VkResult r = vkGetQueryPoolResults(device_, d.pool, d.first_query, 2, sizeof ts, ts, sizeof ts[0],
+                                                     VK_QUERY_RESULT_64_BIT);
+            char groups[64];
+            if (d.groups[0]) std::snprintf(groups, sizeof groups, "%ux%ux%u", d.groups[0], d.groups[1], d.groups[2]);
+            else std::snprintf(groups, sizeof groups, "indirect");
+            if (r != VK_SUCCESS) {
+                std::fprintf(stderr, "ipt-vulkan-timing op=%s shader=%s groups=%s gpu_ms=? (%s)\n", it->op.c_str(),
+                             d.shader.c_str(), groups, result_name(r));
+                continue;
+            }
+            const double ms = double((ts[1] - ts[0]) & timestamp_mask_) * timestamp_period_ns_ * 1e-6;
+            sum += ms;
+            if (!have_span) first = ts[0];
+            last = ts[1];
+            have_span = true;
+            std::fprintf(stderr, "ipt-vulkan-timing op=%s shader=%s groups=%s gpu_ms=%.4f\n", it->op.c_str(),
+                         d.shader.c_str(), groups, ms);
+        }
+        const double span = have_span ? double((last - first) & timestamp_mask_) * timestamp_period_ns_ * 1e-6 : 0;
+        std::fprintf(stderr, "ipt-vulkan-timing op=%s dispatches=%zu gpu_ms=%.4f span_ms=%.4f host_ms=%.4f\n",
+                     it->op.c_str(), it->dispatches.size(), sum, span, it->host_ms);
+        for (VkQueryPool pool : it->pools) vkDestroyQueryPool(device_, pool, nullptr);
+    }
+    timed_.erase(keep, timed_.end());
 }
 
 // ---------------------------------------------------------------------------
@@ -793,6 +903,7 @@ VkPipeline Device::pipeline(const std::string& shader, const std::vector<uint32_
         fail(r, what.c_str());
     }
     pipelines_[key] = pipeline;
+    pipeline_shaders_[pipeline] = shader;
     return pipeline;
 }
 
@@ -818,6 +929,7 @@ Recorder::~Recorder() {
     // Nothing of this recording reached the queue: everything is free now.
     vkEndCommandBuffer(cb_);
     device_.recycle_command_buffer(cb_, 0);
+    for (VkQueryPool pool : timed_.pools) vkDestroyQueryPool(device_.handle(), pool, nullptr);
     for (Buffer* b : transient_) device_.release_after(b, 0);
     device_.collect();
 }
@@ -864,7 +976,15 @@ void Recorder::dispatch(VkPipeline pipeline, const void* push, uint32_t push_byt
     if (push_bytes)
         vkCmdPushConstants(cb_, device_.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            push_bytes, push);
+    if (!device_.timing_enabled()) {
+        vkCmdDispatch(cb_, gx, gy, gz);
+        return;
+    }
+    TimedDispatch d{device_.pipeline_shader(pipeline), {gx, gy, gz}, VK_NULL_HANDLE, timestamp()};
     vkCmdDispatch(cb_, gx, gy, gz);
+    timestamp();
+    d.pool = timed_.pools.back();
+    timed_.dispatches.push_back(std::move(d));
 }
 
 void Recorder::dispatch_indirect(VkPipeline pipeline, const void* push, uint32_t push_bytes,
@@ -874,7 +994,35 @@ void Recorder::dispatch_indirect(VkPipeline pipeline, const void* push, uint32_t
     if (push_bytes)
         vkCmdPushConstants(cb_, device_.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            push_bytes, push);
+    if (!device_.timing_enabled()) {
+        vkCmdDispatchIndirect(cb_, args->buffer, offset);
+        return;
+    }
+    TimedDispatch d{device_.pipeline_shader(pipeline), {0, 0, 0}, VK_NULL_HANDLE, timestamp()};
     vkCmdDispatchIndirect(cb_, args->buffer, offset);
+    timestamp();
+    d.pool = timed_.pools.back();
+    timed_.dispatches.push_back(std::move(d));
+}
+
+uint32_t Recorder::timestamp() {
+    // Queries go in pairs and pools hold an even number, so a dispatch's
+    // start and end share a pool.
+    if (timed_.pools.empty() || queries_used_ == kQueriesPerPool) {
+        VkQueryPoolCreateInfo ci = vk_struct<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+        ci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        ci.queryCount = kQueriesPerPool;
+        VkQueryPool pool = VK_NULL_HANDLE;
+        VkResult r = vkCreateQueryPool(device_.handle(), &ci, nullptr, &pool);
+        if (r != VK_SUCCESS) device_.fail(r, "vkCreateQueryPool");
+        timed_.pools.push_back(pool);
+        vkCmdResetQueryPool(cb_, pool, 0, kQueriesPerPool);
+        queries_used_ = 0;
+    }
+    // Bottom of pipe: written once every command before it has completed,
+    // so consecutive stamps bracket exactly one dispatch.
+    vkCmdWriteTimestamp(cb_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timed_.pools.back(), queries_used_);
+    return queries_used_++;
 }
 
 void Recorder::fill(Buffer* buffer, VkDeviceSize offset, VkDeviceSize bytes, uint32_t value) {
@@ -916,6 +1064,14 @@ uint64_t Recorder::submit() {
     device_.recycle_command_buffer(cb_, value);
     for (Buffer* b : transient_) device_.release_after(b, value);
     transient_.clear();
+    if (!timed_.pools.empty()) {
+        const CallInProgress& call = call_in_progress();
+        timed_.value = value;
+        timed_.op = call.op ? call.op : "(internal)";
+        timed_.host_ms = call.op ? ms_since(call.start) : 0;
+        device_.add_timed(std::move(timed_));
+        timed_ = TimedSubmission{};
+    }
     device_.check_healthy();
     return value;
 }

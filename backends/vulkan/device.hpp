@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -47,6 +48,31 @@ struct ShaderCode {
     size_t word_count;
 };
 const ShaderCode* find_shader(const std::string& name);
+
+// IPT_VULKAN_TIMING=1: the operator call this thread is running (set by
+// run_op), so that the report names it and gives its host time to submit.
+struct CallInProgress {
+    const char* op = nullptr;
+    std::chrono::steady_clock::time_point start;
+};
+CallInProgress& call_in_progress();  // this thread's
+
+// One dispatch timed by two GPU timestamps (IPT_VULKAN_TIMING=1).
+struct TimedDispatch {
+    std::string shader;
+    uint32_t groups[3] = {0, 0, 0};  // all 0: an indirect dispatch
+    VkQueryPool pool = VK_NULL_HANDLE;
+    uint32_t first_query = 0;        // start; first_query + 1: end
+};
+
+// The timed dispatches of one submission, reported once it completes.
+struct TimedSubmission {
+    uint64_t value = 0;              // timeline value of the submission
+    std::string op;
+    double host_ms = 0;              // run_op's start to the submit
+    std::vector<TimedDispatch> dispatches;
+    std::vector<VkQueryPool> pools;  // destroyed after the report
+};
 
 // Largest push-constant block any shader declares (the guaranteed minimum).
 constexpr uint32_t kPushConstantBytes = 128;
@@ -109,9 +135,11 @@ public:
     // Records a failed Vulkan result: a lost device stays lost.
     [[noreturn]] void fail(VkResult r, const char* what);
 
-    // Device time of a call, when IPT_VULKAN_TIMING=1 (see Recorder).
+    // IPT_VULKAN_TIMING=1 on a queue with timestamps: Recorder brackets each
+    // dispatch with timestamps; collect() prints them once the work is done.
     bool timing_enabled() const { return timing_; }
-    double timestamp_period_ns() const { return timestamp_period_ns_; }
+    const std::string& pipeline_shader(VkPipeline pipeline) const;
+    void add_timed(TimedSubmission submission);
 
     void save_pipeline_cache();
 
@@ -126,6 +154,7 @@ private:
     std::string pipeline_cache_path() const;
     void load_pipeline_cache();
     uint64_t completed_value();
+    void report_timings(uint64_t done);
 
     VkInstance instance_;
     VkPhysicalDevice physical_;
@@ -154,6 +183,7 @@ private:
 
     std::map<std::string, VkShaderModule> modules_;
     std::map<std::pair<std::string, std::vector<uint32_t>>, VkPipeline> pipelines_;
+    std::map<VkPipeline, std::string> pipeline_shaders_;
 
     uint32_t subgroup_size_ = 0;
     uint32_t min_subgroup_ = 0, max_subgroup_ = 0;
@@ -164,6 +194,8 @@ private:
     uint32_t vendor_id_ = 0;
     bool timing_ = false;
     double timestamp_period_ns_ = 1;
+    uint64_t timestamp_mask_ = ~0ull;  // the queue's timestampValidBits
+    std::vector<TimedSubmission> timed_;
 
     ipt_device_desc desc_{};
     std::string name_, vendor_, identity_, cache_key_;
@@ -244,6 +276,8 @@ public:
 
 private:
     void barrier();
+    // IPT_VULKAN_TIMING: a timestamp after everything recorded so far.
+    uint32_t timestamp();
 
     Device& device_;
     std::unique_lock<std::recursive_mutex> lock_;
@@ -251,6 +285,8 @@ private:
     bool recorded_ = false;
     bool submitted_ = false;
     std::vector<Buffer*> transient_;
+    TimedSubmission timed_;  // IPT_VULKAN_TIMING only
+    uint32_t queries_used_ = 0;  // in timed_.pools.back()
 };
 
 }  // namespace ipt::vk

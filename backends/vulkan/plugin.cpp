@@ -74,6 +74,15 @@ ipt_status run_op(const ipt_kernel_call* call, OpBody body) {
         // impl_user points at the Tuning (see the entry below).
         const auto* tuning = static_cast<const Tuning*>(call->impl_user);
         OpContext ctx{ipt::plugin::KernelArgs(call), inst.device(call->device_index), *tuning};
+        if (!ctx.device.timing_enabled()) {
+            body(ctx);
+            return;
+        }
+        // IPT_VULKAN_TIMING: the recorder's report names the call and its host time.
+        struct Scope {
+            Scope(const char* op) { call_in_progress() = {op, std::chrono::steady_clock::now()}; }
+            ~Scope() { call_in_progress() = {}; }
+        } scope(call->schema->name);
         body(ctx);
     });
 }

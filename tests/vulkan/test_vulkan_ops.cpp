@@ -338,7 +338,9 @@ TEST(VulkanOps, Medfilt2) {
         for (const Shape& s : shapes()) {
             if (s.channels != 1) continue;
             ipt::Image a = rnd.image(dt, s.rows, s.cols);
-            for (std::vector<double> size : {std::vector<double>{3, 3}, {2, 2}, {1, 4}, {5, 3}, {4, 4}})
+            // Up to 25 values the window is sorted in registers, above that
+            // selected by radix (order_filter.comp): 5x5 and 5x6 straddle it.
+            for (std::vector<double> size : {std::vector<double>{3, 3}, {2, 2}, {1, 4}, {5, 3}, {4, 4}, {5, 5}, {5, 6}})
                 for (const char* pad : {"zeros", "symmetric", "indexed"}) {
                     if (rnd.pick(2) != 0 && s.rows != 13) continue;
                     compare("ipt.medfilt2", [&](ipt::Call& c) { c.image("A", a).numbers("size", size).option("padopt", pad); },
@@ -487,6 +489,9 @@ TEST(VulkanOps, Dither) {
                 compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a); }, {"X"}, shape_label(s, dt));
                 compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a).integer("Qm", 3).integer("Qe", 6); }, {"X"},
                         shape_label(s, dt) + " Qm 3 Qe 6");
+                // Errors up to 65535: 32-bit errors in shared memory.
+                compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a).integer("Qm", 5).integer("Qe", 16); }, {"X"},
+                        shape_label(s, dt) + " Qm 5 Qe 16");
                 continue;
             }
             for (int colours : {2, 7, 300}) {
@@ -504,6 +509,19 @@ TEST(VulkanOps, Dither) {
 }  // namespace
 
 namespace {
+
+TEST(VulkanOps, DitherTallImageKeepsItsErrorsInDeviceMemory) {
+    REQUIRE_VULKAN();
+    // Four rows of 8064 columns of 32-bit errors (129 KB) fit in no GPU's
+    // shared memory: dither.comp's global-buffer path. (16-bit errors, 64.5
+    // KB, still do not on lavapipe, 32 KB.) Taller images cannot run on
+    // lavapipe: llvmpipe ends a shader's loops after 65535 iterations in all,
+    // about 21845 wavefront steps here.
+    Random rnd(23);
+    ipt::Image a = rnd.image(IPT_UINT8, 16000, 3, 1, false);
+    compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a).integer("Qe", 16); }, {"X"}, "16000x3 uint8 Qe 16");
+    compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a); }, {"X"}, "16000x3 uint8");
+}
 
 TEST(VulkanOps, Imfilter) {
     REQUIRE_VULKAN();

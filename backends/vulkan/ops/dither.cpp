@@ -2,7 +2,8 @@
 // (when 2^(3 Qm) cells are few enough), then the error diffusion as a
 // wavefront in one work group (shaders/dither*.comp). The scan is inherently
 // sequential along its anti-diagonals; this is the operator that gains least
-// from a GPU.
+// from a GPU. The errors stay in shared memory when four rows of every live
+// column fit there.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -75,12 +76,20 @@ void run_dither(OpContext& ctx) {
         Grid grid = grid_for(ctx.device, cells, width);
         rec.dispatch(ctx.pipeline("dither_inverse", width, 1, {uint32_t(nch)}), &ip, sizeof ip, grid.x, grid.y);
     }
-    Buffer* errors = rec.scratch(uint64_t(rows) * cols * nch * 4);
-    DitherPush p{ctx.address(img), mapq_address, table ? table->address : 0, errors->address, ctx.address(x),
-                 int32_t(rows), int32_t(cols), int32_t(colours), int32_t(top), int32_t((int64_t(1) << bits) / 32),
-                 shift, int32_t(qm)};
+    // Shared ring: 4 rows of more than rows/2 + 1 columns (dither.comp), the
+    // count rounded up to a multiple of 64 so that few sizes make pipelines;
+    // 16-bit errors when top, the largest |error|, is below 2^15.
+    const int64_t ring_cols = (rows / 2 + 2 + 63) / 64 * 64;
+    const bool ring16 = top <= 32767;
+    const bool ring = ring_cols * 4 * nch * (ring16 ? 2 : 4) <= int64_t(ctx.device.max_shared_bytes());
+    Buffer* errors = ring ? nullptr : rec.scratch(uint64_t(rows) * cols * nch * 4);
+    DitherPush p{ctx.address(img), mapq_address, table ? table->address : 0, errors ? errors->address : 0,
+                 ctx.address(x), int32_t(rows), int32_t(cols), int32_t(colours), int32_t(top),
+                 int32_t((int64_t(1) << bits) / 32), shift, int32_t(qm)};
     const uint32_t width = std::min<uint32_t>(ctx.device.max_workgroup_invocations(), 1024);
-    rec.dispatch(ctx.pipeline("dither", width, 1, {uint32_t(dt), uint32_t(nch), use_table ? 1u : 0u, uint32_t(out_dtype)}),
+    rec.dispatch(ctx.pipeline("dither", width, 1,
+                              {uint32_t(dt), uint32_t(nch), use_table ? 1u : 0u, uint32_t(out_dtype),
+                               ring ? uint32_t(ring_cols) : 0u, ring && ring16 ? 1u : 0u}),
                  &p, sizeof p, 1);
     rec.submit();
 }

@@ -1,5 +1,6 @@
 // ipt.ordfilt2 on Vulkan (and the shared host side of ipt.medfilt2): radix
-// selection over the window offsets (shaders/order_filter.comp).
+// selection over the window offsets, or for medfilt2's small windows a
+// sorting network (shaders/order_filter.comp).
 #include <string>
 #include <vector>
 
@@ -12,6 +13,12 @@ struct OrderPush {
     double pad_value;
     int32_t rows, cols, count, order, rect_rows, rect_cols, origin_r, origin_c;
 };
+
+// The network path's limits: order_filter.comp's NET_TILE_CAP32 and 64 (keys
+// of 32 bits for every class but double), and the window (an odd-even
+// transposition sort of n keys unrolls to about n*n/2 compare-exchanges).
+constexpr int64_t kNetworkMaxWindow = 25;
+int64_t network_tile_cap(int32_t dtype) { return dtype == IPT_DOUBLE ? 1536 : 2048; }
 
 void record_order_filter(OpContext& ctx, const OrderFilter& f) {
     const ipt_tensor* a = f.a;
@@ -36,11 +43,17 @@ void record_order_filter(OpContext& ctx, const OrderFilter& f) {
     p.rect_cols = int32_t(f.rect_cols);
     p.origin_r = int32_t((f.rect_rows + 1) / 2 - 1);
     p.origin_c = int32_t((f.rect_cols + 1) / 2 - 1);
-    const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
+    const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y, per = ctx.tuning.per_invocation;
+    // Windows of up to 25 values are sorted in registers from a shared tile
+    // (order_filter.comp's network path); the rest take the radix select.
+    const bool network = f.rect && f.s.empty() && f.rect_rows * f.rect_cols <= kNetworkMaxWindow &&
+                         (gx + f.rect_cols - 1) * (gy * per + f.rect_rows - 1) <= network_tile_cap(a->dtype);
     VkPipeline pipeline = ctx.pipeline("order_filter", gx, gy,
                                        {uint32_t(a->dtype), f.s.empty() ? 0u : 1u, f.symmetric ? 2u : 0u,
-                                        f.rect ? 1u : 0u, f.median_even ? 1u : 0u, uint32_t(f.out_dtype)});
-    rec.dispatch(pipeline, &p, sizeof p, div_up(a->cols, gx), div_up(a->rows, gy), uint32_t(a->channels));
+                                        f.rect ? 1u : 0u, f.median_even ? 1u : 0u, uint32_t(f.out_dtype),
+                                        network ? uint32_t(f.rect_rows) : 0u, network ? uint32_t(f.rect_cols) : 0u});
+    rec.dispatch(pipeline, &p, sizeof p, div_up(a->cols, gx), div_up(a->rows, uint64_t(gy) * (network ? per : 1)),
+                 uint32_t(a->channels));
     rec.submit();
 }
 
