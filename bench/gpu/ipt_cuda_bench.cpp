@@ -119,6 +119,12 @@ Img doubles(int64_t rows, int64_t cols, std::vector<double> v) {
     std::memcpy(m.bytes.data(), v.data(), v.size() * 8);
     return m;
 }
+// m with element i set to x (single or double images).
+Img with_value(Img m, int64_t i, double x) {
+    if (m.dtype == IPT_SINGLE) reinterpret_cast<float*>(m.bytes.data())[i] = static_cast<float>(x);
+    else reinterpret_cast<double*>(m.bytes.data())[i] = x;
+    return m;
+}
 Img logical_img(int64_t rows, int64_t cols, std::vector<int> v) {
     Img m;
     m.dtype = IPT_LOGICAL;
@@ -253,6 +259,15 @@ struct Case {
     std::vector<Arg> args;
     bool check = true, bench = false;
     std::string peer;  // NPP peer key
+    std::string expect_decline;  // the GPU must decline (IPT_ERR_UNSUPPORTED) with this in its message
+    Case& pin(const std::string& v) {
+        variant = v;
+        return *this;
+    }
+    Case& declines(const std::string& reason) {
+        expect_decline = reason;
+        return *this;
+    }
     Case& img(const std::string& n, Img m) {
         args.push_back({n, true, std::move(m), ""});
         return *this;
@@ -409,8 +424,10 @@ RunResult run_once(const ipt_op_schema* schema, const ipt_impl_desc* impl, const
 
 double eps_of(int32_t d) { return d == IPT_SINGLE ? 1.1920928955078125e-07 : 2.220446049250313e-16; }
 
+// transform_peak > 0: the bound of transform (FFT) variants, tolerance * eps *
+// max_p (|A|*|B|)(p), with transform_peak standing for that maximum.
 std::string compare(const ipt_op_schema* schema, const std::string& name, const Img& got, const Img& ref,
-                    double thresh_eps = 2.220446049250313e-16) {
+                    double thresh_eps = 2.220446049250313e-16, double transform_peak = 0) {
     if (got.dtype != ref.dtype || got.rows != ref.rows || got.cols != ref.cols || got.ch != ref.ch) {
         std::ostringstream o;
         o << name << ": shape/class " << dtype_name(got.dtype) << " " << got.rows << "x" << got.cols << "x" << got.ch
@@ -427,6 +444,8 @@ std::string compare(const ipt_op_schema* schema, const std::string& name, const 
         // loose stand-in for (|A|*|B|)(p); `ipt conformance` applies the exact rule.
         tol = schema->tolerance * eps_of(got.dtype) * std::max(1.0, maxref) *
               (schema->compare == IPT_CMP_CONV ? 8.0 : 1.0);
+    if (floating && schema->compare == IPT_CMP_CONV && transform_peak > 0)
+        tol = schema->tolerance * eps_of(got.dtype) * transform_peak;
     // edge's thresh: 64 eps relative, eps of the class the reference computes
     // in (single for every input but double; set by the caller).
     if (std::strcmp(schema->name, "ipt.edge") == 0 && name == "thresh") tol = 64 * thresh_eps * std::max(1.0, maxref);
@@ -452,6 +471,28 @@ std::string compare(const ipt_op_schema* schema, const std::string& name, const 
       << " c=" << (first % plane) % std::max<int64_t>(1, got.cols) << " ch=" << first / std::max<int64_t>(1, plane)
       << ": " << got.at(first) << " vs " << ref.at(first) << "; worst |diff| " << worst << ", bound " << tol << ")";
     return o.str();
+}
+
+// An upper bound of max_p (|A|*|K|)(p) for conv2: max|A| * sum|K|, K = B or
+// u v^T (a loose stand-in; `ipt conformance` applies the exact maximum).
+double conv2_magnitude_peak(const Case& c) {
+    auto max_abs = [](const Img& m) {
+        double x = 0;
+        for (int64_t i = 0; i < m.numel(); ++i) x = std::max(x, std::fabs(m.at(i)));
+        return x;
+    };
+    auto sum_abs = [](const Img& m) {
+        double x = 0;
+        for (int64_t i = 0; i < m.numel(); ++i) x += std::fabs(m.at(i));
+        return x;
+    };
+    const Arg* a = c.find("A");
+    const Arg* b = c.find("B");
+    const Arg* u = c.find("u");
+    const Arg* v = c.find("v");
+    if (!a) return 0;
+    const double kernel = b ? sum_abs(b->img) : (u && v ? sum_abs(u->img) * sum_abs(v->img) : 0);
+    return max_abs(a->img) * kernel;
 }
 
 // bwdist: D exact; IDX exact except where another feature is equally near.
@@ -531,6 +572,37 @@ std::vector<Case> check_cases() {
     add("ipt.conv2", "u,v same").img("A", random_img(IPT_DOUBLE, 41, 37)).img("u", random_img(IPT_DOUBLE, 5, 1)).img("v", random_img(IPT_DOUBLE, 1, 4))
         .set("shape", "same");
     add("ipt.conv2", "single 45x45 same").img("A", random_img(IPT_SINGLE, 64, 64)).img("B", random_img(IPT_SINGLE, 45, 45)).set("shape", "same");
+    // The fft variant (cuFFT), against the direct CPU reference with the FFT bound.
+    add("ipt.conv2", "fft single 45x45 same").pin("fft").img("A", random_img(IPT_SINGLE, 64, 64, 1, -1, 1))
+        .img("B", random_img(IPT_SINGLE, 45, 45, 1, -1, 1)).set("shape", "same");
+    add("ipt.conv2", "fft double 31x25 full").pin("fft").img("A", random_img(IPT_DOUBLE, 110, 100, 1, -1, 1))
+        .img("B", random_img(IPT_DOUBLE, 31, 25, 1, -1, 1));
+    add("ipt.conv2", "fft mixed 17x17 valid").pin("fft").img("A", random_img(IPT_SINGLE, 80, 90, 1, -1, 1))
+        .img("B", random_img(IPT_DOUBLE, 17, 17, 1, -1, 1)).set("shape", "valid");
+    add("ipt.conv2", "fft double 16x19 same").pin("fft").img("A", random_img(IPT_DOUBLE, 63, 65, 1, -1, 1))
+        .img("B", random_img(IPT_DOUBLE, 16, 19, 1, -1, 1)).set("shape", "same");
+    for (const char* shape : {"full", "same"})
+        add("ipt.conv2", std::string("fft kernel larger than A ") + shape).pin("fft").img("A", random_img(IPT_SINGLE, 20, 30, 1, -1, 1))
+            .img("B", random_img(IPT_SINGLE, 41, 37, 1, -1, 1)).set("shape", shape);
+    add("ipt.conv2", "fft u,v 101x1 1x103 same").pin("fft").img("A", random_img(IPT_DOUBLE, 150, 160, 1, -1, 1))
+        .img("u", random_img(IPT_DOUBLE, 101, 1, 1, -1, 1)).img("v", random_img(IPT_DOUBLE, 1, 103, 1, -1, 1)).set("shape", "same");
+    add("ipt.conv2", "fft u,v single/double full").pin("fft").img("A", random_img(IPT_SINGLE, 40, 50, 1, -1, 1))
+        .img("u", random_img(IPT_SINGLE, 1, 211, 1, -1, 1)).img("v", random_img(IPT_DOUBLE, 197, 1, 1, -1, 1));
+    add("ipt.conv2", "fft one row 1x300 * 1x200").pin("fft").img("A", random_img(IPT_DOUBLE, 1, 300, 1, -1, 1))
+        .img("B", random_img(IPT_DOUBLE, 1, 200, 1, -1, 1));
+    add("ipt.conv2", "fft one column 300x1 * 200x1 same").pin("fft").img("A", random_img(IPT_SINGLE, 300, 1, 1, -1, 1))
+        .img("B", random_img(IPT_SINGLE, 200, 1, 1, -1, 1)).set("shape", "same");
+    // ... and what it must decline (the registry then runs the direct variant).
+    add("ipt.conv2", "fft declines 7x7").pin("fft").declines("crossover").img("A", random_img(IPT_SINGLE, 70, 93))
+        .img("B", random_img(IPT_SINGLE, 7, 7)).set("shape", "same");
+    add("ipt.conv2", "fft declines valid empty").pin("fft").declines("empty").img("A", random_img(IPT_DOUBLE, 10, 10))
+        .img("B", random_img(IPT_DOUBLE, 17, 17)).set("shape", "valid");
+    add("ipt.conv2", "fft declines NaN in A").pin("fft").declines("NaN")
+        .img("A", with_value(random_img(IPT_DOUBLE, 64, 64, 1, -1, 1), 1000, NAN)).img("B", random_img(IPT_DOUBLE, 15, 15));
+    add("ipt.conv2", "fft declines Inf in u").pin("fft").declines("NaN").img("A", random_img(IPT_SINGLE, 64, 64, 1, -1, 1))
+        .img("u", with_value(random_img(IPT_SINGLE, 150, 1), 3, INFINITY)).img("v", random_img(IPT_SINGLE, 1, 60));
+    add("ipt.conv2", "fft declines 1e300 in B").pin("fft").declines("2^448").img("A", random_img(IPT_DOUBLE, 64, 64, 1, -1, 1))
+        .img("B", with_value(random_img(IPT_DOUBLE, 13, 13), 0, 1e300));
     // imfilter
     for (const char* bnd : {"constant", "symmetric", "replicate", "circular"})
         add("ipt.imfilter", std::string("uint8 5x5 ") + bnd).img("A", random_img(IPT_UINT8, 37, 41)).img("h", random_img(IPT_DOUBLE, 5, 5, 1, -0.3, 0.5))
@@ -617,7 +689,14 @@ std::vector<Case> bench_cases() {
     add("ipt.mean2", "uint8 8192^2").img("A", random_img(IPT_UINT8, big, big));
     add("ipt.imadjust", "uint8 8192^2 limits").img("I", random_img(IPT_UINT8, big, big)).set("low_high_in", "[0.2 0.8]");
     add("ipt.conv2", "single 7x7 same 2048^2", "filter7_32f").img("A", random_img(IPT_SINGLE, n, n)).img("B", random_img(IPT_SINGLE, 7, 7)).set("shape", "same");
-    add("ipt.conv2", "single 31x31 same 2048^2").img("A", random_img(IPT_SINGLE, n, n)).img("B", random_img(IPT_SINGLE, 31, 31)).set("shape", "same");
+    // Each size through the direct engine and through cuFFT (the registry picks
+    // between them by measurement; these rows show where they cross).
+    for (auto [dtype, k] : {std::pair{IPT_SINGLE, 15}, {IPT_SINGLE, 21}, {IPT_SINGLE, 31}, {IPT_DOUBLE, 21}}) {
+        const std::string label = std::string(dtype_name(dtype)) + " " + std::to_string(k) + "x" + std::to_string(k) + " same 2048^2";
+        const Img a = random_img(dtype, n, n), b = random_img(dtype, k, k);
+        add("ipt.conv2", label).img("A", a).img("B", b).set("shape", "same");
+        add("ipt.conv2", label + " (fft)").pin("fft").img("A", a).img("B", b).set("shape", "same");
+    }
     add("ipt.imfilter", "uint8 prewitt 2048^2", "prewitt_u8").img("A", random_img(IPT_UINT8, n, n)).img("h", doubles(3, 3, {1, 1, 1, 0, 0, 0, -1, -1, -1}))
         .set("boundary", "replicate");
     for (int k : {3, 5, 7, 15})
@@ -715,6 +794,19 @@ int main(int argc, char** argv) {
             if (!gi) {
                 verdict = "SKIP";
                 detail = "not implemented by libipt_cuda";
+            } else if (!c.expect_decline.empty()) {
+                RunResult g = run_once(schema, gi, c, true);
+                if (g.status == IPT_ERR_UNSUPPORTED && g.error.find(c.expect_decline) != std::string::npos) {
+                    verdict = "PASS";
+                    detail = "declined: " + g.error;
+                } else if (g.status == IPT_ERR_UNSUPPORTED && g.error.find("could not be loaded") != std::string::npos) {
+                    verdict = "SKIP";  // a library the implementation needs is missing here
+                    detail = "cuda: " + g.error;
+                } else {
+                    verdict = "FAIL";
+                    detail = g.status == IPT_OK ? "accepted a call it must decline ('" + c.expect_decline + "')"
+                                                : "cuda: " + g.error;
+                }
             } else if (!ri) {
                 verdict = "SKIP";
                 detail = "no CPU reference implementation loaded";
@@ -739,7 +831,8 @@ int main(int argc, char** argv) {
                         const Arg* in = c.find("I");
                         const double te = (in && in->is_img && in->img.dtype != IPT_DOUBLE) ? eps_of(IPT_SINGLE)
                                                                                            : eps_of(IPT_DOUBLE);
-                        std::string e = compare(schema, name, g.outputs.at(name), ref, te);
+                        const double peak = c.variant == "fft" ? conv2_magnitude_peak(c) : 0;
+                        std::string e = compare(schema, name, g.outputs.at(name), ref, te, peak);
                         if (!e.empty()) detail += e + "; ";
                     }
                     verdict = detail.empty() ? "PASS" : "FAIL";

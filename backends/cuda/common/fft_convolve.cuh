@@ -1,0 +1,472 @@
+// Linear 2-D convolution through cuFFT in double precision, for large kernels
+// (conv2's "fft" variant):
+//
+//   out(o_r, o_c) = full(o_r + start_r, o_c + start_c),  full = A conv K
+//
+// A and K are converted to double and zero-padded into one buffer of two
+// P x Q planes in cuFFT's in-place real layout (each row padded to Q/2+1
+// complex values, i.e. 2 (Q/2+1) doubles), transformed together by one
+// batched D2Z plan, multiplied pointwise with the 1/(PQ) scale, transformed
+// back by a Z2D plan, and the wanted window is converted to the output class.
+// Images are row-major (DESIGN.md), so the transforms' last, contiguous
+// dimension is the columns, and that is the one R2C halves.
+//
+// P and Q hold A and K and keep the circular wrap-around out of the wanted
+// window: P >= max(ma, kr, ma + kr - 1 - start_r, start_r + out_rows), Q
+// likewise ('valid' needs only P >= ma, 'same' about ma + kr/2), rounded up
+// to the length cuFFT transforms fastest (fft_fast_length).
+//
+// Inputs whose transform would not give the convolution -- Inf or NaN (spread
+// over the whole output) and magnitudes above kFftInputLimit (products of
+// spectra could overflow) -- make the call decline. The staging kernels raise
+// a flag in mapped host memory; the host reads it once, after queuing the
+// forward transform so that the GPU stays busy while the host waits. That
+// wait (for the work queued before the call, and the staging) is the one
+// synchronisation of the variant.
+//
+// Plans: per device and (P, Q), a batched forward plan and an inverse plan,
+// made without cuFFT's own workspace (each call passes stream-ordered
+// scratch), cached for up to kFftMaxCachedPlans sizes with the least recently
+// used evicted. The first call of a size makes its plans (cuFFT may wait for
+// the device while it does).
+//
+// Error: |out - exact| <= c u log2(PQ) ||A||_F ||K||_F, u = 2^-53, c small: a
+// bound on the whole output, not per element.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/buffer.hpp"
+#include "common/context.hpp"
+#include "common/cufft_loader.hpp"
+#include "common/device.cuh"
+
+namespace ipt::cuda {
+
+struct FftGeometry {
+    int64_t ma = 0, na = 0;            // image
+    int64_t kr = 0, kc = 0;            // kernel support
+    int64_t start_r = 0, start_c = 0;  // first wanted element of the full convolution
+    int64_t out_rows = 0, out_cols = 0;
+};
+
+// One factor of the kernel on the device, single or double.
+struct FftTaps {
+    const void* data = nullptr;
+    bool single = false;
+    __device__ double at(int64_t i) const {
+        return single ? static_cast<double>(static_cast<const float*>(data)[i]) : static_cast<const double*>(data)[i];
+    }
+};
+
+// The kernel K: a kr x kc matrix (row-major), or for conv2(u, v, A) the outer
+// product u v^T (rows by u, columns by v; each tap rounded once, u(i) * v(j)).
+struct FftKernel {
+    FftTaps matrix, u, v;
+    bool separable = false;
+};
+
+// A transform of rows x cols real values. In the in-place layout a row holds
+// cols/2 + 1 complex values, i.e. 2 (cols/2 + 1) doubles.
+struct FftSize {
+    int64_t rows = 0, cols = 0;
+    int64_t half_cols() const { return cols / 2 + 1; }
+    int64_t real_pitch() const { return 2 * half_cols(); }
+    int64_t plane_doubles() const { return rows * real_pitch(); }
+    int64_t plane_complex() const { return rows * half_cols(); }
+};
+
+// The length cuFFT transforms fastest among those >= n. Measured on an H100
+// (double, in place, n x n, a batch-2 forward and an inverse transform):
+// powers of 2, 3 and 7 cost 46-58 ps per point (1024, 2048, 2187, 2401, 4096),
+// every other length with factors 2, 3, 5, 7 87-125 ps (2058, 2100, 2160,
+// 2304, 2500, ...; powers of 5 were not measured). A 2-D transform pays that
+// factor of ~2 once, i.e. ~1.4 per dimension, so a length costs 10 per point
+// if it is such a prime power, 14 otherwise, and the cheapest wins: 2063 ->
+// 2187 (not 2100), 2500 -> 2500 (not 4096).
+inline int64_t fft_fast_length(int64_t n) {
+    auto cost = [](int64_t m) -> int64_t {
+        int64_t rest = m;
+        int distinct = 0;
+        bool prime_power_fast = true;
+        for (int64_t p : {2, 3, 5, 7}) {
+            if (rest % p != 0) continue;
+            ++distinct;
+            prime_power_fast = p != 5;
+            while (rest % p == 0) rest /= p;
+        }
+        if (rest != 1) return -1;  // another prime factor: not a length to use
+        return (distinct <= 1 && prime_power_fast ? 10 : 14) * m;
+    };
+    int64_t best = 1, best_cost = -1;
+    // A power of 2 >= n always qualifies, so nothing longer can be cheaper.
+    int64_t limit = 1;
+    while (limit < n) limit *= 2;
+    for (int64_t m = std::max<int64_t>(n, 1); m <= limit; ++m) {
+        const int64_t c = cost(m);
+        if (c >= 0 && (best_cost < 0 || c < best_cost)) best = m, best_cost = c;
+    }
+    return best;
+}
+
+// Length along one dimension: holds the image (m) and the kernel (k), and
+// the circular result at the wanted indices [start, start + out) equals the
+// full convolution there (full(i - L) and full(i + L) are zero there).
+inline int64_t fft_min_length(int64_t m, int64_t k, int64_t start, int64_t out) {
+    return std::max({m, k, m + k - 1 - start, start + out});
+}
+
+inline FftSize fft_size_for(const FftGeometry& g) {
+    // At least 2 columns: a real-to-complex transform of length 1 is not one
+    // every cuFFT version plans (one row, P = 1, is made a 1-D transform).
+    return FftSize{fft_fast_length(fft_min_length(g.ma, g.kr, g.start_r, g.out_rows)),
+                   fft_fast_length(std::max<int64_t>(fft_min_length(g.na, g.kc, g.start_c, g.out_cols), 2))};
+}
+
+// Spectra are bounded by PQ max|x| < 2^31 max|x|; below 2^448 per input the
+// product of two spectra stays under 2^958, far from double's overflow.
+constexpr double kFftInputLimit = 0x1p448;
+
+constexpr int kFftThreads = 256;
+constexpr size_t kFftMaxCachedPlans = 16;
+
+// Row-parallel launches: blockIdx.y strides over the rows, so every thread of
+// a block runs the same iterations (the block-wide vote of the staging
+// kernels relies on it).
+inline dim3 fft_row_grid(int64_t cols, int64_t rows) {
+    return dim3(static_cast<unsigned>(std::max<int64_t>((cols + kFftThreads - 1) / kFftThreads, 1)),
+                static_cast<unsigned>(std::clamp<int64_t>(rows, 1, 65535)), 1);
+}
+
+// ---- kernels ------------------------------------------------------------------
+
+// The image plane: A converted to double, zeros elsewhere. Raises
+// *out_of_range (once per block at most) for Inf, NaN or |x| > kFftInputLimit.
+template <class TA>
+__global__ void __launch_bounds__(kFftThreads)
+fft_stage_image(const TA* __restrict__ a, int64_t ma, int64_t na, double* __restrict__ plane, int64_t rows,
+                int64_t pitch, unsigned* out_of_range) {
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    bool bad = false;
+    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+        if (c >= pitch) continue;
+        double x = 0.0;
+        if (r < ma && c < na) {
+            x = to_double(a[r * na + c]);
+            bad |= !(fabs(x) <= kFftInputLimit);
+        }
+        plane[r * pitch + c] = x;
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0) *out_of_range = 1u;
+}
+
+// The kernel plane, as the image plane. For u v^T a non-finite u(i) or v(j)
+// gives a non-finite product, so checking the products covers the factors.
+static __global__ void __launch_bounds__(kFftThreads)
+fft_stage_kernel(FftKernel k, int64_t kr, int64_t kc, double* __restrict__ plane, int64_t rows, int64_t pitch,
+                 unsigned* out_of_range) {
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    bool bad = false;
+    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+        if (c >= pitch) continue;
+        double x = 0.0;
+        if (r < kr && c < kc) {
+            x = k.separable ? k.u.at(r) * k.v.at(c) : k.matrix.at(r * kc + c);
+            bad |= !(fabs(x) <= kFftInputLimit);
+        }
+        plane[r * pitch + c] = x;
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0) *out_of_range = 1u;
+}
+
+// image <- image * kernel * scale, elementwise over complex spectra.
+static __global__ void __launch_bounds__(kFftThreads)
+fft_multiply_spectra(double2* __restrict__ image, const double2* __restrict__ kernel, int64_t n, double scale) {
+    IPT_GRID_STRIDE(i, n) {
+        const double2 a = image[i], k = kernel[i];
+        image[i] = make_double2((a.x * k.x - a.y * k.y) * scale, (a.x * k.y + a.y * k.x) * scale);
+    }
+}
+
+// out(r, c) = plane(r + start_r, c + start_c), converted (rounded once) to TC.
+template <class TC>
+__global__ void __launch_bounds__(kFftThreads)
+fft_crop(const double* __restrict__ plane, int64_t pitch, int64_t start_r, int64_t start_c, TC* __restrict__ out,
+         int64_t out_rows, int64_t out_cols) {
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= out_cols) return;
+    for (int64_t r = blockIdx.y; r < out_rows; r += gridDim.y)
+        out[r * out_cols + c] = static_cast<TC>(plane[(r + start_r) * pitch + start_c + c]);
+}
+
+// ---- the host's flag ------------------------------------------------------------
+
+// A word of mapped pinned host memory that kernels write through its device
+// address. Words are pooled for the life of the process: one per call in
+// flight, allocated on demand, returned to the driver at exit.
+struct MappedWord {
+    unsigned* host = nullptr;
+    unsigned* device = nullptr;
+};
+
+class MappedWordPool {
+public:
+    static MappedWordPool& instance() {
+        static MappedWordPool pool;
+        return pool;
+    }
+    MappedWord take() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!free_.empty()) {
+                MappedWord w = free_.back();
+                free_.pop_back();
+                return w;
+            }
+        }
+        void* host = nullptr;
+        check(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable),
+              "cudaHostAlloc (mapped flag)");
+        void* device = nullptr;
+        const cudaError_t e = cudaHostGetDevicePointer(&device, host, 0);
+        if (e != cudaSuccess) {
+            (void)cudaFreeHost(host);
+            throw_cuda(e, "cudaHostGetDevicePointer (mapped flag)");
+        }
+        return MappedWord{static_cast<unsigned*>(host), static_cast<unsigned*>(device)};
+    }
+    void give_back(MappedWord w) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        free_.push_back(w);
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<MappedWord> free_;
+};
+
+struct EventDestroy {
+    void operator()(cudaEvent_t e) const { (void)cudaEventDestroy(e); }
+};
+using EventHandle = std::unique_ptr<CUevent_st, EventDestroy>;
+
+// Set by the staging kernels when an input is out of the FFT's range; read by
+// the host once, after an event recorded behind those kernels.
+class OutOfRangeFlag {
+public:
+    explicit OutOfRangeFlag(cudaStream_t stream) : stream_(stream) {
+        cudaEvent_t e = nullptr;
+        check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+        done_.reset(e);
+        word_ = MappedWordPool::instance().take();
+        *static_cast<volatile unsigned*>(word_.host) = 0u;
+    }
+    OutOfRangeFlag(const OutOfRangeFlag&) = delete;
+    OutOfRangeFlag& operator=(const OutOfRangeFlag&) = delete;
+    ~OutOfRangeFlag() {
+        // A kernel still queued could raise the word after another call took
+        // it: wait for the stream first (only on paths that never read it).
+        if (pending_) (void)cudaStreamSynchronize(stream_);
+        MappedWordPool::instance().give_back(word_);
+    }
+
+    unsigned* device_word() const { return word_.device; }
+    // A kernel that may write the word has been queued.
+    void queued() { pending_ = true; }
+    // Marks the end of the kernels that may write the word.
+    void record() { check(cudaEventRecord(done_.get(), stream_), "cudaEventRecord (range check)"); }
+    // Waits for those kernels only (not for work queued after record()).
+    bool raised() {
+        check(cudaEventSynchronize(done_.get()), "cudaEventSynchronize (range check)");
+        pending_ = false;
+        return *static_cast<volatile unsigned*>(word_.host) != 0u;
+    }
+
+private:
+    cudaStream_t stream_;
+    EventHandle done_;
+    MappedWord word_;
+    bool pending_ = false;
+};
+
+// ---- plans ------------------------------------------------------------------------
+
+// The plans of one transform size on one device.
+struct FftPlans {
+    int device = 0;
+    cufft::Handle forward = 0;  // image and kernel planes together (batch 2), D2Z in place
+    cufft::Handle inverse = 0;  // the image plane, Z2D in place
+    bool has_forward = false, has_inverse = false;
+    size_t work_bytes = 0;      // scratch either plan needs
+    std::mutex exec_mutex;      // cuFFT runs a plan from one host thread at a time
+
+    FftPlans() = default;
+    FftPlans(const FftPlans&) = delete;
+    FftPlans& operator=(const FftPlans&) = delete;
+    ~FftPlans() {
+        // Transforms still queued may use the plan, and cuFFT does not say
+        // that cufftDestroy waits for them: wait for the device first.
+        const CufftLibrary& lib = CufftLibrary::get();
+        int current = 0;
+        const bool restore = cudaGetDevice(&current) == cudaSuccess;
+        if (cudaSetDevice(device) == cudaSuccess) (void)cudaDeviceSynchronize();
+        if (has_forward) (void)lib.destroy(forward);
+        if (has_inverse) (void)lib.destroy(inverse);
+        if (restore) (void)cudaSetDevice(current);
+        (void)cudaGetLastError();
+    }
+};
+
+// Makes both plans of `size` on the current device. A size cuFFT cannot plan
+// is declined: the direct variant still runs the call.
+inline std::shared_ptr<FftPlans> make_fft_plans(int device, const FftSize& size, const std::string& what) {
+    const CufftLibrary& lib = CufftLibrary::get();
+    auto plans = std::make_shared<FftPlans>();
+    plans->device = device;
+    const std::string dims = std::to_string(size.rows) + " x " + std::to_string(size.cols);
+    auto decline = [&](const char* call, cufft::Result r) {
+        ipt::plugin::unsupported(what + ": cuFFT cannot plan a " + dims + " transform (" + call + ": " +
+                                 cufft::result_name(r) + ")");
+    };
+    // One row: a 1-D transform of the columns (a 2-D plan of height 1 is not
+    // one every cuFFT version accepts).
+    const bool one_row = size.rows == 1;
+    const int rank = one_row ? 1 : 2;
+    int n[2] = {static_cast<int>(size.rows), static_cast<int>(size.cols)};
+    int real_embed[2] = {static_cast<int>(size.rows), static_cast<int>(size.real_pitch())};
+    int complex_embed[2] = {static_cast<int>(size.rows), static_cast<int>(size.half_cols())};
+    const int real_dist = static_cast<int>(size.plane_doubles());
+    const int complex_dist = static_cast<int>(size.plane_complex());
+    int* dims_of = one_row ? n + 1 : n;
+    int* real_layout = one_row ? real_embed + 1 : real_embed;
+    int* complex_layout = one_row ? complex_embed + 1 : complex_embed;
+
+    auto make = [&](cufft::Handle& plan, bool& made, int* in_embed, int in_dist, int* out_embed, int out_dist,
+                    int type, int batch) {
+        cufft::Result r = lib.create(&plan);
+        if (r != cufft::kSuccess) decline("cufftCreate", r);
+        made = true;
+        // The workspace comes from each call's stream-ordered scratch instead.
+        if ((r = lib.set_auto_allocation(plan, 0)) != cufft::kSuccess) decline("cufftSetAutoAllocation", r);
+        size_t work = 0;
+        r = lib.make_plan_many(plan, rank, dims_of, in_embed, 1, in_dist, out_embed, 1, out_dist, type, batch, &work);
+        if (r != cufft::kSuccess) decline("cufftMakePlanMany", r);
+        plans->work_bytes = std::max(plans->work_bytes, work);
+    };
+    make(plans->forward, plans->has_forward, real_layout, real_dist, complex_layout, complex_dist, cufft::kD2Z, 2);
+    make(plans->inverse, plans->has_inverse, complex_layout, complex_dist, real_layout, real_dist, cufft::kZ2D, 1);
+    return plans;
+}
+
+class FftPlanCache {
+public:
+    // Never destroyed: at exit the CUDA runtime and cuFFT may already be torn
+    // down, and the driver reclaims the plans' memory anyway.
+    static FftPlanCache& instance() {
+        static FftPlanCache& cache = *new FftPlanCache;
+        return cache;
+    }
+
+    std::shared_ptr<FftPlans> get(int device, const FftSize& size, const std::string& what) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const Key key{device, size.rows, size.cols};
+        auto it = entries_.find(key);
+        if (it != entries_.end()) {
+            it->second.last_use = ++clock_;
+            return it->second.plans;
+        }
+        std::shared_ptr<FftPlans> plans = make_fft_plans(device, size, what);
+        if (entries_.size() >= kFftMaxCachedPlans) {
+            auto oldest = std::min_element(entries_.begin(), entries_.end(), [](const auto& x, const auto& y) {
+                return x.second.last_use < y.second.last_use;
+            });
+            entries_.erase(oldest);  // destroyed now, or when the last call using it ends
+        }
+        entries_.emplace(key, Entry{plans, ++clock_});
+        return plans;
+    }
+
+private:
+    FftPlanCache() = default;
+    using Key = std::tuple<int, int64_t, int64_t>;
+    struct Entry {
+        std::shared_ptr<FftPlans> plans;
+        uint64_t last_use = 0;
+    };
+    std::mutex mutex_;
+    std::map<Key, Entry> entries_;
+    uint64_t clock_ = 0;
+};
+
+// ---- the convolution ----------------------------------------------------------------
+
+// out = the wanted window of A conv K, queued on the device's stream. Declines
+// (ipt::plugin::unsupported, prefixed by `what`) when cuFFT is missing, the
+// transform is too large for one plan, cuFFT cannot plan it, or an input is
+// out of range (see the top of this file). output() allocates the output and
+// is called only once the call is sure to run, so a decline leaves it untouched.
+template <class TA, class TC, class Output>
+void fft_convolve(const TA* a, const FftKernel& k, const FftGeometry& g, Output output, const Device& dev,
+                  const std::string& what) {
+    const CufftLibrary& lib = CufftLibrary::get();
+    if (!lib.loaded()) ipt::plugin::unsupported(what + ": " + lib.failure());
+    const FftSize size = fft_size_for(g);
+    // cuFFT's plans take int sizes and distances; the batch spans two planes.
+    if (2 * size.plane_doubles() > INT32_MAX)
+        ipt::plugin::unsupported(what + ": the padded transform (" + std::to_string(size.rows) + " x " +
+                                 std::to_string(size.cols) + ") is too large for one cuFFT plan");
+    const std::shared_ptr<FftPlans> plans = FftPlanCache::instance().get(dev.ordinal, size, what);
+
+    const cudaStream_t s = dev.stream;
+    const int64_t pitch = size.real_pitch(), plane = size.plane_doubles(), spectrum = size.plane_complex();
+    DeviceArray<double> planes(static_cast<size_t>(2 * plane), s);
+    DeviceArray<unsigned char> work(plans->work_bytes, s);
+    double* image_plane = planes.get();
+    double* kernel_plane = planes.get() + plane;
+    // In place: plane p's spectrum starts where its real values do.
+    auto* image_spectrum = reinterpret_cast<cufft::DoubleComplex*>(image_plane);
+    auto* kernel_spectrum = reinterpret_cast<cufft::DoubleComplex*>(kernel_plane);
+
+    OutOfRangeFlag out_of_range(s);
+    const dim3 stage_grid = fft_row_grid(pitch, size.rows);
+    fft_stage_image<TA><<<stage_grid, kFftThreads, 0, s>>>(a, g.ma, g.na, image_plane, size.rows, pitch,
+                                                           out_of_range.device_word());
+    check_launch((what + ": staging A").c_str());
+    out_of_range.queued();
+    fft_stage_kernel<<<stage_grid, kFftThreads, 0, s>>>(k, g.kr, g.kc, kernel_plane, size.rows, pitch,
+                                                        out_of_range.device_word());
+    check_launch((what + ": staging the kernel").c_str());
+    out_of_range.record();
+
+    auto run_plan = [&](cufft::Handle plan, auto exec, auto* in, auto* out, const char* call) {
+        std::lock_guard<std::mutex> lock(plans->exec_mutex);
+        check_cufft(lib.set_stream(plan, s), what + ": cufftSetStream");
+        if (work.get()) check_cufft(lib.set_work_area(plan, work.get()), what + ": cufftSetWorkArea");
+        check_cufft(exec(plan, in, out), what + ": " + call);
+    };
+    // Queued before the host waits for the flag, so the GPU keeps working.
+    run_plan(plans->forward, lib.exec_d2z, image_plane, image_spectrum, "cufftExecD2Z");
+    if (out_of_range.raised())
+        ipt::plugin::unsupported(what + ": Inf or NaN (or a magnitude above 2^448) in A or the kernel would "
+                                        "spread over the whole output");
+
+    fft_multiply_spectra<<<grid_for(spectrum, kFftThreads), kFftThreads, 0, s>>>(
+        reinterpret_cast<double2*>(image_spectrum), reinterpret_cast<const double2*>(kernel_spectrum), spectrum,
+        1.0 / (static_cast<double>(size.rows) * static_cast<double>(size.cols)));
+    check_launch((what + ": product of the spectra").c_str());
+    run_plan(plans->inverse, lib.exec_z2d, image_spectrum, image_plane, "cufftExecZ2D");
+
+    TC* out = output();
+    fft_crop<TC><<<fft_row_grid(g.out_cols, g.out_rows), kFftThreads, 0, s>>>(image_plane, pitch, g.start_r,
+                                                                               g.start_c, out, g.out_rows, g.out_cols);
+    check_launch((what + ": output").c_str());
+}
+
+}  // namespace ipt::cuda
