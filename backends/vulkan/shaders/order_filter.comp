@@ -116,8 +116,8 @@ uint64_t key_at(int i) {
     case DT_INT32: return uint64_t(uint(BufI32(pc.a).v[i]) ^ 0x80000000u);
     case DT_UINT32: return uint64_t(BufU32(pc.a).v[i]);
     case DT_SINGLE: {
-        const float f = BufF32(pc.a).v[i];
-        return is_nan_f(f) ? 0xFFFFFFFFul : uint64_t(key_of_float(f));
+        const uint b = BufU32(pc.a).v[i];
+        return is_nan_f(uintBitsToFloat(b)) ? 0xFFFFFFFFul : uint64_t(key_of_float_bits(b));
     }
     default: {
         const double d = BufF64(pc.a).v[i];
