@@ -115,6 +115,12 @@ if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
   timeout $(( 420 - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes 256,2048 --repeats 7 --budget 1 --chart "$out/ipt-bench.png" \
     --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
   note "ipt bench exit $? after $(elapsed) s"
+  if [ -f "$vk" ]; then
+    # Per-dispatch GPU times of the Vulkan plugin for the cases furthest from CUDA.
+    IPT_VULKAN_TIMING=1 timeout 60 "$ipt" bench --plugin "$vk" --ops conv2,edge,medfilt2,dither --sizes 2048 \
+      --repeats 3 --budget 1 --chart '' > "$out/vulkan-timing-bench.txt" 2> "$out/vulkan-timing.txt"
+    note "vulkan timing exit $? after $(elapsed) s"
+  fi
   if [ "$(elapsed)" -lt 420 ] && [ -z "${IPT_SKIP_FACET:-}" ]; then
     note "== facet plugin"
     cmake --install "$build" --prefix /tmp/ipt-prefix > /dev/null 2>&1
