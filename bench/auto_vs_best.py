@@ -50,8 +50,8 @@ def main() -> int:
         # Kernel times do not depend on where the data started; take the row
         # whose data sits on a GPU when there is one.
         same = [x for x in rows if (x["op"], x["size"], x.get("dtype")) == key]
-        cuda = [i["kernel_ms"] for x in same for i in x["impls"] if i["plugin"] == "cuda" and i.get("kernel_ms")]
-        vk = [i["kernel_ms"] for x in same for i in x["impls"] if i["plugin"] == "vulkan" and i.get("kernel_ms")]
+        cuda = [i["kernel_ms"] for x in same for i in x["impls"] if i["plugin"] == "cuda" and (i.get("kernel_ms") or -1) > 0]
+        vk = [i["kernel_ms"] for x in same for i in x["impls"] if i["plugin"] == "vulkan" and (i.get("kernel_ms") or -1) > 0]
         if not cuda or not vk:
             continue
         seen.add(key)

@@ -112,12 +112,16 @@ Timed pinned(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector
 }
 
 // Times several calls under the same conditions: each is warmed up once (plans,
-// pipelines, the measured selection), then every round runs each call twice,
-// timing the second run, in an order shuffled from round to round, until
-// `repeats` rounds or the time budget is spent. The untimed run absorbs what
-// the previous call left behind (a driver's threads winding down, evicted
-// caches: a 0.06 ms CPU call took 0.2-3 ms right after a lavapipe call). A comparison of medians taken minutes apart would
-// mostly compare the machine's moods.
+// pipelines, the measured selection), then every round runs each call
+// untimed for at least kSettleMs and then once timed, in an order shuffled
+// from round to round, until `repeats` rounds or the time budget is spent.
+// The untimed runs absorb what the previous call left behind (a driver's
+// threads winding down, evicted caches: a 0.06 ms CPU call took 0.2-3 ms right
+// after a lavapipe call; an idle GPU's lowered clocks). A comparison of
+// medians taken minutes apart would mostly compare the machine's moods.
+constexpr double kSettleMs = 1.0;
+constexpr int kSettleMaxRuns = 100;
+
 void time_interleaved(ipt::Context& ctx, std::vector<Timed>& calls, const ipt_op_schema& op, uint32_t results_to,
                       int repeats, double budget_ms) {
     double spent = 0;
@@ -138,7 +142,14 @@ void time_interleaved(ipt::Context& ctx, std::vector<Timed>& calls, const ipt_op
             Timed& c = calls[j];
             if (!c.error.empty()) continue;
             try {
-                spent += run_once(ctx, c.call, op, results_to);  // settles what the previous call left behind
+                // Untimed runs first, for at least kSettleMs: they absorb what the
+                // previous call left behind and bring an idle GPU's clocks back up
+                // (after a 2048² CPU call an H100 ran a 0.03 ms Vulkan call in
+                // 0.07 ms, a 0.07 ms one in 0.36 ms).
+                double settled = 0;
+                for (int k = 0; k < kSettleMaxRuns && (k == 0 || settled < kSettleMs); ++k)
+                    settled += run_once(ctx, c.call, op, results_to);
+                spent += settled;
                 c.times.push_back(run_once(ctx, c.call, op, results_to));
                 spent += c.times.back();
             } catch (const ipt::Error& e) {
