@@ -65,6 +65,34 @@ constexpr size_t kCorrSharedLimit = 48 * 1024;
 template <class TIn>
 using TileType = double;
 
+// Stages the input tile (rows r0.., columns c0.. of the plane, th x tw, the
+// border resolved) into shared memory, converted once. Row by row across the
+// 32 x 8 block: one row index per row, no division per element, and no
+// border arithmetic for a row or column range that lies inside the image.
+template <class TIn, class TS>
+__device__ __forceinline__ void stage_tile(const TIn* __restrict__ plane, const CorrGeometry& g, TIn pad, int64_t r0,
+                                           int64_t c0, int th, int tw, TS* tile) {
+    const bool columns_inside = c0 >= 0 && c0 + tw <= g.in_cols;
+    for (int tr = threadIdx.y; tr < th; tr += kBlockRows) {
+        const int64_t ri = border_index(g.border, r0 + tr, g.in_rows);
+        TS* dst = tile + tr * tw;
+        if (ri < 0) {
+            const TS v = static_cast<TS>(to_double(pad));
+            for (int tc = threadIdx.x; tc < tw; tc += kTileW) dst[tc] = v;
+            continue;
+        }
+        const TIn* row = plane + ri * g.in_cols;
+        if (columns_inside) {
+            for (int tc = threadIdx.x; tc < tw; tc += kTileW) dst[tc] = static_cast<TS>(to_double(row[c0 + tc]));
+        } else {
+            for (int tc = threadIdx.x; tc < tw; tc += kTileW) {
+                const int64_t ci = border_index(g.border, c0 + tc, g.in_cols);
+                dst[tc] = static_cast<TS>(to_double(ci < 0 ? pad : row[ci]));
+            }
+        }
+    }
+}
+
 // The accumulation of correlate_tiled. Each thread owns kPerThread
 // consecutive output rows, so an input row of the tile feeds up to kPerThread
 // outputs: (kh + kPerThread - 1) * kw shared loads per thread instead of
@@ -122,13 +150,7 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
     const TIn* plane = a + p * g.in_rows * g.in_cols;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTileH - g.off_r;
     const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
-    for (int idx = tid; idx < th * tw; idx += nthreads) {
-        const int tr = idx / tw, tc = idx - tr * tw;
-        const int64_t ri = border_index(g.border, r0 + tr, g.in_rows);
-        const int64_t ci = border_index(g.border, c0 + tc, g.in_cols);
-        TIn v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
-        tile[idx] = static_cast<TS>(to_double(v));
-    }
+    stage_tile(plane, g, pad, r0, c0, th, tw, tile);
     const bool careful = __syncthreads_or(nonfinite_tap) && g.overlap_only();
     // The position test for non-finite taps lives in its own instantiation:
     // in the common loop even a never-taken test doubled a 31x31 kernel's time.
@@ -181,18 +203,11 @@ __global__ void __launch_bounds__(kTileW* kBlockRows, 1)  // registers before oc
 correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
     constexpr int th = kSmallTileH + K - 1, tw = kTileW + K - 1;
     __shared__ float tile[th * tw];
-    const int tid = threadIdx.y * kTileW + threadIdx.x;
     const int64_t p = blockIdx.z;
     const TIn* plane = a + p * g.in_rows * g.in_cols;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kSmallTileH - g.off_r;
     const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
-    for (int idx = tid; idx < th * tw; idx += kTileW * kBlockRows) {
-        const int tr = idx / tw, tc = idx - tr * tw;
-        const int64_t ri = border_index(g.border, r0 + tr, g.in_rows);
-        const int64_t ci = border_index(g.border, c0 + tc, g.in_cols);
-        const TIn v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
-        tile[idx] = static_cast<float>(to_double(v));
-    }
+    stage_tile(plane, g, pad, r0, c0, th, tw, tile);
     float w[K][K];
     uint32_t used[K];  // bit j: tap (i, j) counts (imfilter's zero test on the tap as given)
     bool nonfinite_tap = false;  // the same in every thread: each reads every tap
