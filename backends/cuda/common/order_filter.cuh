@@ -190,6 +190,69 @@ median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64
     }
 }
 
+// uint8: four horizontally adjacent outputs per thread, one in each byte of
+// a 32-bit word. Window element (i, j) of the four outputs is the four
+// consecutive bytes at column 4t + j of tile row i, so one byte permute builds
+// it from two aligned words, and the same network on __vminu4/__vmaxu4 finds
+// the four medians at once: a quarter of the min/max work.
+template <int Lo, int Hi>
+__device__ __forceinline__ void compare_exchange_u8x4(uint32_t* v) {
+    const uint32_t lo = __vminu4(v[Lo], v[Hi]);
+    v[Hi] = __vmaxu4(v[Lo], v[Hi]);
+    v[Lo] = lo;
+}
+
+template <int N, size_t... I>
+__device__ __forceinline__ void select_median_u8x4(uint32_t* v, std::index_sequence<I...>) {
+    using Net = ipt::common::MedianNetwork<N>;
+    (compare_exchange_u8x4<Net::comparators[I].lo, Net::comparators[I].hi>(v), ...);
+}
+
+constexpr int kPackedCols = 4 * 32;  // output columns per block of median_network_u8x4
+
+template <int K>
+__global__ void __launch_bounds__(256)
+median_network_u8x4(const uint8_t* __restrict__ a, uint8_t* __restrict__ out, int64_t rows, int64_t cols,
+                    Border border, uint8_t pad) {
+    static_assert(K <= 5, "a window row must fit in two words");
+    constexpr int N = K * K, H = (K - 1) / 2;
+    constexpr int TW = kPackedCols + 4;  // halo of K - 1 <= 4 columns, rows stay word-aligned
+    __shared__ uint32_t tile_words[(32 + K - 1) * TW / 4];
+    uint8_t* tile = reinterpret_cast<uint8_t*>(tile_words);
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * 32, c0 = static_cast<int64_t>(blockIdx.x) * kPackedCols;
+    for (int tr = ty; tr < 32 + K - 1; tr += 8) {
+        const int64_t ri = border_index(border, r0 - H + tr, rows);
+        for (int tc = tx; tc < TW; tc += 32) {
+            const int64_t ci = border_index(border, c0 - H + tc, cols);
+            tile[tr * TW + tc] = (ri < 0 || ci < 0) ? pad : a[ri * cols + ci];
+        }
+    }
+    __syncthreads();
+    const int64_t c = c0 + 4 * tx;
+    if (c >= cols) return;
+    for (int k0 = ty; k0 < 32; k0 += 8) {
+        const int64_t r = r0 + k0;
+        if (r >= rows) return;
+        uint32_t v[N];
+#pragma unroll
+        for (int i = 0; i < K; ++i) {
+            const uint32_t w0 = tile_words[((k0 + i) * TW + 4 * tx) / 4];
+            const uint32_t w1 = tile_words[((k0 + i) * TW + 4 * tx) / 4 + 1];
+#pragma unroll
+            for (int j = 0; j < K; ++j) v[i * K + j] = __byte_perm(w0, w1, 0x3210 + 0x1111 * j);
+        }
+        select_median_u8x4<N>(v, std::make_index_sequence<ipt::common::MedianNetwork<N>::count>{});
+        const uint32_t m = v[N / 2];
+        uint8_t* dst = out + r * cols + c;
+        if (c + 4 <= cols && reinterpret_cast<uintptr_t>(dst) % 4 == 0) {
+            *reinterpret_cast<uint32_t*>(dst) = m;
+        } else {
+            for (int b = 0; b < 4 && c + b < cols; ++b) dst[b] = static_cast<uint8_t>(m >> (8 * b));
+        }
+    }
+}
+
 // Host side: offsets of the domain (host logical array), then the launch.
 struct Domain {
     std::vector<int> dy, dx;
