@@ -10,7 +10,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev
   libpng-dev libtiff-dev       # image codecs for `ipt run` and `ipt demo`
   libfftw3-dev                 # FFT variant of conv2 on the CPU
-  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers libvkfft-dev
+  libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
+  libvkfft-dev glslang-dev     # conv2's fft variant on Vulkan (glslang linked statically)
   libopencv-dev                # peer library in bench/
   gnuplot-nox                  # charts of `ipt bench`
 )

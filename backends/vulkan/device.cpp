@@ -353,6 +353,7 @@ Device::~Device() {
     for (auto& t : timed_)
         for (VkQueryPool pool : t.pools) vkDestroyQueryPool(device_, pool, nullptr);
     timed_.clear();
+    attachments_.clear();
     save_pipeline_cache();
     completed_ = submitted_;
     for (auto& [value, buffer] : pending_release_) destroy_buffer(buffer);
@@ -798,7 +799,7 @@ void Device::sync() {
 // Pipelines
 // ---------------------------------------------------------------------------
 
-std::string Device::pipeline_cache_path() const {
+std::string Device::cache_file_path(const std::string& stem) const {
     // Next to the registry's tuning cache (IPT_TUNING_CACHE, else
     // $XDG_CACHE_HOME/openipt/, else ~/.cache/openipt/).
     std::filesystem::path dir;
@@ -806,7 +807,7 @@ std::string Device::pipeline_cache_path() const {
     else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) dir = std::filesystem::path(xdg) / "openipt";
     else if (const char* home = std::getenv("HOME"); home && *home) dir = std::filesystem::path(home) / ".cache" / "openipt";
     else return "";
-    return (dir / ("vulkan-pipelines-" + cache_key_ + ".bin")).string();
+    return (dir / (stem + "-" + cache_key_ + ".bin")).string();
 }
 
 void Device::load_pipeline_cache() {
@@ -905,6 +906,17 @@ VkPipeline Device::pipeline(const std::string& shader, const std::vector<uint32_
     pipelines_[key] = pipeline;
     pipeline_shaders_[pipeline] = shader;
     return pipeline;
+}
+
+DeviceAttachment* Device::attachment(const std::string& key) {
+    auto it = attachments_.find(key);
+    return it == attachments_.end() ? nullptr : it->second.get();
+}
+
+DeviceAttachment& Device::attach(const std::string& key, std::unique_ptr<DeviceAttachment> value) {
+    auto& slot = attachments_[key];
+    slot = std::move(value);
+    return *slot;
 }
 
 // ---------------------------------------------------------------------------
@@ -1045,6 +1057,11 @@ void Recorder::write(Buffer* dst, VkDeviceSize offset, const void* data, VkDevic
     transient_.push_back(staging);
     std::memcpy(staging->mapped, data, bytes);
     copy(staging, 0, dst, offset, bytes);
+}
+
+VkCommandBuffer Recorder::external_commands() {
+    barrier();
+    return cb_;
 }
 
 uint64_t Recorder::submit() {

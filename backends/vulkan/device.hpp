@@ -77,6 +77,13 @@ struct TimedSubmission {
 // Largest push-constant block any shader declares (the guaranteed minimum).
 constexpr uint32_t kPushConstantBytes = 128;
 
+// State an operator keeps per device across calls (conv2's FFT plans). The
+// device destroys its attachments after its queue is idle and before the
+// VkDevice, so they may hold Vulkan objects and buffers of the device.
+struct DeviceAttachment {
+    virtual ~DeviceAttachment() = default;
+};
+
 class Device {
 public:
     Device(VkInstance instance, VkPhysicalDevice physical, uint32_t index);
@@ -92,6 +99,7 @@ public:
     VkDevice handle() const { return device_; }
     VkPhysicalDevice physical() const { return physical_; }
     VkQueue queue() const { return queue_; }
+    VkCommandPool command_pool() const { return command_pool_; }
     uint32_t subgroup_size() const { return subgroup_size_; }
     bool can_require_subgroup_size(uint32_t size) const;
     uint32_t max_workgroup_invocations() const { return max_workgroup_invocations_; }
@@ -142,6 +150,13 @@ public:
     void add_timed(TimedSubmission submission);
 
     void save_pipeline_cache();
+    // A file of this device in the folder of the pipeline cache:
+    // <folder>/<stem>-<device key>.bin, or "" when there is no such folder.
+    std::string cache_file_path(const std::string& stem) const;
+
+    // The attachment filed under `key`, or nullptr. Callers hold mutex().
+    DeviceAttachment* attachment(const std::string& key);
+    DeviceAttachment& attach(const std::string& key, std::unique_ptr<DeviceAttachment> value);
 
 private:
     void create_device();
@@ -151,7 +166,7 @@ private:
     bool place(Block* block, VkDeviceSize bytes, VkDeviceSize alignment, VkDeviceSize* offset);
     void free_range(Block* block, VkDeviceSize offset, VkDeviceSize bytes);
     void destroy_buffer(Buffer* buffer);
-    std::string pipeline_cache_path() const;
+    std::string pipeline_cache_path() const { return cache_file_path("vulkan-pipelines"); }
     void load_pipeline_cache();
     uint64_t completed_value();
     void report_timings(uint64_t done);
@@ -184,6 +199,7 @@ private:
     std::map<std::string, VkShaderModule> modules_;
     std::map<std::pair<std::string, std::vector<uint32_t>>, VkPipeline> pipelines_;
     std::map<VkPipeline, std::string> pipeline_shaders_;
+    std::map<std::string, std::unique_ptr<DeviceAttachment>> attachments_;
 
     uint32_t subgroup_size_ = 0;
     uint32_t min_subgroup_ = 0, max_subgroup_ = 0;
@@ -269,6 +285,10 @@ public:
               VkDeviceSize bytes);
     // Host data copied into dst (through a staging buffer).
     void write(Buffer* dst, VkDeviceSize offset, const void* data, VkDeviceSize bytes);
+    // The command buffer, for commands a library records itself (VkFFT),
+    // after the same full barrier as our own commands; our next command is
+    // preceded by one again. The library must leave the buffer recording.
+    VkCommandBuffer external_commands();
 
     // Ends and submits; returns the timeline value. A recorder destroyed
     // without submit() (an error on the way) discards what it recorded.

@@ -4,6 +4,7 @@
 //   static void run_intlut(ipt::vk::OpContext& ctx) { ... }
 //   IPT_VK_OP("ipt.intlut", run_intlut)          // variants wave32 and wave64
 //   IPT_VK_OP_PLAIN("ipt.dither", run_dither)    // one variant ("")
+//   IPT_VK_OP_VARIANT("ipt.conv2", ipt::vk::kFft, 70, run_conv2_fft)
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,8 @@ struct Tuning {
 extern const Tuning kWave32;
 extern const Tuning kWave64;
 extern const Tuning kPlain;
+// conv2's FFT variant: the plain tuning under the variant name "fft".
+extern const Tuning kFft;
 
 // Everything an implementation needs for one call.
 struct OpContext {
@@ -100,3 +103,11 @@ inline uint32_t div_up(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a
     }                                                                                      \
     static const ::ipt::vk::Registration IPT_VK_CONCAT(body, _plain)(                     \
         op_name, &::ipt::vk::kPlain, 55, IPT_VK_CONCAT(body, _entry));
+// A named variant of another algorithm (conv2's "fft"), with its own tuning
+// and static priority.
+#define IPT_VK_OP_VARIANT(op_name, tuning, priority, body)                                \
+    static ipt_status IPT_VK_CONCAT(body, _entry)(const ipt_kernel_call* call) {          \
+        return ::ipt::vk::run_op(call, body);                                              \
+    }                                                                                      \
+    static const ::ipt::vk::Registration IPT_VK_CONCAT(body, _variant)(                   \
+        op_name, &(tuning), priority, IPT_VK_CONCAT(body, _entry));

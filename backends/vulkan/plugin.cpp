@@ -19,6 +19,7 @@ namespace ipt::vk {
 const Tuning kWave32 = {"wave32", 32, 128, 32, 4, 1, 1};
 const Tuning kWave64 = {"wave64", 64, 256, 64, 4, 4, 4};
 const Tuning kPlain = {"", 0, 128, 32, 4, 1, 1};
+const Tuning kFft = {"fft", 0, 128, 32, 4, 1, 1};
 
 std::vector<Registered>& registrations() {
     static std::vector<Registered> list;

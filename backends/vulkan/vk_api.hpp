@@ -22,7 +22,9 @@
 
 // Entry points resolved through vkGetInstanceProcAddr(instance, ...). Device
 // functions are taken from the instance too: the loader's trampolines dispatch
-// to the right driver when devices of several drivers are open at once.
+// to the right driver when devices of several drivers are open at once. The
+// fences, descriptor sets and command-buffer frees are VkFFT's (the fft
+// variant of conv2, fft_convolve.cpp), which calls these same pointers.
 #define IPT_VK_INSTANCE_FUNCTIONS(X)              \
     X(vkDestroyInstance)                          \
     X(vkEnumeratePhysicalDevices)                 \
@@ -76,7 +78,19 @@
     X(vkCreateQueryPool)                          \
     X(vkDestroyQueryPool)                         \
     X(vkCmdResetQueryPool)                        \
-    X(vkGetQueryPoolResults)
+    X(vkGetQueryPoolResults)                      \
+    X(vkCreateFence)                              \
+    X(vkDestroyFence)                             \
+    X(vkResetFences)                              \
+    X(vkWaitForFences)                            \
+    X(vkFreeCommandBuffers)                       \
+    X(vkCreateDescriptorPool)                     \
+    X(vkDestroyDescriptorPool)                    \
+    X(vkCreateDescriptorSetLayout)                \
+    X(vkDestroyDescriptorSetLayout)               \
+    X(vkAllocateDescriptorSets)                   \
+    X(vkUpdateDescriptorSets)                     \
+    X(vkCmdBindDescriptorSets)
 
 // Optional (extension) entry points: may stay NULL.
 #define IPT_VK_OPTIONAL_FUNCTIONS(X)      \

@@ -31,7 +31,7 @@ ipt="$build/bin/ipt"
 vk="$root/.deps/vulkan/libipt_vulkan.so"
 summary="$out/summary-$stage.txt"
 : > "$summary"
-trap 'tar czf "$final/results-$stage.tgz" --exclude="vulkan-pipelines*" -C "$out" . 2>/dev/null; cp "$summary" "$final/"' EXIT
+trap 'tar czf "$final/results-$stage.tgz" --exclude="vulkan-pipelines*" --exclude="vulkan-vkfft*" -C "$out" . 2>/dev/null; cp "$summary" "$final/"' EXIT
 note() { echo "$*" | tee -a "$summary"; }
 started=$(date +%s)
 elapsed() { echo $(( $(date +%s) - started )); }

@@ -2,18 +2,21 @@
 // and edge shapes, every variant the plugin registers, the catalogue's
 // comparison rule per operator. Validation layers are on (vulkan_compare.hpp)
 // and any validation error fails the call that caused it.
+#include <algorithm>
+#include <tuple>
+
 #include "vulkan_compare.hpp"
 
 namespace {
 
 using namespace vk_test;
 
-// Runs op on the CPU and on every Vulkan variant and compares the outputs.
-void compare(const char* op, const Setup& setup, const std::vector<const char*>& outputs,
-             const std::string& label,
-             const std::function<std::function<double(int64_t)>(const std::string&, const Output&)>& bound = nullptr) {
+using Bound = std::function<std::function<double(int64_t)>(const std::string&, const Output&)>;
+
+// Runs op on the CPU and on the given Vulkan variants and compares the outputs.
+void compare_variants(const char* op, const std::vector<std::string>& vs, const Setup& setup,
+                      const std::vector<const char*>& outputs, const std::string& label, const Bound& bound) {
     auto ref = run_on(IPT_DEVICE_HOST, "", op, setup, outputs);
-    const auto vs = variants(op);
     ASSERT_FALSE(vs.empty()) << op << " is not registered on the Vulkan device";
     for (const std::string& v : vs) {
         auto got = run_on(vulkan_device().id, v, op, setup, outputs);
@@ -21,6 +24,12 @@ void compare(const char* op, const Setup& setup, const std::vector<const char*>&
             expect_match(ref[o], got[o], std::string(op) + " " + label + " variant " + v + " output " + o,
                          bound ? bound(o, ref[o]) : nullptr);
     }
+}
+
+// Runs op on the CPU and on every Vulkan variant and compares the outputs.
+void compare(const char* op, const Setup& setup, const std::vector<const char*>& outputs,
+             const std::string& label, const Bound& bound = nullptr) {
+    compare_variants(op, variants(op), setup, outputs, label, bound);
 }
 
 std::string shape_label(const Shape& s, ipt_dtype dt) {
@@ -100,7 +109,11 @@ TEST(VulkanOps, ImlincombEightImages) {
     compare("ipt.imlincomb",
             [&](ipt::Call& c) {
                 c.numbers("K", k);
-                for (int j = 0; j < 8; ++j) c.image(("A" + std::to_string(j + 1)).c_str(), imgs[j]);
+                for (int j = 0; j < 8; ++j) {
+                    std::string name = "A";  // appended, not "A" + ...: GCC 12 misreads that as an overlapping copy
+                    name += std::to_string(j + 1);
+                    c.image(name.c_str(), imgs[j]);
+                }
             },
             {"Z"}, "8 uint8 images");
 }
@@ -179,12 +192,9 @@ std::vector<double> abs_conv(const Output& a, const std::vector<double>& k, int6
         for (int64_t c = 0; c < out_cols; ++c) {
             const int64_t p = o + off_r, q = c + off_c;
             double s = 0;
-            for (int64_t i = 0; i < ma; ++i)
-                for (int64_t j = 0; j < na; ++j) {
-                    const int64_t ki = p - i, kj = q - j;
-                    if (ki < 0 || ki >= kr || kj < 0 || kj >= kc) continue;
-                    s += std::abs(a.at(i * na + j)) * std::abs(k[ki * kc + kj]);
-                }
+            for (int64_t i = std::max<int64_t>(0, p - kr + 1); i <= std::min(ma - 1, p); ++i)
+                for (int64_t j = std::max<int64_t>(0, q - kc + 1); j <= std::min(na - 1, q); ++j)
+                    s += std::abs(a.at(i * na + j)) * std::abs(k[(p - i) * kc + (q - j)]);
             out[o * out_cols + c] = s;
         }
     return out;
@@ -194,6 +204,23 @@ std::vector<double> values(const Output& o) {
     std::vector<double> v(static_cast<size_t>(o.numel()));
     for (int64_t i = 0; i < o.numel(); ++i) v[i] = o.at(i);
     return v;
+}
+
+// conv2's direct variants: the fft variant declines the small kernels and
+// empty operands used here (it is tested on its own below).
+std::vector<std::string> direct_conv2_variants() {
+    std::vector<std::string> vs = variants("ipt.conv2");
+    std::erase(vs, "fft");
+    return vs;
+}
+
+// The direct engine's bound: 16 eps(class) (|A|*|K|)(p) per element.
+Bound direct_bound(const Output& a, const std::vector<double>& k, int64_t kr, int64_t kc, const std::string& shape) {
+    return [=](const std::string&, const Output& ref) {
+        auto m = abs_conv(a, k, kr, kc, shape, ref.rows, ref.cols);
+        const double e = eps_of(ref.dtype);
+        return std::function<double(int64_t)>([m, e](int64_t i) { return 16 * e * m[i]; });
+    };
 }
 
 TEST(VulkanOps, Conv2) {
@@ -219,8 +246,9 @@ TEST(VulkanOps, Conv2) {
                     const std::string label = std::to_string(cs.ma) + "x" + std::to_string(cs.na) + " * " +
                                               std::to_string(cs.kr) + "x" + std::to_string(cs.kc) + " " + shape +
                                               " " + ipt_dtype_name(da) + "/" + ipt_dtype_name(dk);
-                    compare("ipt.conv2", [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); },
-                            {"C"}, label, bound);
+                    compare_variants("ipt.conv2", direct_conv2_variants(),
+                                     [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); },
+                                     {"C"}, label, bound);
                     // conv2(u, v, A) with u = first column of B's shape, v = a row.
                     ipt::Image U = rnd.image(dk, cs.kr, 1, 1, false);
                     ipt::Image V = rnd.image(da, 1, cs.kc, 1, false);
@@ -233,9 +261,10 @@ TEST(VulkanOps, Conv2) {
                         const double e = eps_of(ref.dtype);
                         return std::function<double(int64_t)>([m, e](int64_t i) { return 16 * e * m[i]; });
                     };
-                    compare("ipt.conv2",
-                            [&](ipt::Call& c) { c.image("A", A).image("u", U).image("v", V).option("shape", shape); },
-                            {"C"}, label + " separable", sep_bound);
+                    compare_variants(
+                        "ipt.conv2", direct_conv2_variants(),
+                        [&](ipt::Call& c) { c.image("A", A).image("u", U).image("v", V).option("shape", shape); },
+                        {"C"}, label + " separable", sep_bound);
                 }
 }
 
@@ -245,10 +274,178 @@ TEST(VulkanOps, Conv2NonFiniteFollowsTheDefinition) {
     ipt::Image A = ipt_test::image<double>(3, 3, {1, inf, 0, 2, 3, nan, 0, 0, 1});
     ipt::Image B = ipt_test::image<double>(2, 2, {0, 1, inf, 0});
     for (const char* shape : {"full", "same", "valid"})
-        compare("ipt.conv2", [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); }, {"C"},
-                std::string("Inf/NaN ") + shape, [](const std::string&, const Output&) {
-                    return std::function<double(int64_t)>([](int64_t) { return 0.0; });
-                });
+        compare_variants("ipt.conv2", direct_conv2_variants(),
+                         [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); }, {"C"},
+                         std::string("Inf/NaN ") + shape, [](const std::string&, const Output&) {
+                             return std::function<double(int64_t)>([](int64_t) { return 0.0; });
+                         });
+}
+
+// --- conv2's fft variant ------------------------------------------------------
+
+#define REQUIRE_FFT_VARIANT()                                                                           \
+    do {                                                                                                \
+        REQUIRE_VULKAN();                                                                               \
+        const auto vs = variants("ipt.conv2");                                                          \
+        if (std::find(vs.begin(), vs.end(), "fft") == vs.end())                                         \
+            GTEST_SKIP() << "conv2's fft variant is not registered (IPT_VULKAN_VARIANT set, or the plugin " \
+                            "was built without libvkfft-dev and glslang-dev)";                          \
+    } while (0)
+
+// The catalogue's bound for FFT variants: 16 eps(class) max_p (|A|*|K|)(p).
+Bound fft_bound(const Output& a, const std::vector<double>& k, int64_t kr, int64_t kc, const std::string& shape) {
+    return [=](const std::string&, const Output& ref) {
+        double peak = 0;
+        for (double m : abs_conv(a, k, kr, kc, shape, ref.rows, ref.cols)) peak = std::max(peak, m);
+        const double b = 16 * eps_of(ref.dtype) * peak;
+        return std::function<double(int64_t)>([b](int64_t) { return b; });
+    };
+}
+
+std::vector<double> outer(const Output& u, const Output& v) {
+    std::vector<double> k;
+    for (int64_t i = 0; i < u.numel(); ++i)
+        for (int64_t j = 0; j < v.numel(); ++j) k.push_back(u.at(i) * v.at(j));
+    return k;
+}
+
+TEST(VulkanConv2Fft, MatchesTheReference) {
+    REQUIRE_FFT_VARIANT();
+    Random rnd(21);
+    struct Case {
+        int64_t ma, na, kr, kc;
+    };
+    // Odd and even kernels, a kernel larger than A, transform sizes of
+    // several prime factors, one row or column, and lengths beyond one pass
+    // in shared memory (VkFFT's four-step algorithm, with a temporary buffer).
+    for (const Case& cs : {Case{80, 90, 15, 16}, Case{100, 64, 16, 16}, Case{20, 30, 41, 37}, Case{37, 129, 15, 17},
+                           Case{64, 65, 7, 7}, Case{1, 300, 1, 60}, Case{200, 1, 50, 1}, Case{2100, 40, 9, 9},
+                           Case{30, 2100, 9, 9}})
+        for (auto [da, dk] : {std::pair{IPT_DOUBLE, IPT_DOUBLE}, {IPT_SINGLE, IPT_SINGLE}, {IPT_SINGLE, IPT_DOUBLE}})
+            for (const char* shape : {"full", "same", "valid"}) {
+                if (std::string(shape) == "valid" && (cs.ma < cs.kr || cs.na < cs.kc)) continue;  // empty: declined
+                ipt::Image A = rnd.image(da, cs.ma, cs.na, 1, false);
+                ipt::Image B = rnd.image(dk, cs.kr, cs.kc, 1, false);
+                compare_variants("ipt.conv2", {"fft"},
+                                 [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); }, {"C"},
+                                 std::to_string(cs.ma) + "x" + std::to_string(cs.na) + " * " +
+                                     std::to_string(cs.kr) + "x" + std::to_string(cs.kc) + " " + shape + " " +
+                                     ipt_dtype_name(da) + "/" + ipt_dtype_name(dk),
+                                 fft_bound(fetch(A), values(fetch(B)), cs.kr, cs.kc, shape));
+            }
+    // conv2(u,v,A) above its crossover (numel(u) + numel(v) >= 30).
+    for (auto [d, ku, kv] : {std::tuple{IPT_DOUBLE, 101, 103}, {IPT_SINGLE, 15, 16}, {IPT_SINGLE, 211, 197}})
+        for (const char* shape : {"full", "same"}) {
+            ipt::Image A = rnd.image(d, 150, 160, 1, false);
+            ipt::Image U = rnd.image(d, ku, 1, 1, false);
+            ipt::Image V = rnd.image(d, 1, kv, 1, false);
+            compare_variants("ipt.conv2", {"fft"},
+                             [&](ipt::Call& c) { c.image("A", A).image("u", U).image("v", V).option("shape", shape); },
+                             {"C"}, std::string("separable ") + ipt_dtype_name(d) + " " + shape,
+                             fft_bound(fetch(A), outer(fetch(U), fetch(V)), ku, kv, shape));
+        }
+}
+
+TEST(VulkanConv2Fft, DeclinesSmallKernelsAndEmptyOperands) {
+    REQUIRE_FFT_VARIANT();
+    Random rnd(22);
+    const uint32_t dev = vulkan_device().id;
+    auto run = [&](const ipt::Image& A, const ipt::Image& B, const char* shape) {
+        return run_on(dev, "fft", "ipt.conv2", [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", shape); },
+                      {"C"});
+    };
+    // Below 49 taps; 7x7 is the first square kernel taken.
+    ipt::Image A = rnd.image(IPT_DOUBLE, 70, 70, 1, false);
+    IPT_EXPECT_ERROR(run(A, rnd.image(IPT_DOUBLE, 6, 8, 1, false), "same"), IPT_ERR_UNSUPPORTED, "crossover");
+    IPT_EXPECT_ERROR(run(rnd.image(IPT_SINGLE, 70, 70, 1, false), rnd.image(IPT_SINGLE, 1, 48, 1, false), "same"),
+                     IPT_ERR_UNSUPPORTED, "crossover");
+    EXPECT_EQ(run(A, rnd.image(IPT_DOUBLE, 7, 7, 1, false), "same")["C"].rows, 70);
+    ipt::Image big = rnd.image(IPT_DOUBLE, 15, 15, 1, false);
+    IPT_EXPECT_ERROR(run(rnd.image(IPT_DOUBLE, 0, 5, 1, false), big, "full"), IPT_ERR_UNSUPPORTED, "empty");
+    IPT_EXPECT_ERROR(run(rnd.image(IPT_DOUBLE, 10, 40, 1, false), big, "valid"), IPT_ERR_UNSUPPORTED, "empty");
+    // conv2(u,v,A) below numel(u) + numel(v) = 30.
+    ipt::Image U = rnd.image(IPT_DOUBLE, 14, 1, 1, false), V = rnd.image(IPT_DOUBLE, 1, 15, 1, false);
+    IPT_EXPECT_ERROR(
+        run_on(dev, "fft", "ipt.conv2", [&](ipt::Call& c) { c.image("A", A).image("u", U).image("v", V); }, {"C"}),
+        IPT_ERR_UNSUPPORTED, "crossover");
+}
+
+// Inf, NaN or magnitudes the transform could overflow are found on the device;
+// the direct engine then writes the output in the same recording, so the
+// result is MATLAB's definition (NaN and Inf where the reference has them).
+TEST(VulkanConv2Fft, NonFiniteAndHugeValuesTakeTheDirectRoute) {
+    REQUIRE_FFT_VARIANT();
+    Random rnd(23);
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+    auto with = [&](ipt_dtype dt, int64_t rows, int64_t cols, std::vector<std::pair<int64_t, double>> specials) {
+        auto bytes = rnd.bytes(dt, rows * cols, false);
+        for (auto [i, x] : specials) {
+            if (dt == IPT_SINGLE) {
+                const float f = static_cast<float>(x);
+                std::memcpy(bytes.data() + i * 4, &f, 4);
+            } else {
+                std::memcpy(bytes.data() + i * 8, &x, 8);
+            }
+        }
+        return ipt_test::context().upload(dt, rows, cols, bytes.data());
+    };
+    struct Case {
+        const char* label;
+        ipt::Image A, B;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"NaN and Inf in A", with(IPT_DOUBLE, 40, 50, {{130, nan}, {1030, inf}, {1777, -inf}}),
+                     rnd.image(IPT_DOUBLE, 15, 15, 1, false)});
+    cases.push_back({"NaN in the kernel", rnd.image(IPT_DOUBLE, 40, 50, 1, false),
+                     with(IPT_DOUBLE, 13, 12, {{77, nan}})});
+    cases.push_back({"Inf in a single kernel", rnd.image(IPT_SINGLE, 33, 31, 1, false),
+                     with(IPT_SINGLE, 16, 16, {{5, inf}})});
+    cases.push_back({"1e300 in A", with(IPT_DOUBLE, 40, 50, {{600, 1e300}}), rnd.image(IPT_DOUBLE, 15, 15, 1, false)});
+    const uint32_t dev = vulkan_device().id;
+    for (const Case& cs : cases) {
+        const Output a = fetch(cs.A), b = fetch(cs.B);
+        for (const char* shape : {"full", "same", "valid"}) {
+            const vk_test::Setup setup = [&](ipt::Call& c) { c.image("A", cs.A).image("B", cs.B).option("shape", shape); };
+            const std::string label = std::string(cs.label) + " " + shape;
+            compare_variants("ipt.conv2", {"fft"}, setup, {"C"}, label,
+                             direct_bound(a, values(b), b.rows, b.cols, shape));
+            // The route runs the engine as the wave32 variant does: the same sums.
+            expect_match(run_on(dev, "wave32", "ipt.conv2", setup, {"C"})["C"],
+                         run_on(dev, "fft", "ipt.conv2", setup, {"C"})["C"], label + ": fft variant against wave32");
+        }
+    }
+    // The separable form: Inf in v.
+    ipt::Image A = rnd.image(IPT_DOUBLE, 30, 40, 1, false);
+    ipt::Image U = rnd.image(IPT_DOUBLE, 100, 1, 1, false);
+    ipt::Image V = with(IPT_DOUBLE, 1, 101, {{50, inf}});
+    compare_variants("ipt.conv2", {"fft"},
+                     [&](ipt::Call& c) { c.image("A", A).image("u", U).image("v", V).option("shape", "same"); },
+                     {"C"}, "Inf in v", direct_bound(fetch(A), outer(fetch(U), fetch(V)), 100, 101, "same"));
+    // The next call of the same size is finite again: the transform's output
+    // stands (its rounding differs from the engine's sums somewhere).
+    ipt::Image B = rnd.image(IPT_DOUBLE, 15, 15, 1, false);
+    ipt::Image F = rnd.image(IPT_DOUBLE, 40, 50, 1, false);
+    const vk_test::Setup setup = [&](ipt::Call& c) { c.image("A", F).image("B", B).option("shape", "same"); };
+    compare_variants("ipt.conv2", {"fft"}, setup, {"C"}, "finite after non-finite",
+                     fft_bound(fetch(F), values(fetch(B)), 15, 15, "same"));
+    const Output direct = run_on(dev, "wave32", "ipt.conv2", setup, {"C"})["C"];
+    const Output transform = run_on(dev, "fft", "ipt.conv2", setup, {"C"})["C"];
+    EXPECT_NE(direct.bytes, transform.bytes) << "the fft variant gave the direct engine's sums: did the transform run?";
+}
+
+// More transform sizes than the device keeps plans for: the least recently
+// used go, and a size used again is planned again (from the stored kernels).
+TEST(VulkanConv2Fft, PlansForManySizes) {
+    REQUIRE_FFT_VARIANT();
+    Random rnd(24);
+    ipt::Image B = rnd.image(IPT_DOUBLE, 12, 12, 1, false);
+    const Output b = fetch(B);
+    for (int64_t n : {20, 27, 33, 41, 50, 61, 73, 88, 99, 20, 27}) {
+        ipt::Image A = rnd.image(IPT_DOUBLE, n, n + 3, 1, false);
+        compare_variants("ipt.conv2", {"fft"}, [&](ipt::Call& c) { c.image("A", A).image("B", B).option("shape", "full"); },
+                         {"C"}, std::to_string(n) + "x" + std::to_string(n + 3) + " full",
+                         fft_bound(fetch(A), values(b), 12, 12, "full"));
+    }
 }
 
 }  // namespace
