@@ -149,17 +149,32 @@ order_filter(const T* __restrict__ a, Out* __restrict__ out, int64_t rows, int64
 // (median_network.hpp: 24 min/max pairs for 3x3, 113 for 5x5, fully
 // unrolled, every index a compile-time constant) leaves the median there.
 // Exact for integers (no NaN), and no memory traffic after the tile.
-template <int Lo, int Hi>
-__device__ __forceinline__ void compare_exchange(int* v) {
-    const int lo = min(v[Lo], v[Hi]);
-    v[Hi] = max(v[Lo], v[Hi]);
+// Min/max of one lane (int) or of four bytes at once (uint8 x 4).
+struct IntMinMax {
+    __device__ static int lo(int a, int b) { return min(a, b); }
+    __device__ static int hi(int a, int b) { return max(a, b); }
+};
+struct BytesMinMax {
+    __device__ static uint32_t lo(uint32_t a, uint32_t b) { return __vminu4(a, b); }
+    __device__ static uint32_t hi(uint32_t a, uint32_t b) { return __vmaxu4(a, b); }
+};
+
+template <class MinMax, int Lo, int Hi, class V>
+__device__ __forceinline__ void compare_exchange(V* v) {
+    const V lo = MinMax::lo(v[Lo], v[Hi]);
+    v[Hi] = MinMax::hi(v[Lo], v[Hi]);
     v[Lo] = lo;
 }
 
-template <int N, size_t... I>
-__device__ __forceinline__ void select_median(int* v, std::index_sequence<I...>) {
+// Leaves the median of v[0..N) in v[N / 2].
+template <class MinMax, int N, class V, size_t... I>
+__device__ __forceinline__ void select_median(V* v, std::index_sequence<I...>) {
     using Net = ipt::common::MedianNetwork<N>;
-    (compare_exchange<Net::comparators[I].lo, Net::comparators[I].hi>(v), ...);
+    (compare_exchange<MinMax, Net::comparators[I].lo, Net::comparators[I].hi>(v), ...);
+}
+template <class MinMax, int N, class V>
+__device__ __forceinline__ void select_median(V* v) {
+    select_median<MinMax, N>(v, std::make_index_sequence<ipt::common::MedianNetwork<N>::count>{});
 }
 
 template <class T, int K>
@@ -185,7 +200,7 @@ median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64
         for (int i = 0; i < K; ++i)
 #pragma unroll
             for (int j = 0; j < K; ++j) v[i * K + j] = static_cast<int>(tile[(k0 + i) * TW + tx + j]);
-        select_median<N>(v, std::make_index_sequence<ipt::common::MedianNetwork<N>::count>{});
+        select_median<IntMinMax, N>(v);
         out[r * cols + c] = static_cast<T>(v[N / 2]);
     }
 }
@@ -195,19 +210,6 @@ median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64
 // consecutive bytes at column 4t + j of tile row i, so one byte permute builds
 // it from two aligned words, and the same network on __vminu4/__vmaxu4 finds
 // the four medians at once: a quarter of the min/max work.
-template <int Lo, int Hi>
-__device__ __forceinline__ void compare_exchange_u8x4(uint32_t* v) {
-    const uint32_t lo = __vminu4(v[Lo], v[Hi]);
-    v[Hi] = __vmaxu4(v[Lo], v[Hi]);
-    v[Lo] = lo;
-}
-
-template <int N, size_t... I>
-__device__ __forceinline__ void select_median_u8x4(uint32_t* v, std::index_sequence<I...>) {
-    using Net = ipt::common::MedianNetwork<N>;
-    (compare_exchange_u8x4<Net::comparators[I].lo, Net::comparators[I].hi>(v), ...);
-}
-
 constexpr int kPackedCols = 4 * 32;  // output columns per block of median_network_u8x4
 
 template <int K>
@@ -242,7 +244,7 @@ median_network_u8x4(const uint8_t* __restrict__ a, uint8_t* __restrict__ out, in
 #pragma unroll
             for (int j = 0; j < K; ++j) v[i * K + j] = __byte_perm(w0, w1, 0x3210 + 0x1111 * j);
         }
-        select_median_u8x4<N>(v, std::make_index_sequence<ipt::common::MedianNetwork<N>::count>{});
+        select_median<BytesMinMax, N>(v);
         const uint32_t m = v[N / 2];
         uint8_t* dst = out + r * cols + c;
         if (c + 4 <= cols && reinterpret_cast<uintptr_t>(dst) % 4 == 0) {

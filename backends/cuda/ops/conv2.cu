@@ -88,27 +88,33 @@ void conv2_typed(const ipt::plugin::KernelArgs& args, const ipt_tensor* a, const
     correlate_async<double, TC>(tmp.get(), dptr<TC>(c), taps_of(v), g2, 0.0, s, "ipt.conv2 (rows)");
 }
 
+// The operands of conv2(A, B) or conv2(u, v, A), as both variants read them.
+struct Conv2Operands {
+    const ipt_tensor *a, *b, *u, *v;
+    bool separable;
+    int64_t mb, nb;   // kernel size (numel(u) x numel(v) when separable)
+    bool all_single;  // single output (MATLAB: every input single)
+};
+
+Conv2Operands operands_of(const ipt::plugin::KernelArgs& args) {
+    Conv2Operands o{args.image("A"), args.image("B"), args.image("u"), args.image("v"), false, 0, 0, false};
+    if (!o.b && !(o.u && o.v)) ipt::plugin::invalid("ipt.conv2: give parameter 'B', or both 'u' and 'v'");
+    o.separable = o.b == nullptr;
+    o.mb = o.separable ? numel(o.u) : o.b->rows;
+    o.nb = o.separable ? numel(o.v) : o.b->cols;
+    o.all_single = o.a->dtype == IPT_SINGLE;
+    for (const ipt_tensor* t : {o.b, o.u, o.v})
+        if (t) o.all_single = o.all_single && t->dtype == IPT_SINGLE;
+    return o;
+}
+
 void run_conv2(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    const ipt_tensor* a = args.image("A");
-    const ipt_tensor* b = args.image("B");
-    const ipt_tensor* u = args.image("u");
-    const ipt_tensor* v = args.image("v");
-    if (!b && !(u && v))
-        ipt::plugin::invalid("ipt.conv2: give parameter 'B', or both 'u' and 'v'");
-    int64_t mb, nb;
-    bool all_single = a->dtype == IPT_SINGLE;
-    if (b) {
-        mb = b->rows;
-        nb = b->cols;
-        all_single = all_single && b->dtype == IPT_SINGLE;
-    } else {
-        mb = numel(u);
-        nb = numel(v);
-        all_single = all_single && u->dtype == IPT_SINGLE && v->dtype == IPT_SINGLE;
-    }
-    if (mb > INT32_MAX || nb > INT32_MAX) ipt::plugin::invalid("ipt.conv2: parameter 'B' is too large");
-    const Shape sh = shape_of(args.text("shape"), a->rows, a->cols, mb, nb);
+    const Conv2Operands o = operands_of(args);
+    const ipt_tensor* a = o.a;
+    const bool all_single = o.all_single;
+    if (o.mb > INT32_MAX || o.nb > INT32_MAX) ipt::plugin::invalid("ipt.conv2: parameter 'B' is too large");
+    const Shape sh = shape_of(args.text("shape"), a->rows, a->cols, o.mb, o.nb);
     const int32_t out_class = all_single ? IPT_SINGLE : IPT_DOUBLE;
     const ipt_tensor* c = args.output("C", out_class, sh.rows, sh.cols, 1);
     if (a->dtype == IPT_SINGLE) {
@@ -138,21 +144,13 @@ FftTaps fft_taps_of(const ipt_tensor* t) { return FftTaps{t->data, t->dtype == I
 void run_conv2_fft(const ipt::plugin::KernelArgs& args) {
     const std::string what = "ipt.conv2 (fft)";
     const Device& dev = device_of(args);
-    const ipt_tensor* a = args.image("A");
-    const ipt_tensor* b = args.image("B");
-    const ipt_tensor* u = args.image("u");
-    const ipt_tensor* v = args.image("v");
-    if (!b && !(u && v))
-        ipt::plugin::invalid("ipt.conv2: give parameter 'B', or both 'u' and 'v'");
+    const Conv2Operands o = operands_of(args);
+    const ipt_tensor *a = o.a, *b = o.b, *u = o.u, *v = o.v;
     for (const ipt_tensor* t : {a, b, u, v})
         if (t && t->dtype != IPT_SINGLE && t->dtype != IPT_DOUBLE)
             ipt::plugin::unsupported(what + ": single and double inputs only");
-    const bool separable = b == nullptr;
-    const int64_t mb = separable ? numel(u) : b->rows;
-    const int64_t nb = separable ? numel(v) : b->cols;
-    bool all_single = a->dtype == IPT_SINGLE;
-    for (const ipt_tensor* t : {b, u, v})
-        if (t) all_single = all_single && t->dtype == IPT_SINGLE;
+    const bool separable = o.separable, all_single = o.all_single;
+    const int64_t mb = o.mb, nb = o.nb;
     const Shape sh = shape_of(args.text("shape"), a->rows, a->cols, mb, nb);
     if (sh.rows * sh.cols == 0 || a->rows * a->cols == 0 || mb * nb == 0)
         ipt::plugin::unsupported(what + ": empty operand, the direct variant handles it");
