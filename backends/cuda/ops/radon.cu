@@ -1,11 +1,30 @@
-// radon: MATLAB's four-sub-pixel projection (radonc) as a deterministic
-// gather: one thread per (bin, angle) visits only the pixels whose sub-pixels
-// can fall in that bin (a strip two bins wide across the image, walked along
-// rows or columns, whichever the strip crosses more steeply) and adds the
-// linear-interpolation weights exactly as the scatter would. No atomics: every
-// run gives the same bits. cos and sin come from the host's libm, as the
-// reference computes them.
+// radon: MATLAB's four-sub-pixel projection (radonc). A sub-pixel with value
+// v/4 at r = x cos(theta) + y sin(theta) lands at t = r - rFirst and gives
+// (1-delta)*v/4 to bin k = floor(t) and delta*v/4 to bin k+1. No atomics:
+// every run gives the same bits.
+//
+// Bin owners (the default): one thread per (bin b, angle) visits exactly the
+// sub-pixels with floor(t) = b and keeps two sums, its own bin's (1-delta)
+// shares and the delta shares of bin b+1; the block adds each bin's own sum
+// to its left neighbour's "next" sum. Every sub-pixel is projected once, and
+// every product is the reference's bit for bit (same tables of x cos and
+// y sin, same t, same delta: t - b is exact); only the order of each bin's
+// sum differs, which the catalogue's bound allows.
+//
+// How a thread finds its sub-pixels: per angle the block builds, in shared
+// memory, the reference's x cos and y sin tables sorted by value. The walked
+// ("inner") dimension is the one whose factor is larger in magnitude, so
+// consecutive inner sub-pixels are at most 0.5 apart in t and a line (one
+// sub-row or sub-column) holds 2-3 sub-pixels of a bin. The lines that reach
+// bin b form one range (two binary searches); walking them from the largest
+// t down, the first sub-pixel of the bin only moves forward.
+//
+// Strip gather (the previous kernel, for images whose tables do not fit in
+// shared memory, or with IPT_CUDA_RADON=strip): one thread per (bin, angle)
+// evaluates every sub-pixel of a two-bin-wide strip.
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "common/buffer.hpp"
@@ -16,11 +35,138 @@
 namespace ipt::cuda {
 namespace {
 
+// MATLAB's radonc converts with this constant (MATLAB_SEMANTICS.md, radon);
+// folded once, as the reference folds it.
+constexpr double kDegToRad = 3.14159265358979 / 180.0;
+
 struct RadonGeometry {
     int64_t rows, cols;
     double x_origin, y_origin, r_first;
     int64_t bins, angles;
 };
+
+// ---- bin owners -----------------------------------------------------------------
+
+constexpr int kOwnerThreads = 128;  // bins per block: kOwnerThreads - 1 (thread 0 redoes the bin left of the block for its "next" sum)
+
+// v/4 of every pixel, row-major and transposed: the inner walk reads a line
+// of either along consecutive addresses.
+template <class T>
+__global__ void radon_quarter_values(const T* __restrict__ img, double* __restrict__ quarter,
+                                     double* __restrict__ quarter_t, int rows, int cols) {
+    __shared__ double tile[32][33];
+    const int c0 = blockIdx.x * 32, r0 = blockIdx.y * 32;
+    for (int ri = threadIdx.y; ri < 32; ri += blockDim.y) {
+        const int r = r0 + ri, c = c0 + threadIdx.x;
+        if (r < rows && c < cols) {
+            const double q = to_double(img[static_cast<size_t>(r) * cols + c]) * 0.25;
+            quarter[static_cast<size_t>(r) * cols + c] = q;
+            tile[ri][threadIdx.x] = q;
+        }
+    }
+    __syncthreads();
+    for (int ci = threadIdx.y; ci < 32; ci += blockDim.y) {
+        const int c = c0 + ci, r = r0 + threadIdx.x;
+        if (r < rows && c < cols) quarter_t[static_cast<size_t>(c) * rows + r] = tile[threadIdx.x][ci];
+    }
+}
+
+// One dimension's sub-pixel coordinates times its factor (the reference's
+// x_cos or y_sin), in increasing order of value. Sub-pixel s (0: -0.25,
+// 1: +0.25) of pixel p has the coordinate (p - x_origin) -/+ 0.25 along x and
+// (y_origin - p) -/+ 0.25 along y, so the order of coordinates is p ascending
+// along x and p descending along y; a negative factor reverses it.
+struct Axis {
+    bool along_x;
+    int pixels;
+    double factor;
+    // Entry e's pixel is flip ? pixels-1-(e>>1) : e>>1.
+    __device__ bool flip() const { return (factor < 0.0) != !along_x; }
+    __device__ int pixel(int e) const { return flip() ? pixels - 1 - (e >> 1) : (e >> 1); }
+};
+
+__device__ inline void fill_axis(double* table, const Axis& a, const RadonGeometry& g) {
+    const double quarter_step = 0.25 * a.factor;
+    const int n = 2 * a.pixels;
+    for (int e = threadIdx.x; e < n; e += blockDim.x) {
+        const int coord = a.factor >= 0.0 ? e : n - 1 - e;  // index in increasing coordinate
+        const int s = coord & 1;
+        const int p = a.along_x ? (coord >> 1) : a.pixels - 1 - (coord >> 1);
+        const double base = a.along_x ? static_cast<double>(p - static_cast<int64_t>(g.x_origin)) * a.factor
+                                      : static_cast<double>(static_cast<int64_t>(g.y_origin) - p) * a.factor;
+        table[e] = s ? base + quarter_step : base - quarter_step;
+    }
+}
+
+// First index in [lo, hi) where pred holds (pred is monotone: false then true).
+template <class Pred>
+__device__ inline int first_true(int lo, int hi, Pred pred) {
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (pred(mid)) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+__global__ void __launch_bounds__(kOwnerThreads) radon_bin_owners(const double* __restrict__ quarter,
+                                                                 const double* __restrict__ quarter_t,
+                                                                 const double* __restrict__ cosv,
+                                                                 const double* __restrict__ sinv,
+                                                                 double* __restrict__ r, RadonGeometry g) {
+    extern __shared__ double tables[];
+    __shared__ double next_sums[kOwnerThreads];
+    const int angle = blockIdx.x;
+    const double cs = cosv[angle], sn = sinv[angle];
+    const bool inner_along_x = fabs(cs) >= fabs(sn);
+    const Axis x_axis{true, static_cast<int>(g.cols), cs}, y_axis{false, static_cast<int>(g.rows), sn};
+    const Axis inner_axis = inner_along_x ? x_axis : y_axis, outer_axis = inner_along_x ? y_axis : x_axis;
+    const int inner_n = 2 * inner_axis.pixels, outer_n = 2 * outer_axis.pixels;
+    double* inner = tables;
+    double* outer = tables + inner_n;
+    fill_axis(inner, inner_axis, g);
+    fill_axis(outer, outer_axis, g);
+    __syncthreads();
+
+    const int64_t b = static_cast<int64_t>(blockIdx.y) * (kOwnerThreads - 1) - 1 + threadIdx.x;
+    double own = 0.0, next = 0.0;
+    if (b >= 0 && b < g.bins) {
+        const double fb = static_cast<double>(b), fb1 = static_cast<double>(b + 1), shift = g.r_first;
+        // t as the reference forms it: (x cos + y sin) - rFirst (the sum commutes exactly).
+        auto t_of = [shift](double in, double out) { return (in + out) - shift; };
+        const double in_first = inner[0], in_last = inner[inner_n - 1];
+        // Lines with a sub-pixel in [b, b+1): the largest t reaches b, the smallest is below b+1.
+        const int u_begin = first_true(0, outer_n, [&](int u) { return t_of(in_last, outer[u]) >= fb; });
+        const int u_end = first_true(u_begin, outer_n, [&](int u) { return t_of(in_first, outer[u]) >= fb1; });
+        if (u_begin < u_end) {
+            // Rows of `lines` are outer pixels, columns inner pixels.
+            const double* lines = inner_along_x ? quarter : quarter_t;
+            const double o_last = outer[u_end - 1];
+            int w_first = first_true(0, inner_n, [&](int w) { return t_of(inner[w], o_last) >= fb; });
+            for (int u = u_end - 1; u >= u_begin; --u) {
+                const double o = outer[u];
+                const double* line = lines + static_cast<size_t>(outer_axis.pixel(u)) * inner_axis.pixels;
+                for (int w = w_first; w < inner_n; ++w) {
+                    const double t = t_of(inner[w], o);
+                    if (t >= fb1) break;
+                    if (t < fb) {  // t falls line by line: the first sub-pixel of b moves right
+                        w_first = w + 1;
+                        continue;
+                    }
+                    const double delta = t - fb;  // exact: b <= t < b+1 (Sterbenz)
+                    const double v = line[static_cast<unsigned>(inner_axis.pixel(w))];
+                    own += v * (1.0 - delta);
+                    next += v * delta;
+                }
+            }
+        }
+    }
+    next_sums[threadIdx.x] = next;
+    __syncthreads();
+    if (threadIdx.x > 0 && b < g.bins) r[b * g.angles + angle] = own + next_sums[threadIdx.x - 1];
+}
+
+// ---- strip gather (previous kernel) ---------------------------------------------------
 
 // Contribution of the sub-pixel (x, y) with value pv (= v/4) to bin b.
 __device__ inline double share(double x, double y, double cs, double sn, double r_first, int64_t b, double pv) {
@@ -33,8 +179,8 @@ __device__ inline double share(double x, double y, double cs, double sn, double 
 }
 
 template <class T>
-__global__ void radon_gather(const T* __restrict__ img, const double* __restrict__ cosv, const double* __restrict__ sinv,
-                             double* __restrict__ r, RadonGeometry g) {
+__global__ void radon_strip_gather(const T* __restrict__ img, const double* __restrict__ cosv,
+                                   const double* __restrict__ sinv, double* __restrict__ r, RadonGeometry g) {
     const int64_t b = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const int64_t a = blockIdx.y;
     if (b >= g.bins) return;
@@ -105,6 +251,12 @@ __global__ void radon_xp(double* xp, int64_t bins, double r_first) {
     IPT_GRID_STRIDE(i, bins) xp[i] = r_first + static_cast<double>(i);
 }
 
+// IPT_CUDA_RADON=strip selects the strip gather (to time both on a GPU).
+bool strip_gather_forced() {
+    const char* v = std::getenv("IPT_CUDA_RADON");
+    return v && std::strcmp(v, "strip") == 0;
+}
+
 void run_radon(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt_tensor* img = args.image("I");
@@ -125,7 +277,7 @@ void run_radon(const ipt::plugin::KernelArgs& args) {
     g.angles = nt;
     std::vector<double> cs(nt), sn(nt);
     for (int64_t i = 0; i < nt; ++i) {
-        const double rad = theta[i] * 3.14159265358979 / 180.0;
+        const double rad = theta[i] * kDegToRad;
         cs[i] = std::cos(rad);
         sn[i] = std::sin(rad);
     }
@@ -138,10 +290,36 @@ void run_radon(const ipt::plugin::KernelArgs& args) {
     }
     if (nt == 0) return;
     DeviceArray<double> dcs = to_device(cs, s), dsn = to_device(sn, s);
+
+    // The bin owners keep both sorted tables of an angle in shared memory;
+    // half of the opt-in size leaves room for two blocks per SM.
+    const size_t table_bytes = static_cast<size_t>(2 * (m + n)) * sizeof(double);
+    const int64_t bin_blocks = (g.bins + kOwnerThreads - 2) / (kOwnerThreads - 1);
+    const bool owners = !strip_gather_forced() && table_bytes <= dev.shared_per_block_optin / 2 &&
+                        nt <= 0x7fffffff && bin_blocks <= 65535;
+    if (owners) {
+        DeviceArray<double> quarter(static_cast<size_t>(m * n), s), quarter_t(static_cast<size_t>(m * n), s);
+        const dim3 tiles(static_cast<unsigned>((n + 31) / 32), static_cast<unsigned>((m + 31) / 32));
+        visit_dtype(img->dtype, [&](auto tag) {
+            using T = decltype(tag);
+            radon_quarter_values<T><<<tiles, dim3(32, 8), 0, s>>>(dptr<const T>(img), quarter.get(), quarter_t.get(),
+                                                                  static_cast<int>(m), static_cast<int>(n));
+        });
+        check_launch("ipt.radon (quarter values)");
+        if (table_bytes > 48 * 1024)
+            check(cudaFuncSetAttribute(radon_bin_owners, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(table_bytes)),
+                  "cudaFuncSetAttribute (radon tables)");
+        const dim3 grid(static_cast<unsigned>(nt), static_cast<unsigned>(bin_blocks));
+        radon_bin_owners<<<grid, kOwnerThreads, table_bytes, s>>>(quarter.get(), quarter_t.get(), dcs.get(),
+                                                                  dsn.get(), dptr<double>(r), g);
+        check_launch("ipt.radon");
+        return;
+    }
     dim3 grid(static_cast<unsigned>((g.bins + 127) / 128), static_cast<unsigned>(nt));
     visit_dtype(img->dtype, [&](auto tag) {
         using T = decltype(tag);
-        radon_gather<T><<<grid, 128, 0, s>>>(dptr<const T>(img), dcs.get(), dsn.get(), dptr<double>(r), g);
+        radon_strip_gather<T><<<grid, 128, 0, s>>>(dptr<const T>(img), dcs.get(), dsn.get(), dptr<double>(r), g);
     });
     check_launch("ipt.radon");
 }
