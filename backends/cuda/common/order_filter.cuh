@@ -149,32 +149,18 @@ order_filter(const T* __restrict__ a, Out* __restrict__ out, int64_t rows, int64
 // (median_network.hpp: 24 min/max pairs for 3x3, 113 for 5x5, fully
 // unrolled, every index a compile-time constant) leaves the median there.
 // Exact for integers (no NaN), and no memory traffic after the tile.
-// Min/max of one lane (int) or of four bytes at once (uint8 x 4).
-struct IntMinMax {
-    __device__ static int lo(int a, int b) { return min(a, b); }
-    __device__ static int hi(int a, int b) { return max(a, b); }
-};
-struct BytesMinMax {
-    __device__ static uint32_t lo(uint32_t a, uint32_t b) { return __vminu4(a, b); }
-    __device__ static uint32_t hi(uint32_t a, uint32_t b) { return __vmaxu4(a, b); }
-};
-
-template <class MinMax, int Lo, int Hi, class V>
-__device__ __forceinline__ void compare_exchange(V* v) {
-    const V lo = MinMax::lo(v[Lo], v[Hi]);
-    v[Hi] = MinMax::hi(v[Lo], v[Hi]);
+template <int Lo, int Hi>
+__device__ __forceinline__ void compare_exchange(int* v) {
+    const int lo = min(v[Lo], v[Hi]);
+    v[Hi] = max(v[Lo], v[Hi]);
     v[Lo] = lo;
 }
 
 // Leaves the median of v[0..N) in v[N / 2].
-template <class MinMax, int N, class V, size_t... I>
-__device__ __forceinline__ void select_median(V* v, std::index_sequence<I...>) {
+template <int N, size_t... I>
+__device__ __forceinline__ void select_median(int* v, std::index_sequence<I...>) {
     using Net = ipt::common::MedianNetwork<N>;
-    (compare_exchange<MinMax, Net::comparators[I].lo, Net::comparators[I].hi>(v), ...);
-}
-template <class MinMax, int N, class V>
-__device__ __forceinline__ void select_median(V* v) {
-    select_median<MinMax, N>(v, std::make_index_sequence<ipt::common::MedianNetwork<N>::count>{});
+    (compare_exchange<Net::comparators[I].lo, Net::comparators[I].hi>(v), ...);
 }
 
 template <class T, int K>
@@ -184,10 +170,19 @@ median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64
     __shared__ T tile[(32 + K - 1) * TW];
     const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * 32, c0 = static_cast<int64_t>(blockIdx.x) * 32;
-    for (int i = tid; i < (32 + K - 1) * TW; i += 256) {
-        const int64_t ri = border_index(border, r0 - H + i / TW, rows);
-        const int64_t ci = border_index(border, c0 - H + i % TW, cols);
-        tile[i] = (ri < 0 || ci < 0) ? pad : a[ri * cols + ci];
+    // A tile inside the image (most of them) is copied with no border arithmetic.
+    constexpr int TH = 32 + K - 1;
+    const bool inside = r0 - H >= 0 && r0 - H + TH <= rows && c0 - H >= 0 && c0 - H + TW <= cols;
+    const T* origin = a + (inside ? (r0 - H) * cols + (c0 - H) : 0);
+    for (int i = tid; i < TH * TW; i += 256) {
+        const int tr = i / TW, tc = i - tr * TW;
+        if (inside) {
+            tile[i] = origin[static_cast<int64_t>(tr) * cols + tc];
+        } else {
+            const int64_t ri = border_index(border, r0 - H + tr, rows);
+            const int64_t ci = border_index(border, c0 - H + tc, cols);
+            tile[i] = (ri < 0 || ci < 0) ? pad : a[ri * cols + ci];
+        }
     }
     __syncthreads();
     const int64_t c = c0 + tx;
@@ -200,67 +195,8 @@ median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64
         for (int i = 0; i < K; ++i)
 #pragma unroll
             for (int j = 0; j < K; ++j) v[i * K + j] = static_cast<int>(tile[(k0 + i) * TW + tx + j]);
-        select_median<IntMinMax, N>(v);
+        select_median<N>(v, std::make_index_sequence<ipt::common::MedianNetwork<N>::count>{});
         out[r * cols + c] = static_cast<T>(v[N / 2]);
-    }
-}
-
-// uint8: four horizontally adjacent outputs per thread, one in each byte of
-// a 32-bit word. Window element (i, j) of the four outputs is the four
-// consecutive bytes at column 4t + j of tile row i, so one byte permute builds
-// it from two aligned words, and the same network on __vminu4/__vmaxu4 finds
-// the four medians at once: a quarter of the min/max work.
-constexpr int kPackedCols = 4 * 32;  // output columns per block of median_network_u8x4
-
-template <int K>
-__global__ void __launch_bounds__(256)
-median_network_u8x4(const uint8_t* __restrict__ a, uint8_t* __restrict__ out, int64_t rows, int64_t cols,
-                    Border border, uint8_t pad) {
-    static_assert(K <= 5, "a window row must fit in two words");
-    constexpr int N = K * K, H = (K - 1) / 2;
-    constexpr int TW = kPackedCols + 4;  // halo of K - 1 <= 4 columns, rows stay word-aligned
-    __shared__ uint32_t tile_words[(32 + K - 1) * TW / 4];
-    uint8_t* tile = reinterpret_cast<uint8_t*>(tile_words);
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * 32, c0 = static_cast<int64_t>(blockIdx.x) * kPackedCols;
-    // Staging is most of the work once the network runs on four bytes at a
-    // time: a tile inside the image is copied with no border arithmetic, and
-    // the compile-time width turns the index split into a multiply.
-    constexpr int TH = 32 + K - 1;
-    const bool inside = r0 - H >= 0 && r0 - H + TH <= rows && c0 - H >= 0 && c0 - H + TW <= cols;
-    const uint8_t* origin = a + (inside ? (r0 - H) * cols + (c0 - H) : 0);
-    for (int idx = ty * 32 + tx; idx < TH * TW; idx += 256) {
-        const int tr = idx / TW, tc = idx - tr * TW;
-        if (inside) {
-            tile[idx] = origin[static_cast<int64_t>(tr) * cols + tc];
-        } else {
-            const int64_t ri = border_index(border, r0 - H + tr, rows);
-            const int64_t ci = border_index(border, c0 - H + tc, cols);
-            tile[idx] = (ri < 0 || ci < 0) ? pad : a[ri * cols + ci];
-        }
-    }
-    __syncthreads();
-    const int64_t c = c0 + 4 * tx;
-    if (c >= cols) return;
-    for (int k0 = ty; k0 < 32; k0 += 8) {
-        const int64_t r = r0 + k0;
-        if (r >= rows) return;
-        uint32_t v[N];
-#pragma unroll
-        for (int i = 0; i < K; ++i) {
-            const uint32_t w0 = tile_words[((k0 + i) * TW + 4 * tx) / 4];
-            const uint32_t w1 = tile_words[((k0 + i) * TW + 4 * tx) / 4 + 1];
-#pragma unroll
-            for (int j = 0; j < K; ++j) v[i * K + j] = __byte_perm(w0, w1, 0x3210 + 0x1111 * j);
-        }
-        select_median<BytesMinMax, N>(v);
-        const uint32_t m = v[N / 2];
-        uint8_t* dst = out + r * cols + c;
-        if (c + 4 <= cols && reinterpret_cast<uintptr_t>(dst) % 4 == 0) {
-            *reinterpret_cast<uint32_t*>(dst) = m;
-        } else {
-            for (int b = 0; b < 4 && c + b < cols; ++b) dst[b] = static_cast<uint8_t>(m >> (8 * b));
-        }
     }
 }
 

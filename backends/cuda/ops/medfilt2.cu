@@ -24,21 +24,7 @@ void run_medfilt2(const ipt::plugin::KernelArgs& args) {
     visit_dtype(a->dtype, [&](auto tag) {
         using T = decltype(tag);
         const T pad = (indexed && std::is_same_v<T, double>) ? T(1) : T(0);
-        if constexpr (std::is_same_v<T, uint8_t>) {
-            if (m == n && (m == 3 || m == 5) && a->rows > 0 && a->cols > 0) {
-                dim3 grid(static_cast<unsigned>((a->cols + kPackedCols - 1) / kPackedCols),
-                          static_cast<unsigned>((a->rows + 31) / 32));
-                if (m == 3)
-                    median_network_u8x4<3><<<grid, dim3(32, 8), 0, dev.stream>>>(
-                        dptr<const T>(a), dptr<T>(b), a->rows, a->cols, border, pad);
-                else
-                    median_network_u8x4<5><<<grid, dim3(32, 8), 0, dev.stream>>>(
-                        dptr<const T>(a), dptr<T>(b), a->rows, a->cols, border, pad);
-                check_launch("ipt.medfilt2");
-                return;
-            }
-        }
-        if constexpr (std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>) {
+        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>) {
             if (m == n && (m == 3 || m == 5) && a->rows > 0 && a->cols > 0) {
                 dim3 grid(static_cast<unsigned>((a->cols + 31) / 32), static_cast<unsigned>((a->rows + 31) / 32));
                 if (m == 3)
