@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Summarise `ipt bench --json` output as two markdown tables.
 
-  bench/auto_vs_best.py ipt-bench.json [title] > auto-vs-best.md
+  bench/auto_vs_best.py ipt-bench.json [title] [--alone CUDA.json VULKAN.json] > auto-vs-best.md
 
 1. auto against the best single implementation (overall times, from where the
    data is, results brought back there); a row is a miss when auto/best is
    over 1.1 and the two differ by more than 0.05 ms (issue 7's rule).
 2. Vulkan kernel time over CUDA kernel time (data on each device, the faster
-   Vulkan variant), marked where it is over 1.3x (issue 6's rule).
+   Vulkan variant), marked where it is over 1.3x (issue 6's rule). With
+   --alone, from two runs that each loaded one GPU plugin beside the CPU
+   (`session.sh alone`: no second context on the GPU), else from the first file.
 """
 import json
 import sys
@@ -16,11 +18,17 @@ MISS_RATIO, MISS_MS, VK_LIMIT = 1.1, 0.05, 1.3
 
 
 def main() -> int:
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    alone = None
+    if "--alone" in args:
+        k = args.index("--alone")
+        alone = args[k + 1:k + 3]
+        args = args[:k] + args[k + 3:]
+    if not args or (alone is not None and len(alone) != 2):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    rows = json.load(open(sys.argv[1]))["rows"]
-    title = sys.argv[2] if len(sys.argv) > 2 else "ipt bench"
+    rows = json.load(open(args[0]))["rows"]
+    title = args[1] if len(args) > 1 else "ipt bench"
     print(f"# {title}: auto against the best single implementation\n")
     print(f"Overall times (ms): from where the data is, results brought back there. "
           f"`auto/best` over {MISS_RATIO} with more than {MISS_MS} ms between them is marked **miss**.\n")
@@ -39,7 +47,11 @@ def main() -> int:
     total = sum(1 for r in rows if r.get("auto_ms") is not None and r.get("best_ms") is not None)
     print(f"\n{total - misses} of {total} rows within {MISS_RATIO}x (+{MISS_MS} ms).\n")
 
-    print("## Vulkan kernel time over CUDA kernel time (data on each device, median)\n")
+    if alone:
+        rows = json.load(open(alone[0]))["rows"] + json.load(open(alone[1]))["rows"]
+        print("## Vulkan kernel time over CUDA kernel time (each GPU plugin alone beside the CPU, median)\n")
+    else:
+        print("## Vulkan kernel time over CUDA kernel time (data on each device, median)\n")
     print("| op | size | CUDA ms | Vulkan ms (best variant) | Vulkan/CUDA |")
     print("|---|---:|---:|---:|---:|")
     seen = set()

@@ -7,10 +7,13 @@
 #                times, auto vs best); the facet plugin's tests, conformance
 #                and CPU-vs-CUDA table
 #
-#   bench/gpu/session.sh conformance|bench|all|vulkan|ops
+#   bench/gpu/session.sh conformance|bench|all|vulkan|ops|alone
 #   (all: both, then the harness in the time left; vulkan: the Vulkan plugin's conformance, then bench;
 #    ops: conformance --json of the operators in $IPT_OPS (space-separated)
 #    on CUDA and on Vulkan, every failing case listed, for diagnosis)
+#   alone: ipt bench of each GPU plugin with only the CPU plugin loaded (one
+#   GPU context at a time), for the Vulkan-vs-CUDA kernel times; IPT_ALONE=1
+#   adds it to another stage.
 #   IPT_SKIP_FACET=1 leaves the facet plugin out of bench/all (its numbers
 #   change only with plugins/facet), leaving the time to the CUDA harness.
 #
@@ -131,6 +134,20 @@ if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
     done
     tail -25 "$out/facet.txt"
   fi
+fi
+if [ "$stage" = alone ] || [ "${IPT_ALONE:-}" = 1 ]; then
+  # Each GPU plugin with only the CPU beside it: no second context on the GPU.
+  # With CUDA and Vulkan contexts both active the GPU switches between them,
+  # and small Vulkan calls took ~0.05 ms instead of ~0.02 in some runs.
+  cpu_plugin="$build/lib/libipt_cpu.so"
+  for gpu in cuda vulkan; do
+    lib="$build/lib/libipt_cuda.so"; [ "$gpu" = vulkan ] && lib="$vk"
+    [ -f "$lib" ] || continue
+    note "== ipt bench: CPU and $gpu alone, 256 and 2048"
+    timeout 200 "$ipt" bench --no-discovery --plugin "$cpu_plugin" --plugin "$lib" --sizes 256,2048 --repeats 7 \
+      --budget 1 --chart '' --json > "$out/ipt-bench-$gpu-alone.json" 2> "$out/ipt-bench-$gpu-alone.err"
+    note "$gpu alone exit $? after $(elapsed) s"
+  done
 fi
 if [ "$stage" = all ] && [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 500 ]; then
   note "== CUDA harness with NPP (the time left)"
