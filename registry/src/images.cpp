@@ -1,4 +1,5 @@
 // Images: allocation on any device, transfers through host memory.
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "internal.hpp"
+#include "tuning.hpp"
 
 namespace ipt::reg {
 
@@ -316,6 +318,9 @@ IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t 
     });
 }
 
+// Read-outs this large or larger refine the host's copy model.
+constexpr uint64_t kObservedReadoutBytes = uint64_t{1} << 20;
+
 IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_t host_row_pitch) {
     return guard([&] {
         if (!image) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_download: image is NULL");
@@ -326,7 +331,19 @@ IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_
                                                       std::to_string(host_row_pitch) +
                                                       " is smaller than a row (" +
                                                       std::to_string(t.row_pitch) + " bytes)");
-        if (host_row_pitch == 0 || host_row_pitch == t.row_pitch) return copy_bytes_to_host(image, host);
+        if (host_row_pitch == 0 || host_row_pitch == t.row_pitch) {
+            // A host result's read-out is a memcpy that the selection prices
+            // (a GPU's download replaces it): large ones refine the host's
+            // copy model (a GPU download would also time the queued work).
+            const bool observe = image->device->is_host() && image->bytes >= kObservedReadoutBytes && image->ctx;
+            const auto t0 = std::chrono::steady_clock::now();
+            const ipt_status s = copy_bytes_to_host(image, host);
+            if (observe && s == IPT_OK)
+                image->ctx->tuning->observe_readout(
+                    image->device->identity, image->bytes,
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            return s;
+        }
         std::vector<unsigned char> tight(image->bytes);
         ipt_status s = copy_bytes_to_host(image, tight.data());
         if (s != IPT_OK) return s;

@@ -143,6 +143,16 @@ void TuningCache::record_transfer_model(const std::string& device_identity, cons
     dirty_ = true;
 }
 
+void TuningCache::observe_readout(const std::string& device_identity, uint64_t bytes, double ms) {
+    std::lock_guard lock(mutex_);
+    auto it = rates_.find(device_identity);
+    if (it == rates_.end() || it->second.down_bytes_per_ms <= 0) return;
+    TransferModel& m = it->second;
+    const double observed = static_cast<double>(bytes) / std::max(ms - m.down_latency_ms, 1e-6);
+    m.down_bytes_per_ms = 0.75 * m.down_bytes_per_ms + 0.25 * observed;
+    dirty_ = true;
+}
+
 ipt_status TuningCache::save() {
     std::lock_guard lock(mutex_);
     if (path_.empty() || !dirty_) return IPT_OK;

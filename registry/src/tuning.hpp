@@ -51,6 +51,12 @@ public:
     // Measured host<->device copy costs of a device.
     std::optional<TransferModel> transfer_model(const std::string& device_identity);
     void record_transfer_model(const std::string& device_identity, const TransferModel& m);
+    // A caller's read-out of `bytes` from a device's memory that took `ms`
+    // (the host: a memcpy of a result already in host memory) moves the
+    // device's read-out rate a quarter of the way towards what was observed,
+    // so the model follows what read-outs cost in this process rather than a
+    // microbenchmark's cache-warm copies. Nothing happens without a model.
+    void observe_readout(const std::string& device_identity, uint64_t bytes, double ms);
 
     // Merges what is on disk (other processes) with what was measured here and
     // writes atomically, under an advisory lock.

@@ -230,6 +230,54 @@ TEST(TuningCache, TransferCostsHaveALatencyAndARate) {
     fs::remove(path);
 }
 
+// The host's read-out rate follows what read-outs cost in the process: a
+// model that claims an absurd rate (10^12 bytes per ms, a petabyte a second)
+// is pulled down by real downloads of a host image.
+TEST(TuningCache, HostReadoutsRefineTheHostCopyModel) {
+    fs::path path = temp_cache("readout");
+    std::string host_identity;
+    {
+        ipt::Context ctx;
+        ipt_device_info host{};
+        host.struct_size = sizeof(ipt_device_info);
+        ASSERT_EQ(ipt_device_get(ctx.get(), IPT_DEVICE_HOST, &host), IPT_OK);
+        host_identity = host.identity;
+    }
+    const double absurd = 1e12;
+    {
+        nlohmann::json j = {{"format", 1},
+                            {"entries", nlohmann::json::object()},
+                            {"transfer",
+                             {{host_identity,
+                               {{"up_bytes_per_ms", absurd}, {"down_bytes_per_ms", absurd},
+                                {"up_latency_ms", 0.0}, {"down_latency_ms", 0.0}}}}}};
+        std::ofstream out(path);
+        out << j.dump();
+    }
+    {
+        ipt::Context ctx;
+        ctx.set_tuning_cache(path.string());
+        std::vector<uint8_t> a(2048 * 1024, 7);  // 2 MiB: large enough to be observed
+        ipt::Image img = ctx.upload<uint8_t>(2048, 1024, a);
+        std::vector<uint8_t> back(a.size());
+        for (int k = 0; k < 4; ++k) ASSERT_EQ(ipt_image_download(img.get(), back.data(), 0), IPT_OK);
+        EXPECT_EQ(back, a);
+        ctx.save_tuning_cache();
+    }
+    nlohmann::json j;
+    {
+        std::ifstream in(path);
+        j = nlohmann::json::parse(in);
+    }
+    ASSERT_TRUE(j["transfer"].contains(host_identity));
+    const double rate = j["transfer"][host_identity]["down_bytes_per_ms"].get<double>();
+    // Four observations take 1 - 0.75^4 = 68 % of the way to real rates, which
+    // are far below 10^12 bytes per ms.
+    EXPECT_LT(rate, 0.5 * absurd);
+    EXPECT_GT(rate, 0.0);
+    fs::remove(path);
+}
+
 TEST(TuningCache, StaleEntriesAreMeasuredAgain) {
     fs::path path = temp_cache("stale");
     std::vector<uint8_t> a(32 * 32, 5);
