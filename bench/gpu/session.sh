@@ -13,7 +13,7 @@
 #    on CUDA and on Vulkan, every failing case listed, for diagnosis)
 #   alone: ipt bench of each GPU plugin with only the CPU plugin loaded (one
 #   GPU context at a time), for the Vulkan-vs-CUDA kernel times; IPT_ALONE=1
-#   adds it to another stage.
+#   adds it to another stage; IPT_ALONE_OPS and IPT_ALONE_SIZES narrow it.
 #   IPT_SKIP_FACET=1 leaves the facet plugin out of bench/all (its numbers
 #   change only with plugins/facet), leaving the time to the CUDA harness.
 #
@@ -144,8 +144,9 @@ if [ "$stage" = alone ] || [ "${IPT_ALONE:-}" = 1 ]; then
     lib="$build/lib/libipt_cuda.so"; [ "$gpu" = vulkan ] && lib="$vk"
     [ -f "$lib" ] || continue
     note "== ipt bench: CPU and $gpu alone, 256 and 2048"
-    timeout 200 "$ipt" bench --no-discovery --plugin "$cpu_plugin" --plugin "$lib" --sizes 256,2048 --repeats 7 \
-      --budget 1 --chart '' --json > "$out/ipt-bench-$gpu-alone.json" 2> "$out/ipt-bench-$gpu-alone.err"
+    ops_arg=(); [ -n "${IPT_ALONE_OPS:-}" ] && ops_arg=(--ops "$IPT_ALONE_OPS")
+    timeout 200 "$ipt" bench --no-discovery --plugin "$cpu_plugin" --plugin "$lib" --sizes "${IPT_ALONE_SIZES:-256,2048}" \
+      "${ops_arg[@]}" --repeats 7 --budget 1 --chart '' --json > "$out/ipt-bench-$gpu-alone.json" 2> "$out/ipt-bench-$gpu-alone.err"
     note "$gpu alone exit $? after $(elapsed) s"
   done
 fi
