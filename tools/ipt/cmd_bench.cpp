@@ -104,9 +104,14 @@ struct Timed {
     double median() const { return error.empty() && !times.empty() ? ipt::cli::median(times) : -1; }
 };
 
+// A call of the case as `auto` runs it: no device, plugin or variant given.
+Timed unpinned(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images) {
+    return Timed{bc.make_call(ctx, images), {}, {}, {}};
+}
+
 // A call of the case pinned to one implementation.
 Timed pinned(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images, const Impl& im) {
-    Timed t{bc.make_call(ctx, images), {}, {}, {}};
+    Timed t = unpinned(ctx, bc, images);
     t.call.device(im.device).plugin(im.plugin).variant(im.variant);
     return t;
 }
@@ -177,7 +182,7 @@ std::string check_auto(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const s
     for (int attempt = 0; attempt < 2; ++attempt) {
         std::vector<Timed> again;
         again.push_back(pinned(ctx, bc, images, *best));
-        again.push_back({bc.make_call(ctx, images), {}, {}, {}});
+        again.push_back(unpinned(ctx, bc, images));
         time_interleaved(ctx, again, op, results_to, 2 * opt.repeats, 2 * opt.budget_s * 1000.0);
         if (!auto_too_slow(again[1].median(), again[0].median(), opt.check_auto)) return "passed when timed again";
     }
@@ -310,7 +315,7 @@ ipt::cli::Action setup(CLI::App& sub) {
                     // the data is) last, timed round by round together.
                     std::vector<Timed> timed;
                     for (const Impl& im : impls) timed.push_back(pinned(ctx, *bc, images, im));
-                    timed.push_back({bc->make_call(ctx, images), {}, {}, {}});
+                    timed.push_back(unpinned(ctx, *bc, images));
                     time_interleaved(ctx, timed, *op, where.id, opt->repeats, budget_ms);
                     for (size_t k = 0; k < impls.size(); ++k) {
                         const Impl& im = impls[k];

@@ -65,54 +65,6 @@ constexpr size_t kCorrSharedLimit = 48 * 1024;
 template <class TIn>
 using TileType = double;
 
-// Stages the input tile (rows r0.., columns c0.. of the plane, th x tw, the
-// border resolved) into shared memory, converted once. A tile that lies
-// inside the image (most of them) is copied without any border arithmetic.
-// TW > 0: the tile width is a compile-time constant, so the flat index splits
-// into row and column with a multiply instead of a division; TW == 0: row by
-// row across the 32 x 8 block (one row index per row).
-template <int TW, class TIn, class TS>
-__device__ __forceinline__ void stage_tile(const TIn* __restrict__ plane, const CorrGeometry& g, TIn pad, int64_t r0,
-                                           int64_t c0, int th, int tw, TS* tile) {
-    const bool inside = r0 >= 0 && r0 + th <= g.in_rows && c0 >= 0 && c0 + tw <= g.in_cols;
-    if constexpr (TW > 0) {
-        const int tid = threadIdx.y * kTileW + threadIdx.x;
-        const TIn* origin = plane + (inside ? r0 * g.in_cols + c0 : 0);
-        for (int idx = tid; idx < th * TW; idx += kTileW * kBlockRows) {
-            const int tr = idx / TW, tc = idx - tr * TW;
-            TIn v;
-            if (inside) {
-                v = origin[static_cast<int64_t>(tr) * g.in_cols + tc];
-            } else {
-                const int64_t ri = border_index(g.border, r0 + tr, g.in_rows);
-                const int64_t ci = border_index(g.border, c0 + tc, g.in_cols);
-                v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
-            }
-            tile[idx] = static_cast<TS>(to_double(v));
-        }
-        return;
-    }
-    const bool columns_inside = c0 >= 0 && c0 + tw <= g.in_cols;
-    for (int tr = threadIdx.y; tr < th; tr += kBlockRows) {
-        const int64_t ri = inside ? r0 + tr : border_index(g.border, r0 + tr, g.in_rows);
-        TS* dst = tile + tr * tw;
-        if (ri < 0) {
-            const TS v = static_cast<TS>(to_double(pad));
-            for (int tc = threadIdx.x; tc < tw; tc += kTileW) dst[tc] = v;
-            continue;
-        }
-        const TIn* row = plane + ri * g.in_cols;
-        if (columns_inside) {
-            for (int tc = threadIdx.x; tc < tw; tc += kTileW) dst[tc] = static_cast<TS>(to_double(row[c0 + tc]));
-        } else {
-            for (int tc = threadIdx.x; tc < tw; tc += kTileW) {
-                const int64_t ci = border_index(g.border, c0 + tc, g.in_cols);
-                dst[tc] = static_cast<TS>(to_double(ci < 0 ? pad : row[ci]));
-            }
-        }
-    }
-}
-
 // The accumulation of correlate_tiled. Each thread owns kPerThread
 // consecutive output rows, so an input row of the tile feeds up to kPerThread
 // outputs: (kh + kPerThread - 1) * kw shared loads per thread instead of
@@ -170,7 +122,7 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
     const TIn* plane = a + p * g.in_rows * g.in_cols;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTileH - g.off_r;
     const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
-    stage_tile<0>(plane, g, pad, r0, c0, th, tw, tile);
+    stage_tile<0>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
     const bool careful = __syncthreads_or(nonfinite_tap) && g.overlap_only();
     // The position test for non-finite taps lives in its own instantiation:
     // in the common loop even a never-taken test doubled a 31x31 kernel's time.
@@ -227,7 +179,7 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
     const TIn* plane = a + p * g.in_rows * g.in_cols;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kSmallTileH - g.off_r;
     const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
-    stage_tile<tw>(plane, g, pad, r0, c0, th, tw, tile);
+    stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
     float w[K][K];
     uint32_t used[K];  // bit j: tap (i, j) counts (imfilter's zero test on the tap as given)
     bool nonfinite_tap = false;  // the same in every thread: each reads every tap

@@ -136,6 +136,55 @@ __host__ __device__ inline int64_t border_index(Border b, int64_t i, int64_t n) 
     return -1;
 }
 
+// Stages a th x tw tile of a rows x cols plane (rows r0.., columns c0.., the
+// border resolved, `pad` for the constant) into shared memory, converted once
+// to the tile's type, by the whole 2-D block. A tile that lies inside the
+// plane (most of them) is copied without any border arithmetic. TW > 0: the
+// tile width is a compile-time constant, so the flat index splits into row
+// and column with a multiply instead of a division; TW == 0: row by row.
+template <class TS, class TIn>
+__device__ __forceinline__ TS tile_value(TIn v) {
+    if constexpr (std::is_same_v<TS, TIn>) return v;
+    else return static_cast<TS>(to_double(v));
+}
+
+template <int TW, class TIn, class TS>
+__device__ __forceinline__ void stage_tile(const TIn* __restrict__ plane, int64_t rows, int64_t cols, Border border,
+                                           TIn pad, int64_t r0, int64_t c0, int th, int tw, TS* tile) {
+    const bool inside = r0 >= 0 && r0 + th <= rows && c0 >= 0 && c0 + tw <= cols;
+    if constexpr (TW > 0) {
+        const int threads = static_cast<int>(blockDim.x * blockDim.y);
+        const TIn* origin = plane + (inside ? r0 * cols + c0 : 0);
+        for (int idx = threadIdx.y * blockDim.x + threadIdx.x; idx < th * TW; idx += threads) {
+            const int tr = idx / TW, tc = idx - tr * TW;
+            TIn v;
+            if (inside) {
+                v = origin[static_cast<int64_t>(tr) * cols + tc];
+            } else {
+                const int64_t ri = border_index(border, r0 + tr, rows);
+                const int64_t ci = border_index(border, c0 + tc, cols);
+                v = (ri < 0 || ci < 0) ? pad : plane[ri * cols + ci];
+            }
+            tile[idx] = tile_value<TS>(v);
+        }
+        return;
+    }
+    const bool columns_inside = c0 >= 0 && c0 + tw <= cols;
+    for (int tr = threadIdx.y; tr < th; tr += blockDim.y) {
+        const int64_t ri = inside ? r0 + tr : border_index(border, r0 + tr, rows);
+        TS* dst = tile + tr * tw;
+        if (ri < 0) {
+            for (int tc = threadIdx.x; tc < tw; tc += blockDim.x) dst[tc] = tile_value<TS>(pad);
+            continue;
+        }
+        const TIn* row = plane + ri * cols;
+        for (int tc = threadIdx.x; tc < tw; tc += blockDim.x) {
+            const int64_t ci = columns_inside ? c0 + tc : border_index(border, c0 + tc, cols);
+            dst[tc] = tile_value<TS>(ci < 0 ? pad : row[ci]);
+        }
+    }
+}
+
 // Centre of a kernel, domain or SE along one dimension, 0-based (pitfall 3).
 __host__ __device__ inline int64_t kernel_origin(int64_t size) { return (size + 1) / 2 - 1; }
 

@@ -147,38 +147,35 @@ inline dim3 fft_row_grid(int64_t cols, int64_t rows) {
 
 // ---- kernels ------------------------------------------------------------------
 
-// The image plane: A converted to double, zeros elsewhere. Raises
-// *out_of_range (once per block at most) for Inf, NaN or |x| > kFftInputLimit.
+// The values a plane is staged from: A converted to double, or the kernel
+// (for u v^T each tap u(i) * v(j) rounded once; a non-finite u(i) or v(j)
+// gives a non-finite product, so checking the products covers the factors).
 template <class TA>
-__global__ void __launch_bounds__(kFftThreads)
-fft_stage_image(const TA* __restrict__ a, int64_t ma, int64_t na, double* __restrict__ plane, int64_t rows,
-                int64_t pitch, unsigned* out_of_range) {
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    bool bad = false;
-    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
-        if (c >= pitch) continue;
-        double x = 0.0;
-        if (r < ma && c < na) {
-            x = to_double(a[r * na + c]);
-            bad |= !(fabs(x) <= kFftInputLimit);
-        }
-        plane[r * pitch + c] = x;
+struct ImageValues {
+    const TA* a;
+    int64_t rows, cols;
+    __device__ double operator()(int64_t r, int64_t c) const { return to_double(a[r * cols + c]); }
+};
+struct KernelValues {
+    FftKernel k;
+    int64_t rows, cols;
+    __device__ double operator()(int64_t r, int64_t c) const {
+        return k.separable ? k.u.at(r) * k.v.at(c) : k.matrix.at(r * cols + c);
     }
-    if (__syncthreads_or(bad) && threadIdx.x == 0) *out_of_range = 1u;
-}
+};
 
-// The kernel plane, as the image plane. For u v^T a non-finite u(i) or v(j)
-// gives a non-finite product, so checking the products covers the factors.
-static __global__ void __launch_bounds__(kFftThreads)
-fft_stage_kernel(FftKernel k, int64_t kr, int64_t kc, double* __restrict__ plane, int64_t rows, int64_t pitch,
-                 unsigned* out_of_range) {
+// A plane: the values in its top-left corner, zeros elsewhere. Raises
+// *out_of_range (once per block at most) for Inf, NaN or |x| > kFftInputLimit.
+template <class Values>
+__global__ void __launch_bounds__(kFftThreads)
+fft_stage_plane(Values values, double* __restrict__ plane, int64_t rows, int64_t pitch, unsigned* out_of_range) {
     const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     bool bad = false;
     for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
         if (c >= pitch) continue;
         double x = 0.0;
-        if (r < kr && c < kc) {
-            x = k.separable ? k.u.at(r) * k.v.at(c) : k.matrix.at(r * kc + c);
+        if (r < values.rows && c < values.cols) {
+            x = values(r, c);
             bad |= !(fabs(x) <= kFftInputLimit);
         }
         plane[r * pitch + c] = x;
@@ -436,12 +433,12 @@ void fft_convolve(const TA* a, const FftKernel& k, const FftGeometry& g, Output 
 
     OutOfRangeFlag out_of_range(s);
     const dim3 stage_grid = fft_row_grid(pitch, size.rows);
-    fft_stage_image<TA><<<stage_grid, kFftThreads, 0, s>>>(a, g.ma, g.na, image_plane, size.rows, pitch,
-                                                           out_of_range.device_word());
+    fft_stage_plane<<<stage_grid, kFftThreads, 0, s>>>(ImageValues<TA>{a, g.ma, g.na}, image_plane, size.rows,
+                                                       pitch, out_of_range.device_word());
     check_launch((what + ": staging A").c_str());
     out_of_range.queued();
-    fft_stage_kernel<<<stage_grid, kFftThreads, 0, s>>>(k, g.kr, g.kc, kernel_plane, size.rows, pitch,
-                                                        out_of_range.device_word());
+    fft_stage_plane<<<stage_grid, kFftThreads, 0, s>>>(KernelValues{k, g.kr, g.kc}, kernel_plane, size.rows, pitch,
+                                                       out_of_range.device_word());
     check_launch((what + ": staging the kernel").c_str());
     out_of_range.record();
 

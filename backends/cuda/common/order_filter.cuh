@@ -168,22 +168,9 @@ __global__ void __launch_bounds__(256)
 median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64_t cols, Border border, T pad) {
     constexpr int N = K * K, H = (K - 1) / 2, TW = 32 + K - 1;
     __shared__ T tile[(32 + K - 1) * TW];
-    const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;
+    const int tx = threadIdx.x, ty = threadIdx.y;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * 32, c0 = static_cast<int64_t>(blockIdx.x) * 32;
-    // A tile inside the image (most of them) is copied with no border arithmetic.
-    constexpr int TH = 32 + K - 1;
-    const bool inside = r0 - H >= 0 && r0 - H + TH <= rows && c0 - H >= 0 && c0 - H + TW <= cols;
-    const T* origin = a + (inside ? (r0 - H) * cols + (c0 - H) : 0);
-    for (int i = tid; i < TH * TW; i += 256) {
-        const int tr = i / TW, tc = i - tr * TW;
-        if (inside) {
-            tile[i] = origin[static_cast<int64_t>(tr) * cols + tc];
-        } else {
-            const int64_t ri = border_index(border, r0 - H + tr, rows);
-            const int64_t ci = border_index(border, c0 - H + tc, cols);
-            tile[i] = (ri < 0 || ci < 0) ? pad : a[ri * cols + ci];
-        }
-    }
+    stage_tile<TW>(a, rows, cols, border, pad, r0 - H, c0 - H, 32 + K - 1, TW, tile);
     __syncthreads();
     const int64_t c = c0 + tx;
     if (c >= cols) return;
