@@ -16,6 +16,9 @@
 #   adds it to another stage; IPT_ALONE_OPS and IPT_ALONE_SIZES narrow it.
 #   IPT_SKIP_FACET=1 leaves the facet plugin out of bench/all (its numbers
 #   change only with plugins/facet), leaving the time to the CUDA harness.
+#   IPT_BENCH_SIZES (default 256,2048) sets ipt bench's sizes (8192 alone
+#   takes most of a call: give it IPT_BENCH_UNTIL=570, the second by which
+#   it must end, and IPT_SKIP_FACET=1); with it set the Vulkan timing run is left out.
 #
 # Carry (run on the development machine first):
 #   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
@@ -114,11 +117,12 @@ PY
 fi
 
 if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
-  note "== ipt bench: CPU, CUDA and Vulkan, 256 and 2048"
-  timeout $(( 420 - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes 256,2048 --repeats 7 --budget 1 --chart "$out/ipt-bench.png" \
-    --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
+  bench_sizes="${IPT_BENCH_SIZES:-256,2048}"
+  note "== ipt bench: CPU, CUDA and Vulkan, sizes $bench_sizes"
+  timeout $(( ${IPT_BENCH_UNTIL:-420} - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes "$bench_sizes" --repeats 7 --budget 1 \
+    --chart "$out/ipt-bench.png" --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
   note "ipt bench exit $? after $(elapsed) s"
-  if [ -f "$vk" ]; then
+  if [ -f "$vk" ] && [ -z "${IPT_BENCH_SIZES:-}" ]; then
     # Per-dispatch GPU times of the Vulkan plugin for the cases furthest from CUDA.
     IPT_VULKAN_TIMING=1 timeout 60 "$ipt" bench --plugin "$vk" --ops conv2,edge,medfilt2,dither --sizes 2048 \
       --repeats 3 --budget 1 --chart '' > "$out/vulkan-timing-bench.txt" 2> "$out/vulkan-timing.txt"

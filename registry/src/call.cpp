@@ -338,37 +338,68 @@ double median_copy_ms(int runs, Copy&& copy) {
 }
 
 // Host<->device copy costs of a device, measured once and kept in the tuning
-// cache: the latency from copies of 4 KiB, the rate from the difference to
-// copies of 4 MiB (each copy waits for the device, as a real transfer does).
+// cache: median times of copies of 4 KiB (the fixed cost of a copy), 256 KiB,
+// 4 MiB and 64 MiB, each waiting for the device as a real transfer does.
 // For the host itself the copies are the caller's download of a result that
 // is already in host memory (a memcpy), which a GPU's download replaces.
 TransferModel transfer_model(ipt_context* ctx, const Device& dev) {
     if (auto r = ctx->tuning->transfer_model(dev.identity)) return *r;
-    constexpr uint64_t small_bytes = 4u << 10, large_bytes = 4u << 20;
-    std::vector<unsigned char> host(large_bytes, 1);
-    auto time_size = [&](uint64_t bytes, int runs, double* up, double* down) {
+    struct Size {
+        uint64_t bytes;
+        int runs;
+    };
+    constexpr Size sizes[] = {{4u << 10, 9}, {256u << 10, 7}, {4u << 20, 5}, {64u << 20, 3}};
+    std::vector<unsigned char> host(sizes[std::size(sizes) - 1].bytes, 1);
+    TransferModel m;
+    for (const Size& size : sizes) {
         ipt_status s = IPT_OK;
-        auto img = allocate_image(ctx, dev, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
-        if (!img) return false;
-        *up = median_copy_ms(runs, [&] {
+        auto img = allocate_image(ctx, dev, IPT_UINT8, 1, static_cast<int64_t>(size.bytes), 1, &s);
+        if (!img) return {};
+        const double up = median_copy_ms(size.runs, [&] {
             return copy_bytes_from_host(img.get(), host.data()) == IPT_OK &&
                    (dev.is_host() || dev.owner->table->sync(dev.index_in_plugin) == IPT_OK);
         });
-        *down = median_copy_ms(runs, [&] { return copy_bytes_to_host(img.get(), host.data()) == IPT_OK; });
+        const double down =
+            median_copy_ms(size.runs, [&] { return copy_bytes_to_host(img.get(), host.data()) == IPT_OK; });
         release_image(img.release());
-        return *up >= 0 && *down >= 0;
-    };
-    double su = 0, sd = 0, lu = 0, ld = 0;
-    if (!time_size(small_bytes, 9, &su, &sd) || !time_size(large_bytes, 3, &lu, &ld)) return {};
-    const double extra = static_cast<double>(large_bytes - small_bytes);
-    TransferModel m;
-    m.up_latency_ms = su;
-    m.down_latency_ms = sd;
-    // A large copy that took no longer than a small one: price by the large copy alone.
-    m.up_bytes_per_ms = lu > su ? extra / (lu - su) : large_bytes / std::max(lu, 1e-6);
-    m.down_bytes_per_ms = ld > sd ? extra / (ld - sd) : large_bytes / std::max(ld, 1e-6);
+        if (up < 0 || down < 0) return {};
+        m.up.points.emplace_back(static_cast<double>(size.bytes), up);
+        m.down.points.emplace_back(static_cast<double>(size.bytes), down);
+    }
     ctx->tuning->record_transfer_model(dev.identity, m);
     return m;
+}
+
+// What handing a call from GPU `from` to GPU `to` and back costs beyond the
+// copies' own prices: on one GPU driven through two APIs (CUDA and Vulkan)
+// the two contexts take turns, and a 64 KiB image sent from Vulkan to CUDA
+// and back cost 0.4 ms more than its copies did alone. Timed as that round
+// trip of a 4 KiB image (down from `from`, up to `to`, synchronised, and back)
+// less the four copies' own times; measured once per ordered pair and kept.
+double switch_cost(ipt_context* ctx, const Device& from, const Device& to) {
+    if (from.is_host() || to.is_host() || &from == &to) return 0;
+    if (auto r = ctx->tuning->switch_cost(from.identity, to.identity)) return *r;
+    constexpr uint64_t bytes = 4u << 10;
+    ipt_status s = IPT_OK;
+    auto a = allocate_image(ctx, from, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
+    auto b = allocate_image(ctx, to, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
+    if (!a || !b) return 0;
+    std::vector<unsigned char> host(bytes, 1);
+    auto sync = [](const Device& d) { return d.owner->table->sync(d.index_in_plugin) == IPT_OK; };
+    const double round_trip = median_copy_ms(9, [&] {
+        return copy_bytes_to_host(a.get(), host.data()) == IPT_OK &&
+               copy_bytes_from_host(b.get(), host.data()) == IPT_OK && sync(to) &&
+               copy_bytes_to_host(b.get(), host.data()) == IPT_OK &&
+               copy_bytes_from_host(a.get(), host.data()) == IPT_OK && sync(from);
+    });
+    release_image(a.release());
+    release_image(b.release());
+    if (round_trip < 0) return 0;
+    const TransferModel mf = transfer_model(ctx, from), mt = transfer_model(ctx, to);
+    const double copies = mf.down_ms(bytes, 1) + mt.up_ms(bytes, 1) + mt.down_ms(bytes, 1) + mf.up_ms(bytes, 1);
+    const double extra = std::max(round_trip - copies, 0.0);
+    ctx->tuning->record_switch_cost(from.identity, to.identity, extra);
+    return extra;
 }
 
 // Estimated milliseconds to bring inputs to `dev` and, when the data lives
@@ -386,6 +417,7 @@ double transfer_estimate(ipt_context* ctx, const ipt_call* call, const std::vect
         // A host result goes up from where it lies; anything else comes down first.
         if (!dev.is_host()) ms += transfer_model(ctx, dev).down_ms(output_bytes, output_count);
         if (!data_device->is_host()) ms += transfer_model(ctx, *data_device).up_ms(output_bytes, output_count);
+        ms += switch_cost(ctx, *data_device, dev);
     } else if (data_device && data_device->is_host() && dev.is_host() && output_count) {
         // The caller reads a host result out as well: a memcpy where a GPU's
         // candidate pays its download instead.

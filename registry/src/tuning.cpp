@@ -44,7 +44,8 @@ std::string number(double v) {
 
 // Parses a file into entries and rates; false when it is not ours or corrupt.
 bool parse_file(const std::string& path, std::map<std::string, std::map<std::string, Measurement>>& entries,
-                std::map<std::string, TransferModel>& rates, std::string* why) {
+                std::map<std::string, TransferModel>& rates, std::map<std::string, double>& switches,
+                std::string* why) {
     std::ifstream in(path);
     if (!in) return true;  // no file yet
     try {
@@ -62,22 +63,27 @@ bool parse_file(const std::string& path, std::map<std::string, std::map<std::str
             }
         if (j.contains("transfer"))
             for (auto& [dev, r] : j.at("transfer").items()) {
-                // Entries written before latencies were measured are measured again.
-                if (!r.contains("up_latency_ms") || !r.contains("down_latency_ms")) continue;
+                // Entries of older files (one rate, no size points) are measured again.
+                if (!r.contains("up") || !r.contains("down")) continue;
                 TransferModel t;
-                t.up_bytes_per_ms = r.at("up_bytes_per_ms").get<double>();
-                t.down_bytes_per_ms = r.at("down_bytes_per_ms").get<double>();
-                t.up_latency_ms = r.at("up_latency_ms").get<double>();
-                t.down_latency_ms = r.at("down_latency_ms").get<double>();
-                for (double v : {t.up_bytes_per_ms, t.down_bytes_per_ms, t.up_latency_ms, t.down_latency_ms})
-                    if (!std::isfinite(v) || v < 0) throw std::runtime_error("bad transfer entry for " + dev);
+                for (auto [curve, name] : {std::pair{&t.up, "up"}, std::pair{&t.down, "down"}}) {
+                    for (auto& p : r.at(name)) curve->points.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
+                    if (!curve->valid()) throw std::runtime_error(std::string("bad ") + name + " copy times for " + dev);
+                }
                 rates[dev] = t;
+            }
+        if (j.contains("switch"))
+            for (auto& [pair, ms] : j.at("switch").items()) {
+                const double v = ms.get<double>();
+                if (!std::isfinite(v) || v < 0) throw std::runtime_error("bad switch cost for " + pair);
+                switches[pair] = v;
             }
         return true;
     } catch (const std::exception& e) {
         *why = e.what();
         entries.clear();
         rates.clear();
+        switches.clear();
         return false;
     }
 }
@@ -96,10 +102,11 @@ void TuningCache::open(const std::string& path) {
     path_ = path;
     entries_.clear();
     rates_.clear();
+    switches_.clear();
     dirty_ = false;
     if (path.empty()) return;
     std::string why;
-    if (!parse_file(path, entries_, rates_, &why))
+    if (!parse_file(path, entries_, rates_, switches_, &why))
         warn("tuning cache " + path + " is corrupt and is ignored (" + why + "); it will be rewritten");
 }
 
@@ -146,11 +153,56 @@ void TuningCache::record_transfer_model(const std::string& device_identity, cons
 void TuningCache::observe_readout(const std::string& device_identity, uint64_t bytes, double ms) {
     std::lock_guard lock(mutex_);
     auto it = rates_.find(device_identity);
-    if (it == rates_.end() || it->second.down_bytes_per_ms <= 0) return;
-    TransferModel& m = it->second;
-    const double observed = static_cast<double>(bytes) / std::max(ms - m.down_latency_ms, 1e-6);
-    m.down_bytes_per_ms = 0.75 * m.down_bytes_per_ms + 0.25 * observed;
+    if (it == rates_.end() || !it->second.down.valid()) return;
+    CopyCurve& c = it->second.down;
+    const double predicted = c.ms(static_cast<double>(bytes));
+    if (!(predicted > 0) || !std::isfinite(ms) || ms < 0) return;
+    // The point nearest in size (by ratio) takes the correction.
+    auto nearest = std::min_element(c.points.begin(), c.points.end(), [&](const auto& a, const auto& b) {
+        return std::abs(std::log(a.first / bytes)) < std::abs(std::log(b.first / bytes));
+    });
+    nearest->second *= 0.75 + 0.25 * (ms / predicted);
     dirty_ = true;
+}
+
+namespace {
+std::string pair_name(const std::string& from, const std::string& to) { return from + " -> " + to; }
+}  // namespace
+
+std::optional<double> TuningCache::switch_cost(const std::string& from, const std::string& to) {
+    std::lock_guard lock(mutex_);
+    auto it = switches_.find(pair_name(from, to));
+    if (it == switches_.end()) return std::nullopt;
+    return it->second;
+}
+
+void TuningCache::record_switch_cost(const std::string& from, const std::string& to, double ms) {
+    std::lock_guard lock(mutex_);
+    switches_[pair_name(from, to)] = ms;
+    dirty_ = true;
+}
+
+double CopyCurve::ms(double bytes) const {
+    if (points.empty()) return 0;
+    if (bytes <= points.front().first || points.size() == 1) return points.front().second;
+    size_t hi = 1;
+    while (hi + 1 < points.size() && points[hi].first < bytes) ++hi;
+    const auto& [b0, t0] = points[hi - 1];
+    const auto& [b1, t1] = points[hi];
+    // A segment that got no dearer with size (noise) is priced by the larger
+    // point's mean rate, which never makes a larger copy cheaper.
+    const double slope = t1 > t0 ? (t1 - t0) / (b1 - b0) : t1 / b1;
+    return std::max(t0, t0 + slope * (bytes - b0));
+}
+
+bool CopyCurve::valid() const {
+    if (points.size() < 2) return false;
+    for (size_t i = 0; i < points.size(); ++i) {
+        const auto& [b, t] = points[i];
+        if (!std::isfinite(b) || !std::isfinite(t) || b <= 0 || t < 0) return false;
+        if (i && b <= points[i - 1].first) return false;
+    }
+    return true;
 }
 
 ipt_status TuningCache::save() {
@@ -169,11 +221,13 @@ ipt_status TuningCache::save() {
     }
     std::map<std::string, std::map<std::string, Measurement>> merged;
     std::map<std::string, TransferModel> rates;
+    std::map<std::string, double> switches;
     std::string why;
-    parse_file(path_, merged, rates, &why);  // a corrupt file contributes nothing
+    parse_file(path_, merged, rates, switches, &why);  // a corrupt file contributes nothing
     for (auto& [k, cands] : entries_)
         for (auto& [c, m] : cands) merged[k][c] = m;
     for (auto& [d, r] : rates_) rates[d] = r;
+    for (auto& [p, ms] : switches_) switches[p] = ms;
 
     json j;
     j["format"] = cache_format;
@@ -183,9 +237,8 @@ ipt_status TuningCache::save() {
         for (auto& [c, m] : cands)
             e[k][c] = {{"run_ms", m.run_ms}, {"output_bytes", m.output_bytes}, {"output_count", m.output_count}};
     json& t = j["transfer"] = json::object();
-    for (auto& [d, r] : rates)
-        t[d] = {{"up_bytes_per_ms", r.up_bytes_per_ms}, {"down_bytes_per_ms", r.down_bytes_per_ms},
-                {"up_latency_ms", r.up_latency_ms}, {"down_latency_ms", r.down_latency_ms}};
+    for (auto& [d, r] : rates) t[d] = {{"up", r.up.points}, {"down", r.down.points}};
+    j["switch"] = switches;
 
     const std::string tmp = path_ + ".tmp." + std::to_string(::getpid());
     ipt_status status = IPT_OK;
@@ -200,6 +253,7 @@ ipt_status TuningCache::save() {
     else {
         entries_ = std::move(merged);
         rates_ = std::move(rates);
+        switches_ = std::move(switches);
         dirty_ = false;
     }
     ::flock(fd, LOCK_UN);

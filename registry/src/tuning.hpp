@@ -19,17 +19,29 @@ struct Measurement {
     uint32_t output_count = 0;  // how many images that is (each copy pays a latency)
 };
 
-// Host<->device copies of one device: a fixed cost per copy (submission,
-// completion wait) plus bytes over the rate. Small images are priced by the
-// latency, large ones by the rate.
+// Copy times of one direction, measured at a few sizes: (bytes, ms) points in
+// ascending size. A copy's time is interpolated between the two points around
+// its size (extrapolated from the last two beyond the largest; the smallest
+// point's time, the fixed cost of a copy, below it). One rate would not do:
+// on an H100 host 4 MiB copies ran at 13 GB/s and 32 MiB ones at about 4,
+// the larger ones no longer served from the host's caches.
+struct CopyCurve {
+    std::vector<std::pair<double, double>> points;
+    double ms(double bytes) const;
+    bool valid() const;  // at least two points, sizes ascending, times finite and >= 0
+};
+
+// Host<->device copies of one device. Each image moved pays one copy of its
+// own, so `copies` images of `bytes` in all cost copies x a copy of
+// bytes / copies (the images of one call are priced at their mean size).
 struct TransferModel {
-    double up_bytes_per_ms = 0, down_bytes_per_ms = 0;
-    double up_latency_ms = 0, down_latency_ms = 0;
-    double up_ms(uint64_t bytes, uint32_t copies) const {
-        return up_bytes_per_ms > 0 ? copies * up_latency_ms + static_cast<double>(bytes) / up_bytes_per_ms : 0;
-    }
-    double down_ms(uint64_t bytes, uint32_t copies) const {
-        return down_bytes_per_ms > 0 ? copies * down_latency_ms + static_cast<double>(bytes) / down_bytes_per_ms : 0;
+    CopyCurve up, down;
+    double up_ms(uint64_t bytes, uint32_t copies) const { return per_copy(up, bytes, copies); }
+    double down_ms(uint64_t bytes, uint32_t copies) const { return per_copy(down, bytes, copies); }
+
+private:
+    static double per_copy(const CopyCurve& c, uint64_t bytes, uint32_t copies) {
+        return copies && c.valid() ? copies * c.ms(static_cast<double>(bytes) / copies) : 0;
     }
 };
 
@@ -53,10 +65,17 @@ public:
     void record_transfer_model(const std::string& device_identity, const TransferModel& m);
     // A caller's read-out of `bytes` from a device's memory that took `ms`
     // (the host: a memcpy of a result already in host memory) moves the
-    // device's read-out rate a quarter of the way towards what was observed,
-    // so the model follows what read-outs cost in this process rather than a
-    // microbenchmark's cache-warm copies. Nothing happens without a model.
+    // read-out curve's point nearest that size a quarter of the way towards
+    // what was observed, so the model follows what read-outs cost in this
+    // process rather than a microbenchmark's cache-warm copies. Nothing
+    // happens without a model.
     void observe_readout(const std::string& device_identity, uint64_t bytes, double ms);
+
+    // Extra cost of handing work from one GPU to another and back (two APIs'
+    // contexts on one GPU take turns), measured per ordered pair of device
+    // identities beyond what their copy models price.
+    std::optional<double> switch_cost(const std::string& from, const std::string& to);
+    void record_switch_cost(const std::string& from, const std::string& to, double ms);
 
     // Merges what is on disk (other processes) with what was measured here and
     // writes atomically, under an advisory lock.
@@ -70,6 +89,7 @@ private:
     // key -> candidate -> measurement
     std::map<std::string, std::map<std::string, Measurement>> entries_;
     std::map<std::string, TransferModel> rates_;
+    std::map<std::string, double> switches_;  // "from -> to" -> ms
     std::map<std::string, std::vector<std::string>> declined_;  // key -> candidates
     bool dirty_ = false;
 };

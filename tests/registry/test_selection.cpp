@@ -168,7 +168,7 @@ TEST(TuningCache, HitAcrossContexts) {
     fs::remove(path);
 }
 
-TEST(TuningCache, TransferCostsHaveALatencyAndARate) {
+TEST(TuningCache, TransferCostsAreMeasuredAtSeveralSizes) {
     fs::path path = temp_cache("transfer");
     {
         ipt::Context ctx;
@@ -195,17 +195,25 @@ TEST(TuningCache, TransferCostsHaveALatencyAndARate) {
         ASSERT_EQ(ipt_device_get(ctx.get(), IPT_DEVICE_HOST, &host), IPT_OK);
         EXPECT_TRUE(j["transfer"].contains(host.identity)) << host.identity;
     }
-    for (auto& [dev, t] : j["transfer"].items()) {
-        EXPECT_GT(t.at("up_bytes_per_ms").get<double>(), 0) << dev;
-        EXPECT_GT(t.at("down_bytes_per_ms").get<double>(), 0) << dev;
-        EXPECT_GE(t.at("up_latency_ms").get<double>(), 0) << dev;
-        EXPECT_GE(t.at("down_latency_ms").get<double>(), 0) << dev;
-    }
-    // An entry without latencies (an older file) is measured again, not trusted.
-    for (auto& [dev, t] : j["transfer"].items()) {
-        t.erase("up_latency_ms");
-        t["up_bytes_per_ms"] = 1e-9;
-    }
+    for (auto& [dev, t] : j["transfer"].items())
+        for (const char* dir : {"up", "down"}) {
+            const auto& points = t.at(dir);
+            // From the fixed cost of a small copy up to sizes beyond the host's caches.
+            ASSERT_GE(points.size(), 3u) << dev << " " << dir;
+            EXPECT_LE(points.front().at(0).get<double>(), 4096.0) << dev << " " << dir;
+            EXPECT_GE(points.back().at(0).get<double>(), 32.0 * (1 << 20)) << dev << " " << dir;
+            for (size_t i = 0; i < points.size(); ++i) {
+                EXPECT_GE(points[i].at(1).get<double>(), 0.0) << dev << " " << dir;
+                if (i) {
+                    EXPECT_GT(points[i].at(0).get<double>(), points[i - 1].at(0).get<double>()) << dev;
+                }
+            }
+            // 64 MiB is not copied in the time of 4 KiB.
+            EXPECT_GT(points.back().at(1).get<double>(), points.front().at(1).get<double>()) << dev << " " << dir;
+        }
+    // An entry in an older form (one rate, no size points) is measured again, not trusted.
+    for (auto& [dev, t] : j["transfer"].items())
+        t = {{"up_bytes_per_ms", 1e-9}, {"down_bytes_per_ms", 1e-9}, {"up_latency_ms", 0.0}, {"down_latency_ms", 0.0}};
     {
         std::ofstream out(path);
         out << j.dump();
@@ -224,15 +232,94 @@ TEST(TuningCache, TransferCostsHaveALatencyAndARate) {
         j = nlohmann::json::parse(in);
     }
     for (auto& [dev, t] : j["transfer"].items()) {
-        EXPECT_TRUE(t.contains("up_latency_ms")) << dev;
-        EXPECT_GT(t.at("up_bytes_per_ms").get<double>(), 1e-6) << dev << ": re-measured";
+        EXPECT_FALSE(t.contains("up_bytes_per_ms")) << dev << ": re-measured";
+        EXPECT_TRUE(t.contains("up") && t.contains("down")) << dev;
     }
     fs::remove(path);
 }
 
-// The host's read-out rate follows what read-outs cost in the process: a
-// model that claims an absurd rate (10^12 bytes per ms, a petabyte a second)
-// is pulled down by real downloads of a host image.
+// A copy's price is read off the measured curve: interpolated between the
+// two sizes around it, and the smallest size's time (a copy's fixed cost)
+// below them. Hand-computed from curves written into the cache.
+TEST(TuningCache, CopyTimesAreInterpolatedBetweenMeasuredSizes) {
+    fs::path path = temp_cache("interpolate");
+    std::string host_id, dev_id;
+    uint32_t dev = 0;
+    {
+        ipt::Context ctx;
+        ctx.load_plugin(testdev_plugin());
+        const uint32_t n = ipt_device_count(ctx.get());
+        for (uint32_t d = 0; d < n; ++d) {
+            ipt_device_info info{};
+            info.struct_size = sizeof info;
+            ASSERT_EQ(ipt_device_get(ctx.get(), d, &info), IPT_OK);
+            if (d == IPT_DEVICE_HOST) host_id = info.identity;
+            else if (std::string(info.kind) != "cpu" && dev_id.empty()) {
+                dev_id = info.identity;
+                dev = d;
+            }
+        }
+    }
+    ASSERT_FALSE(dev_id.empty()) << "the test plugin has a device";
+    {
+        const nlohmann::json up = {{4096, 1.0}, {262144, 2.0}, {4194304, 10.0}};
+        const nlohmann::json down = {{4096, 0.5}, {8192, 0.6}};
+        const nlohmann::json host = {{4096, 0.25}, {8192, 0.3}};
+        nlohmann::json j = {{"format", 1},
+                            {"entries", nlohmann::json::object()},
+                            {"transfer", {{dev_id, {{"up", up}, {"down", down}}}, {host_id, {{"up", host}, {"down", host}}}}}};
+        std::ofstream out(path);
+        out << j.dump();
+    }
+    ipt::Context ctx;
+    ctx.set_tuning_cache(path.string());
+    ctx.load_plugin(testdev_plugin());
+    std::vector<uint8_t> a(300 * 300, 3);  // 90000 bytes up, one double (8 bytes) back
+    ipt::Image img = ctx.upload<uint8_t>(300, 300, a);
+    Outcome r = run_mean2(ctx, img);
+    const double up = 1.0 + (90000.0 - 4096) / (262144 - 4096) * (2.0 - 1.0);
+    bool saw_device = false, saw_host = false;
+    for (const auto& c : r.candidates) {
+        if (c.cost_ms < 0) continue;
+        if (c.device_id == dev) {
+            EXPECT_NEAR(c.transfer_ms, up + 0.5, 1e-9) << c.plugin << "/" << c.variant;
+            saw_device = true;
+        } else if (c.device_id == IPT_DEVICE_HOST) {
+            EXPECT_NEAR(c.transfer_ms, 0.25, 1e-9) << "the caller's read-out of the host result";
+            saw_host = true;
+        }
+    }
+    EXPECT_TRUE(saw_device && saw_host);
+    fs::remove(path);
+}
+
+// A copy curve that is not a curve (sizes out of order) makes the file corrupt:
+// reported and ignored, never trusted.
+TEST(TuningCache, TransferCurvesOutOfOrderAreNotTrusted) {
+    fs::path path = temp_cache("curve");
+    {
+        const nlohmann::json backwards = {{4096, 0.01}, {1024, 0.02}};
+        const nlohmann::json forwards = {{4096, 0.01}, {8192, 0.02}};
+        nlohmann::json j = {{"format", 1},
+                            {"entries", nlohmann::json::object()},
+                            {"transfer", {{"dev", {{"up", backwards}, {"down", forwards}}}}}};
+        std::ofstream out(path);
+        out << j.dump();
+    }
+    {
+        ipt::Context ctx;
+        ::testing::internal::CaptureStderr();
+        ctx.set_tuning_cache(path.string());
+        const std::string err = ::testing::internal::GetCapturedStderr();
+        EXPECT_NE(err.find("corrupt"), std::string::npos) << err;
+        EXPECT_NE(err.find("up copy times"), std::string::npos) << err;
+    }
+    fs::remove(path);
+}
+
+// The host's read-out times follow what read-outs cost in the process: a
+// model that claims absurdly fast copies (64 MiB in a picosecond) is pulled
+// towards real downloads of a host image.
 TEST(TuningCache, HostReadoutsRefineTheHostCopyModel) {
     fs::path path = temp_cache("readout");
     std::string host_identity;
@@ -243,14 +330,12 @@ TEST(TuningCache, HostReadoutsRefineTheHostCopyModel) {
         ASSERT_EQ(ipt_device_get(ctx.get(), IPT_DEVICE_HOST, &host), IPT_OK);
         host_identity = host.identity;
     }
-    const double absurd = 1e12;
+    const double absurd = 1e-9;  // ms
+    const nlohmann::json curve = {{4096, absurd}, {4 << 20, absurd}, {64 << 20, absurd}};
     {
         nlohmann::json j = {{"format", 1},
                             {"entries", nlohmann::json::object()},
-                            {"transfer",
-                             {{host_identity,
-                               {{"up_bytes_per_ms", absurd}, {"down_bytes_per_ms", absurd},
-                                {"up_latency_ms", 0.0}, {"down_latency_ms", 0.0}}}}}};
+                            {"transfer", {{host_identity, {{"up", curve}, {"down", curve}}}}}};
         std::ofstream out(path);
         out << j.dump();
     }
@@ -270,11 +355,15 @@ TEST(TuningCache, HostReadoutsRefineTheHostCopyModel) {
         j = nlohmann::json::parse(in);
     }
     ASSERT_TRUE(j["transfer"].contains(host_identity));
-    const double rate = j["transfer"][host_identity]["down_bytes_per_ms"].get<double>();
-    // Four observations take 1 - 0.75^4 = 68 % of the way to real rates, which
-    // are far below 10^12 bytes per ms.
-    EXPECT_LT(rate, 0.5 * absurd);
-    EXPECT_GT(rate, 0.0);
+    const auto& down = j["transfer"][host_identity]["down"];
+    ASSERT_EQ(down.size(), 3u);
+    // The 4 MiB point is nearest to 2 MiB: each observation multiplies its
+    // time by at least 0.75 + 0.25 x (a real copy / a picosecond), far above 1.
+    EXPECT_GT(down[1][1].get<double>(), 1000 * absurd);
+    // The others are left as they were.
+    EXPECT_DOUBLE_EQ(down[0][1].get<double>(), absurd);
+    EXPECT_DOUBLE_EQ(down[2][1].get<double>(), absurd);
+    EXPECT_DOUBLE_EQ(j["transfer"][host_identity]["up"][1][1].get<double>(), absurd);
     fs::remove(path);
 }
 

@@ -126,13 +126,21 @@ Timed pinned(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector
 // medians taken minutes apart would mostly compare the machine's moods.
 constexpr double kSettleMs = 1.0;
 constexpr int kSettleMaxRuns = 100;
+// A call whose warm-up took this long (radon of 8192x8192 on the CPU: ~18 s)
+// is timed once, without untimed runs before it: its own length drowns what
+// a previous call left behind, and rounds of it would not fit any budget.
+constexpr double kSlowCallMs = 1000.0;
 
 void time_interleaved(ipt::Context& ctx, std::vector<Timed>& calls, const ipt_op_schema& op, uint32_t results_to,
                       int repeats, double budget_ms) {
     double spent = 0;
-    for (Timed& c : calls) {
+    std::vector<bool> slow(calls.size(), false);
+    for (size_t j = 0; j < calls.size(); ++j) {
+        Timed& c = calls[j];
         try {
-            spent += run_once(ctx, c.call, op, results_to);
+            const double warm = run_once(ctx, c.call, op, results_to);
+            spent += warm;
+            slow[j] = warm >= kSlowCallMs;
             c.ran = dispatched(ctx);
         } catch (const ipt::Error& e) {
             c.error = e.what();
@@ -145,8 +153,13 @@ void time_interleaved(ipt::Context& ctx, std::vector<Timed>& calls, const ipt_op
         std::shuffle(order.begin(), order.end(), shuffle_rng);
         for (size_t j : order) {
             Timed& c = calls[j];
-            if (!c.error.empty()) continue;
+            if (!c.error.empty() || (slow[j] && !c.times.empty())) continue;
             try {
+                if (slow[j]) {
+                    c.times.push_back(run_once(ctx, c.call, op, results_to));
+                    spent += c.times.back();
+                    continue;
+                }
                 // Untimed runs first, for at least kSettleMs: they absorb what the
                 // previous call left behind and bring an idle GPU's clocks back up
                 // (after a 2048² CPU call an H100 ran a 0.03 ms Vulkan call in
@@ -248,7 +261,7 @@ ipt::cli::Action setup(CLI::App& sub) {
     sub.add_option("--ops", opt->ops, "operators (default: every operator with an image input)")->delimiter(',');
     sub.add_option("--sizes", opt->sizes, "image sides, comma-separated")->capture_default_str();
     sub.add_flag("--json", opt->json, "JSON (rows[]) instead of the table");
-    sub.add_option("--repeats", opt->repeats, "timed runs per measurement (median)")->capture_default_str();
+    sub.add_option("--repeats", opt->repeats, "timed runs per measurement (median); a call whose warm-up took over 1 s is timed once")->capture_default_str();
     sub.add_option("--budget", opt->budget_s, "seconds at most per measurement (fewer repeats when slow)")->capture_default_str();
     sub.add_option("--chart", opt->chart, "PNG chart of the speedups (gnuplot); '' for none")->capture_default_str();
     sub.add_option("--check-auto", opt->check_auto,
