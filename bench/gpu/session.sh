@@ -19,6 +19,7 @@
 #   IPT_BENCH_SIZES (default 256,2048) sets ipt bench's sizes (8192 alone
 #   takes most of a call: give it IPT_BENCH_UNTIL=570, the second by which
 #   it must end, and IPT_SKIP_FACET=1); with it set the Vulkan timing run is left out.
+#   IPT_BENCH_OPS (comma-separated) narrows ipt bench to those operators.
 #
 # Carry (run on the development machine first):
 #   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
@@ -119,7 +120,8 @@ fi
 if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
   bench_sizes="${IPT_BENCH_SIZES:-256,2048}"
   note "== ipt bench: CPU, CUDA and Vulkan, sizes $bench_sizes"
-  timeout $(( ${IPT_BENCH_UNTIL:-420} - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes "$bench_sizes" --repeats 7 --budget 1 \
+  bench_ops=(); [ -n "${IPT_BENCH_OPS:-}" ] && bench_ops=(--ops "$IPT_BENCH_OPS")
+  timeout $(( ${IPT_BENCH_UNTIL:-420} - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes "$bench_sizes" "${bench_ops[@]}" --repeats 7 --budget 1 \
     --chart "$out/ipt-bench.png" --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
   note "ipt bench exit $? after $(elapsed) s"
   if [ -f "$vk" ] && [ -z "${IPT_BENCH_SIZES:-}" ]; then
