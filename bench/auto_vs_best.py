@@ -40,8 +40,16 @@ def main() -> int:
             continue
         ratio = r["auto_ms"] / r["best_ms"]
         miss = ratio > MISS_RATIO and r["auto_ms"] - r["best_ms"] > MISS_MS
+        mark = f"{ratio:.2f}"
+        # `ipt bench --check-auto` times a miss again (auto and the best
+        # implementation together) before calling it one.
+        if miss and r.get("auto_check") == "passed when timed again":
+            a, b = r["auto_retimed_ms"][-1] if r.get("auto_retimed_ms") else (None, None)
+            again = f"{a:.3f} / {b:.3f} = {a / b:.2f}" if a and b else "within"
+            mark += f" (timed again: {again})"
+            miss = False
         misses += miss
-        mark = f"{ratio:.2f}" + (" **miss**" if miss else "")
+        mark += " **miss**" if miss else ""
         print(f"| {r['op'].removeprefix('ipt.')} | {r['size']} | {r['where']} | {r['auto_impl']} | "
               f"{r['auto_ms']:.3f} | {r['best_impl']} | {r['best_ms']:.3f} | {mark} |")
     total = sum(1 for r in rows if r.get("auto_ms") is not None and r.get("best_ms") is not None)

@@ -121,7 +121,7 @@ if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
   bench_sizes="${IPT_BENCH_SIZES:-256,2048}"
   note "== ipt bench: CPU, CUDA and Vulkan, sizes $bench_sizes"
   bench_ops=(); [ -n "${IPT_BENCH_OPS:-}" ] && bench_ops=(--ops "$IPT_BENCH_OPS")
-  timeout $(( ${IPT_BENCH_UNTIL:-420} - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes "$bench_sizes" "${bench_ops[@]}" --repeats 7 --budget 1 \
+  timeout $(( ${IPT_BENCH_UNTIL:-420} - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes "$bench_sizes" "${bench_ops[@]}" --repeats 7 --budget 1 --check-auto 1.1 \
     --chart "$out/ipt-bench.png" --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
   note "ipt bench exit $? after $(elapsed) s"
   if [ -f "$vk" ] && [ -z "${IPT_BENCH_SIZES:-}" ]; then
