@@ -5,6 +5,8 @@
 // It implements ipt.mean2 on its device for logical/uint8 inputs only and
 // declines every other class (IPT_ERR_UNSUPPORTED), a variant "slow" of it,
 // and ipt.imlincomb with a variant "throws" that throws a C++ exception.
+// Built twice: IPT_TESTDEV_SECOND makes "testdev2", a second plugin with a
+// device of its own, for handing calls from one device to another.
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -18,8 +20,17 @@ namespace {
 
 using ipt::plugin::KernelArgs;
 
-const ipt_device_desc device = {sizeof(ipt_device_desc), "test device", "testdev", "OpenIPT tests",
+#ifdef IPT_TESTDEV_SECOND
+constexpr const char* plugin_name = "testdev2";
+#define IPT_TESTDEV_KIND "testdev2"
+const ipt_device_desc device = {sizeof(ipt_device_desc), "second test device", IPT_TESTDEV_KIND, "OpenIPT tests",
+                                "testdev-1", 1u << 20, 1, 0};
+#else
+constexpr const char* plugin_name = "testdev";
+#define IPT_TESTDEV_KIND "testdev"
+const ipt_device_desc device = {sizeof(ipt_device_desc), "test device", IPT_TESTDEV_KIND, "OpenIPT tests",
                                 "testdev-0", 1u << 20, 1, 0};
+#endif
 
 int native_token = 42;
 
@@ -72,9 +83,9 @@ ipt_status mean2_slow(const ipt_kernel_call* call) {
 ipt_status imlincomb_throws(const ipt_kernel_call*) { throw std::runtime_error("thrown on purpose"); }
 
 const ipt_impl_desc impls[] = {
-    {sizeof(ipt_impl_desc), "ipt.mean2", "", "testdev", 500, mean2_uint8, nullptr},
-    {sizeof(ipt_impl_desc), "ipt.mean2", "slow", "testdev", 1000, mean2_slow, nullptr},
-    {sizeof(ipt_impl_desc), "ipt.imlincomb", "throws", "testdev", 0, imlincomb_throws, nullptr},
+    {sizeof(ipt_impl_desc), "ipt.mean2", "", IPT_TESTDEV_KIND, 500, mean2_uint8, nullptr},
+    {sizeof(ipt_impl_desc), "ipt.mean2", "slow", IPT_TESTDEV_KIND, 1000, mean2_slow, nullptr},
+    {sizeof(ipt_impl_desc), "ipt.imlincomb", "throws", IPT_TESTDEV_KIND, 0, imlincomb_throws, nullptr},
 };
 
 }  // namespace
@@ -84,7 +95,7 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
     static ipt_plugin_table t = [] {
         ipt_plugin_table table{};
         table.header = {sizeof(ipt_plugin_table), IPT_ABI_VERSION, IPT_API_VERSION};
-        table.name = "testdev";
+        table.name = plugin_name;
         table.vendor = "OpenIPT tests";
         table.version = "1.0";
         table.device_count = 1;

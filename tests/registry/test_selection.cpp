@@ -293,6 +293,79 @@ TEST(TuningCache, CopyTimesAreInterpolatedBetweenMeasuredSizes) {
     fs::remove(path);
 }
 
+// Handing a call from one device to another and back pays the pair's switch
+// cost on top of the copies (two APIs' contexts taking turns on one GPU). It
+// is measured once per ordered pair and kept; a cached one is used as it is.
+TEST(TuningCache, HandingDataToAnotherDevicePaysTheSwitchCost) {
+    const std::string second = std::string(IPT_TEST_PLUGIN_DIR) + "/libipt_testdev2.so";
+    fs::path path = temp_cache("switch");
+    auto device_of = [](ipt::Context& ctx, const std::string& kind, std::string* identity) {
+        for (uint32_t d = 0; d < ipt_device_count(ctx.get()); ++d) {
+            ipt_device_info info{};
+            info.struct_size = sizeof info;
+            if (ipt_device_get(ctx.get(), d, &info) == IPT_OK && kind == info.kind) {
+                *identity = info.identity;
+                return d;
+            }
+        }
+        return IPT_DEVICE_ANY;
+    };
+    std::vector<uint8_t> a(300 * 300, 3);  // 90000 bytes, one double back
+    std::string from_id, to_id;
+    {
+        // Measured: the switch cost lands in the file, >= 0.
+        ipt::Context ctx;
+        ctx.set_tuning_cache(path.string());
+        ctx.load_plugin(testdev_plugin());
+        ctx.load_plugin(second);
+        const uint32_t from = device_of(ctx, "testdev", &from_id);
+        ASSERT_NE(device_of(ctx, "testdev2", &to_id), IPT_DEVICE_ANY);
+        ASSERT_NE(from, IPT_DEVICE_ANY);
+        ipt::Image img = ctx.upload<uint8_t>(300, 300, a, 1, from);
+        run_mean2(ctx, img);
+        ctx.save_tuning_cache();
+    }
+    nlohmann::json j;
+    {
+        std::ifstream in(path);
+        j = nlohmann::json::parse(in);
+    }
+    const std::string pair = from_id + " -> " + to_id;
+    ASSERT_TRUE(j.contains("switch") && j["switch"].contains(pair)) << j.dump();
+    EXPECT_GE(j["switch"][pair].get<double>(), 0.0);
+    // Known curves and a known switch cost: the price is hand-computed.
+    const nlohmann::json up = {{4096, 1.0}, {262144, 2.0}};
+    const nlohmann::json down = {{4096, 0.5}, {262144, 1.5}};
+    j["transfer"][from_id] = {{"up", up}, {"down", down}};
+    j["transfer"][to_id] = {{"up", up}, {"down", down}};
+    j["switch"][pair] = 5.0;
+    {
+        std::ofstream out(path);
+        out << j.dump();
+    }
+    ipt::Context ctx;
+    ctx.set_tuning_cache(path.string());
+    ctx.load_plugin(testdev_plugin());
+    ctx.load_plugin(second);
+    const uint32_t from = device_of(ctx, "testdev", &from_id);
+    const uint32_t to = device_of(ctx, "testdev2", &to_id);
+    ipt::Image img = ctx.upload<uint8_t>(300, 300, a, 1, from);
+    Outcome r = run_mean2(ctx, img);
+    const double f = (90000.0 - 4096) / (262144 - 4096);
+    // Down from the data's device, up to the other; the result down and back up; the switch.
+    const double expected = (0.5 + f) + (1.0 + f) + 0.5 + 1.0 + 5.0;
+    bool seen = false;
+    for (const auto& c : r.candidates)
+        if (c.device_id == to && c.cost_ms >= 0) {
+            EXPECT_NEAR(c.transfer_ms, expected, 1e-9) << c.plugin << "/" << c.variant;
+            seen = true;
+        } else if (c.device_id == from && c.cost_ms >= 0) {
+            EXPECT_EQ(c.transfer_ms, 0.0) << "the data is there already";
+        }
+    EXPECT_TRUE(seen);
+    fs::remove(path);
+}
+
 // A copy curve that is not a curve (sizes out of order) makes the file corrupt:
 // reported and ignored, never trusted.
 TEST(TuningCache, TransferCurvesOutOfOrderAreNotTrusted) {
