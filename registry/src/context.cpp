@@ -201,17 +201,7 @@ IPT_API ipt_status ipt_sync(ipt_context* ctx, uint32_t device_id) {
             return fail(IPT_ERR_NOT_FOUND, "ipt_sync: no device with id " + std::to_string(device_id));
         for (const Device& d : ctx->devices) {
             if (d.is_host() || (device_id != IPT_DEVICE_ANY && d.id != device_id)) continue;
-            ipt_status s = IPT_ERR_PLUGIN;
-            try {
-                s = d.owner->table->sync(d.index_in_plugin);
-            } catch (...) {
-                set_plugin_error("sync threw a C++ exception");
-            }
-            if (s != IPT_OK) {
-                std::string why = take_plugin_error();
-                return fail(s, "work queued on " + d.kind + ":" + std::to_string(d.id) + " failed" +
-                                   (why.empty() ? "" : ": " + why));
-            }
+            if (ipt_status s = sync_device(d); s != IPT_OK) return s;
         }
         return IPT_OK;
     });

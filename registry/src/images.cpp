@@ -188,6 +188,20 @@ void release_image(ipt_image* image) {
     delete image;
 }
 
+ipt_status sync_device(const Device& dev) {
+    if (dev.is_host()) return IPT_OK;
+    ipt_status s = IPT_ERR_PLUGIN;
+    try {
+        s = dev.owner->table->sync(dev.index_in_plugin);
+    } catch (...) {
+        set_plugin_error("sync threw a C++ exception");
+    }
+    if (s == IPT_OK) return IPT_OK;
+    const std::string why = take_plugin_error();
+    return fail(s, "work queued on " + dev.kind + ":" + std::to_string(dev.id) + " failed" +
+                       (why.empty() ? "" : ": " + why));
+}
+
 ipt_status copy_bytes_to_host(const ipt_image* image, void* dst) {
     if (image->bytes == 0) return IPT_OK;
     if (image->device->is_host()) {
@@ -318,7 +332,7 @@ IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t 
     });
 }
 
-// Read-outs this large or larger refine the host's copy model.
+// Read-outs this large or larger refine the copy model of their device.
 constexpr uint64_t kObservedReadoutBytes = uint64_t{1} << 20;
 
 IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_t host_row_pitch) {
@@ -332,10 +346,14 @@ IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_
                                                       " is smaller than a row (" +
                                                       std::to_string(t.row_pitch) + " bytes)");
         if (host_row_pitch == 0 || host_row_pitch == t.row_pitch) {
-            // A host result's read-out is a memcpy that the selection prices
-            // (a GPU's download replaces it): large ones refine the host's
-            // copy model (a GPU download would also time the queued work).
-            const bool observe = image->device->is_host() && image->bytes >= kObservedReadoutBytes && image->ctx;
+            // Large read-outs refine the device's copy model (the host's: a
+            // memcpy that the selection prices, a GPU's download replacing it).
+            // A device is synchronised first, so that the time is the copy's
+            // and not the queued work's, which the download waits for anyway.
+            const Device& dev = *image->device;
+            const bool observe = image->bytes >= kObservedReadoutBytes && image->ctx;
+            if (observe && !dev.is_host())
+                if (ipt_status s = sync_device(dev); s != IPT_OK) return s;
             const auto t0 = std::chrono::steady_clock::now();
             const ipt_status s = copy_bytes_to_host(image, host);
             if (observe && s == IPT_OK)

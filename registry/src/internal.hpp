@@ -136,6 +136,8 @@ std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, i
                                           int64_t rows, int64_t cols, int64_t channels,
                                           ipt_status* status);
 void release_image(ipt_image* image);
+// Waits for the work queued on a device; its failure becomes the error.
+ipt_status sync_device(const Device& dev);
 ipt_status copy_bytes_to_host(const ipt_image* image, void* dst);   // tight copy
 ipt_status copy_bytes_from_host(ipt_image* image, const void* src); // tight copy
 ipt_status fill_poison(ipt_image* image, unsigned char byte);

@@ -390,36 +390,51 @@ TEST(TuningCache, TransferCurvesOutOfOrderAreNotTrusted) {
     fs::remove(path);
 }
 
-// The host's read-out times follow what read-outs cost in the process: a
-// model that claims absurdly fast copies (64 MiB in a picosecond) is pulled
-// towards real downloads of a host image.
-TEST(TuningCache, HostReadoutsRefineTheHostCopyModel) {
+// Read-out times follow what read-outs cost in the process: a model that
+// claims absurdly fast copies (64 MiB in a picosecond) is pulled towards real
+// downloads, of a host image (a memcpy) and of a device's image (the device
+// synchronised first, so that only the copy is timed).
+TEST(TuningCache, ReadoutsRefineTheCopyModel) {
     fs::path path = temp_cache("readout");
-    std::string host_identity;
+    std::string host_identity, dev_identity;
+    uint32_t dev = IPT_DEVICE_ANY;
     {
         ipt::Context ctx;
-        ipt_device_info host{};
-        host.struct_size = sizeof(ipt_device_info);
-        ASSERT_EQ(ipt_device_get(ctx.get(), IPT_DEVICE_HOST, &host), IPT_OK);
-        host_identity = host.identity;
+        ctx.load_plugin(testdev_plugin());
+        for (uint32_t d = 0; d < ipt_device_count(ctx.get()); ++d) {
+            ipt_device_info info{};
+            info.struct_size = sizeof info;
+            ASSERT_EQ(ipt_device_get(ctx.get(), d, &info), IPT_OK);
+            if (d == IPT_DEVICE_HOST) host_identity = info.identity;
+            if (std::string(info.kind) == "testdev") {
+                dev_identity = info.identity;
+                dev = d;
+            }
+        }
     }
+    ASSERT_NE(dev, IPT_DEVICE_ANY);
     const double absurd = 1e-9;  // ms
     const nlohmann::json curve = {{4096, absurd}, {4 << 20, absurd}, {64 << 20, absurd}};
     {
         nlohmann::json j = {{"format", 1},
                             {"entries", nlohmann::json::object()},
-                            {"transfer", {{host_identity, {{"up", curve}, {"down", curve}}}}}};
+                            {"transfer",
+                             {{host_identity, {{"up", curve}, {"down", curve}}},
+                              {dev_identity, {{"up", curve}, {"down", curve}}}}}};
         std::ofstream out(path);
         out << j.dump();
     }
     {
         ipt::Context ctx;
         ctx.set_tuning_cache(path.string());
+        ctx.load_plugin(testdev_plugin());
         std::vector<uint8_t> a(2048 * 1024, 7);  // 2 MiB: large enough to be observed
-        ipt::Image img = ctx.upload<uint8_t>(2048, 1024, a);
-        std::vector<uint8_t> back(a.size());
-        for (int k = 0; k < 4; ++k) ASSERT_EQ(ipt_image_download(img.get(), back.data(), 0), IPT_OK);
-        EXPECT_EQ(back, a);
+        for (uint32_t where : {uint32_t{IPT_DEVICE_HOST}, dev}) {
+            ipt::Image img = ctx.upload<uint8_t>(2048, 1024, a, 1, where);
+            std::vector<uint8_t> back(a.size());
+            for (int k = 0; k < 4; ++k) ASSERT_EQ(ipt_image_download(img.get(), back.data(), 0), IPT_OK);
+            EXPECT_EQ(back, a);
+        }
         ctx.save_tuning_cache();
     }
     nlohmann::json j;
@@ -427,16 +442,18 @@ TEST(TuningCache, HostReadoutsRefineTheHostCopyModel) {
         std::ifstream in(path);
         j = nlohmann::json::parse(in);
     }
-    ASSERT_TRUE(j["transfer"].contains(host_identity));
-    const auto& down = j["transfer"][host_identity]["down"];
-    ASSERT_EQ(down.size(), 3u);
-    // The 4 MiB point is nearest to 2 MiB: each observation multiplies its
-    // time by at least 0.75 + 0.25 x (a real copy / a picosecond), far above 1.
-    EXPECT_GT(down[1][1].get<double>(), 1000 * absurd);
-    // The others are left as they were.
-    EXPECT_DOUBLE_EQ(down[0][1].get<double>(), absurd);
-    EXPECT_DOUBLE_EQ(down[2][1].get<double>(), absurd);
-    EXPECT_DOUBLE_EQ(j["transfer"][host_identity]["up"][1][1].get<double>(), absurd);
+    for (const std::string& id : {host_identity, dev_identity}) {
+        ASSERT_TRUE(j["transfer"].contains(id)) << id;
+        const auto& down = j["transfer"][id]["down"];
+        ASSERT_EQ(down.size(), 3u) << id;
+        // The 4 MiB point is nearest to 2 MiB: each observation multiplies its
+        // time by at least 0.75 + 0.25 x (a real copy / a picosecond), far above 1.
+        EXPECT_GT(down[1][1].get<double>(), 1000 * absurd) << id;
+        // The others are left as they were, and uploads do not refine.
+        EXPECT_DOUBLE_EQ(down[0][1].get<double>(), absurd) << id;
+        EXPECT_DOUBLE_EQ(down[2][1].get<double>(), absurd) << id;
+        EXPECT_DOUBLE_EQ(j["transfer"][id]["up"][1][1].get<double>(), absurd) << id;
+    }
     fs::remove(path);
 }
 
