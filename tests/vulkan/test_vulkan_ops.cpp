@@ -709,15 +709,28 @@ namespace {
 
 TEST(VulkanOps, DitherTallImageKeepsItsErrorsInDeviceMemory) {
     REQUIRE_VULKAN();
-    // Four rows of 8064 columns of 32-bit errors (129 KB) fit in no GPU's
-    // shared memory: dither.comp's global-buffer path. (16-bit errors, 64.5
-    // KB, still do not on lavapipe, 32 KB.) Taller images cannot run on
-    // lavapipe: llvmpipe ends a shader's loops after 65535 iterations in all,
-    // about 21845 wavefront steps here.
+    // 8000 row pairs, eight per lane of 1024: their slots (two ints per pair,
+    // 63 KB) fit neither in lavapipe's 32 KB nor in NVIDIA's 48 KB of shared
+    // memory, so dither.comp's global-buffer path.
     Random rnd(23);
     ipt::Image a = rnd.image(IPT_UINT8, 16000, 3, 1, false);
     compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a).integer("Qe", 16); }, {"X"}, "16000x3 uint8 Qe 16");
     compare("ipt.dither", [&](ipt::Call& c) { c.image("I", a); }, {"X"}, "16000x3 uint8");
+}
+
+TEST(VulkanOps, DitherTwoRowPairsPerLane) {
+    REQUIRE_VULKAN();
+    // More than 2048 rows: two or more row pairs per lane (at most 1024
+    // lanes), slots in shared memory; odd row counts leave a last pair of one
+    // row.
+    Random rnd(24);
+    ipt::Image grey = rnd.image(IPT_UINT8, 3001, 5, 1, false);
+    compare("ipt.dither", [&](ipt::Call& c) { c.image("I", grey); }, {"X"}, "3001x5 uint8");
+    ipt::Image rgb = rnd.image(IPT_SINGLE, 2501, 4, 3, false);
+    std::vector<double> m(7 * 3);
+    for (auto& v : m) v = std::round(rnd.unit() * 8) / 8;
+    ipt::Image map = ipt_test::image<double>(7, 3, m);
+    compare("ipt.dither", [&](ipt::Call& c) { c.image("I", rgb).image("map", map); }, {"X"}, "2501x4 single 7 colours");
 }
 
 TEST(VulkanOps, Imfilter) {

@@ -1,9 +1,9 @@
-// ipt.dither on Vulkan: the inverse colormap as a table built in parallel
-// (when 2^(3 Qm) cells are few enough), then the error diffusion as a
-// wavefront in one work group (shaders/dither*.comp). The scan is inherently
+// ipt.dither on Vulkan: for RGB images the inverse colormap as a table built
+// in parallel (when 2^(3 Qm) cells are few enough), then the error diffusion
+// as a wavefront in one work group, each lane owning pairs of rows as the
+// CUDA backend's row pairs (shaders/dither*.comp). The scan is inherently
 // sequential along its anti-diagonals; this is the operator that gains least
-// from a GPU. The errors stay in shared memory when four rows of every live
-// column fit there.
+// from a GPU.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -20,9 +20,22 @@ struct InversePush {
     int32_t colours, qm, shift, cells;
 };
 struct DitherPush {
-    uint64_t img, mapq, table, errors, out;
-    int32_t rows, cols, colours, top, bias, shift, qm;
+    uint64_t img, mapq, table, slots, out;
+    int32_t rows, cols, colours, top, bias, shift, qm, white_from, slot_count;
 };
+
+// Grey: the colour of a clamped value v is that of its cell centre on the
+// diagonal, black or white ([0 0 0; top top top]), ties to black. The centre
+// grows with v, so white is a threshold: the first v whose centre is nearer
+// to white.
+int32_t grey_white_from(int32_t top, int shift) {
+    const int64_t w = int64_t(1) << shift;
+    for (int32_t v = 0; v <= top; ++v) {
+        const int64_t centre = (int64_t(v) >> shift) * w + w / 2;
+        if ((centre - top) * (centre - top) < centre * centre) return v;
+    }
+    return top + 1;
+}
 
 void run_dither(OpContext& ctx) {
     const auto& args = ctx.args;
@@ -62,8 +75,8 @@ void run_dither(OpContext& ctx) {
     const int nch = map ? 3 : 1;
     check_size("ipt.dither", rows * cols * nch);
     const int shift = bits - static_cast<int>(qm);
-    const int64_t cells = int64_t(1) << (nch * qm);
-    const bool use_table = cells <= (int64_t(1) << 21);
+    const int64_t cells = int64_t(1) << (3 * qm);
+    const bool use_table = map && cells <= (int64_t(1) << 21);
     const ipt_tensor* x = args.output("X", out_dtype, rows, cols, 1);
     if (rows == 0 || cols == 0) return;
 
@@ -74,22 +87,28 @@ void run_dither(OpContext& ctx) {
         InversePush ip{mapq_address, table->address, int32_t(colours), int32_t(qm), shift, int32_t(cells)};
         const uint32_t width = ctx.tuning.group_size;
         Grid grid = grid_for(ctx.device, cells, width);
-        rec.dispatch(ctx.pipeline("dither_inverse", width, 1, {uint32_t(nch)}), &ip, sizeof ip, grid.x, grid.y);
+        rec.dispatch(ctx.pipeline("dither_inverse", width, 1, {}), &ip, sizeof ip, grid.x, grid.y);
     }
-    // Shared ring: 4 rows of more than rows/2 + 1 columns (dither.comp), the
-    // count rounded up to a multiple of 64 so that few sizes make pipelines;
-    // 16-bit errors when top, the largest |error|, is below 2^15.
-    const int64_t ring_cols = (rows / 2 + 2 + 63) / 64 * 64;
-    const bool ring16 = top <= 32767;
-    const bool ring = ring_cols * 4 * nch * (ring16 ? 2 : 4) <= int64_t(ctx.device.max_shared_bytes());
-    Buffer* errors = ring ? nullptr : rec.scratch(uint64_t(rows) * cols * nch * 4);
-    DitherPush p{ctx.address(img), mapq_address, table ? table->address : 0, errors ? errors->address : 0,
+    // Row pairs: the fewest per lane that fit in one work group (as CUDA:
+    // more lanes at each barrier cost less than a longer step per lane), the
+    // lanes rounded up to 64 so that few sizes make pipelines.
+    const int64_t pairs = (rows + 1) / 2;
+    const int64_t max_width = std::min<int64_t>(ctx.device.max_workgroup_invocations(), 1024) / 64 * 64;
+    const int64_t per_lane = (pairs + max_width - 1) / max_width;
+    const uint32_t width = uint32_t(std::min(max_width, ((pairs + per_lane - 1) / per_lane + 63) / 64 * 64));
+    // Slots (dither.comp): shared memory when two ints per pair and channel
+    // fit, the count rounded up to 64 as the lanes; else a global buffer.
+    const int64_t slot_count = pairs + 2;
+    const int64_t shared_slots = (slot_count + 63) / 64 * 64;
+    const bool slots_shared = shared_slots * 2 * nch * 4 <= int64_t(ctx.device.max_shared_bytes());
+    Buffer* slots = slots_shared ? nullptr : rec.scratch(uint64_t(slot_count) * 2 * nch * 4);
+    DitherPush p{ctx.address(img), mapq_address, table ? table->address : 0, slots ? slots->address : 0,
                  ctx.address(x), int32_t(rows), int32_t(cols), int32_t(colours), int32_t(top),
-                 int32_t((int64_t(1) << bits) / 32), shift, int32_t(qm)};
-    const uint32_t width = std::min<uint32_t>(ctx.device.max_workgroup_invocations(), 1024);
+                 int32_t((int64_t(1) << bits) / 32), shift, int32_t(qm),
+                 map ? 0 : grey_white_from(int32_t(top), shift), int32_t(slot_count)};
     rec.dispatch(ctx.pipeline("dither", width, 1,
                               {uint32_t(dt), uint32_t(nch), use_table ? 1u : 0u, uint32_t(out_dtype),
-                               ring ? uint32_t(ring_cols) : 0u, ring && ring16 ? 1u : 0u}),
+                               slots_shared ? uint32_t(shared_slots) : 0u, uint32_t(per_lane)}),
                  &p, sizeof p, 1);
     rec.submit();
 }

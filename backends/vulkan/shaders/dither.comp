@@ -1,20 +1,28 @@
 // ipt.dither: MATLAB's ditherc. Floyd-Steinberg with integer error shares
-// over a column-major scan, run as a wavefront in one work group: pixel
-// (r, c) needs the errors of (r-1, c), (r, c-1), (r+1, c-1) and (r-1, c-1),
-// so it is processed at step r + 2c, after all of them; each step is one
-// barrier. A pixel pulls its four shares instead of having them pushed,
-// which sums the same integers. The inverse colormap is a table (when it is
-// small enough, see dither_inverse.comp) or a search per pixel.
+// over a column-major scan. Pixel (r, c) receives shares of (r-1, c),
+// (r-1, c-1), (r, c-1) and (r+1, c-1), so it can run at step r + 2c: a
+// wavefront, walked by one work group with the CUDA backend's row pairs
+// (backends/cuda/ops/dither.cu).
 //
-// The steps are a chain (rows + 2*cols of them), so what counts is the
-// latency of one step. Errors live in shared memory when they fit
-// (RING_COLS > 0): column c keeps its last four rows at slot c % RING_COLS,
-// which no other live column shares once RING_COLS > rows/2 + 1 (a column is
-// read until its right neighbour ends, rows + 1 steps after it starts, and
-// starts 2 steps after its left one). Otherwise they go through a global
-// buffer, ordered by a work-group-scope barrier (one work group: no device-
-// scope fence). Lane i takes the columns c = i (mod width) and loads the
-// input of its next pixel one step ahead.
+// Lane j owns PAIRS consecutive pairs of rows. Pair p (rows 2p and 2p+1) is
+// at column k - p in step pair k: its even row in the first half, its odd row
+// in the second, a barrier after each. Everything a pixel needs from its own
+// pair stays in registers; the one value per half that crosses pairs goes
+// through a slot (pair p at index p + 1, the outer two never written, so
+// zero):
+//   even slot p: the 3/16 share of row 2p, for the odd row of pair p-1,
+//                which is one column ahead;
+//   odd slot p:  the 7/16 and 1/16 shares of row 2p+1, for the even row of
+//                pair p+1 in the next step pair (same column).
+// A slot is written in one half, read in the next and rewritten only after
+// another barrier. A share is at most 7/16 of 65535 in magnitude, so the two
+// of an odd slot are packed as 16-bit halves of one int. The slots live in
+// shared memory when they fit (SLOTS > 0), else in a global buffer, ordered
+// by a work-group-scope barrier (one work group: no device-scope fence).
+//
+// Each pair loads its next column's input a step pair ahead. Grey images
+// pick the colour by a threshold (white from pc.white_from); RGB images look
+// up the inverse colormap table (dither_inverse.comp) or search the colormap.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -23,29 +31,32 @@
 
 layout(constant_id = 4) const int DT = DT_UINT8;
 layout(constant_id = 5) const int NCH = 1;        // 1: dither(I), grey; 3: RGB with map
-layout(constant_id = 6) const int USE_TABLE = 1;
+layout(constant_id = 6) const int USE_TABLE = 1;  // RGB: inverse colormap table
 layout(constant_id = 7) const int OUT_DT = DT_LOGICAL;
-layout(constant_id = 8) const int RING_COLS = 0;  // > 0: errors in shared memory
-layout(constant_id = 9) const int RING16 = 0;     // 1: 16-bit errors (|error| <= top < 2^15)
+layout(constant_id = 8) const int SLOTS = 0;      // > 0: slots in shared memory, at least pairs + 2
+layout(constant_id = 9) const int PAIRS = 1;      // row pairs per lane
 
-const int RING_SIZE = RING_COLS * 4 * NCH;
-shared int ring32[RING_COLS > 0 && RING16 == 0 ? RING_SIZE : 1];
-shared int16_t ring16[RING_COLS > 0 && RING16 != 0 ? RING_SIZE : 1];
+shared int even_slots[SLOTS > 0 ? SLOTS * NCH : 1];
+shared int odd_slots[SLOTS > 0 ? SLOTS * NCH : 1];
 
-layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Errors { int v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer Slots { int v[]; };
 
 layout(push_constant) uniform Push {
     uint64_t img;
     uint64_t mapq;    // int32 n x 3
-    uint64_t table;   // uint32 per cell (USE_TABLE)
-    uint64_t errors;  // int32 [NCH][rows][cols]
+    uint64_t table;   // uint32 per cell (RGB, USE_TABLE)
+    uint64_t slots;   // int32 [2][slot_count][NCH] (SLOTS == 0): even slots, then odd
     uint64_t out_;
     int rows, cols, colours;
     int top, bias, shift, qm;
+    int white_from;   // grey: the first clamped value whose colour is white
+    int slot_count;   // pairs + 2
 } pc;
 
+// ---- input ----
+
 // The raw bits of channel ch of pixel (r, c); converted only when used, so
-// that a load issued a step ahead is not waited for.
+// that a load issued a step pair ahead is not waited for.
 uint64_t input_bits(int ch, int r, int c) {
     const int plane = NCH == 1 ? 0 : ch * pc.rows * pc.cols;
     return load_bits(pc.img, DT, plane + r * pc.cols + c);
@@ -73,29 +84,15 @@ int quantise(uint64_t bits) {
     return int((2l * a + 255l) / 510l);
 }
 
+// ---- the rule of one pixel ----
+
 int share(int e, int n) {
     return e > 0 ? (pc.bias + n * e) >> 4 : (e < 0 ? -((pc.bias - n * e) >> 4) : 0);
 }
 
-int ring_slot(int ch, int r, int c) { return ((c % RING_COLS) * 4 + (r & 3)) * NCH + ch; }
-
-int error_at(int ch, int r, int c) {
-    if (RING_COLS > 0) return RING16 != 0 ? int(ring16[ring_slot(ch, r, c)]) : ring32[ring_slot(ch, r, c)];
-    return Errors(pc.errors).v[(ch * pc.rows + r) * pc.cols + c];
-}
-
-void set_error(int ch, int r, int c, int e) {
-    if (RING_COLS == 0) Errors(pc.errors).v[(ch * pc.rows + r) * pc.cols + c] = e;
-    else if (RING16 != 0) ring16[ring_slot(ch, r, c)] = int16_t(e);
-    else ring32[ring_slot(ch, r, c)] = e;
-}
-
 int nearest(int vr, int vg, int vb) {
     const int ir = vr >> pc.shift, ig = vg >> pc.shift, ib = vb >> pc.shift;
-    if (USE_TABLE != 0) {
-        const int cell = NCH == 1 ? ir : (((ir << pc.qm) | ig) << pc.qm) | ib;
-        return int(BufU32(pc.table).v[cell]);
-    }
+    if (USE_TABLE != 0) return int(BufU32(pc.table).v[(((ir << pc.qm) | ig) << pc.qm) | ib]);
     const int w = 1 << pc.shift, half_w = w / 2;
     const int64_t cr = int64_t(ir * w + half_w), cg = int64_t(ig * w + half_w), cb = int64_t(ib * w + half_w);
     int best = 0;
@@ -112,56 +109,148 @@ int nearest(int vr, int vg, int vb) {
     return best;
 }
 
-void process(int r, int c, uint64_t bits[3]) {
-    int v[3];
-    [[unroll]] for (int ch = 0; ch < NCH; ++ch) {
-        int value = quantise(bits[ch]);
-        if (r > 0) value += share(error_at(ch, r - 1, c), 7);
-        if (c > 0) {
-            value += share(error_at(ch, r, c - 1), 5);
-            if (r + 1 < pc.rows) value += share(error_at(ch, r + 1, c - 1), 3);
-            if (r > 0) value += share(error_at(ch, r - 1, c - 1), 1);
-        }
-        v[ch] = clamp(value, 0, pc.top);
-    }
+// Pixel (r, c) with accumulated values x: clamps them, writes the colour
+// index and turns x into the errors.
+void diffuse(int r, int c, inout int x[3]) {
+    int idx;
     if (NCH == 1) {
-        v[1] = v[0];
-        v[2] = v[0];
+        const int v = clamp(x[0], 0, pc.top);
+        idx = v >= pc.white_from ? 1 : 0;
+        x[0] = v - (idx != 0 ? pc.top : 0);
+    } else {
+        const int vr = clamp(x[0], 0, pc.top), vg = clamp(x[1], 0, pc.top), vb = clamp(x[2], 0, pc.top);
+        idx = nearest(vr, vg, vb);
+        x[0] = vr - BufI32(pc.mapq).v[3 * idx];
+        x[1] = vg - BufI32(pc.mapq).v[3 * idx + 1];
+        x[2] = vb - BufI32(pc.mapq).v[3 * idx + 2];
     }
-    const int idx = nearest(v[0], v[1], v[2]);
-    [[unroll]] for (int ch = 0; ch < NCH; ++ch) set_error(ch, r, c, v[ch] - BufI32(pc.mapq).v[3 * idx + ch]);
     const int at = r * pc.cols + c;
     if (OUT_DT == DT_UINT16) BufU16(pc.out_).v[at] = uint16_t(idx);
     else BufU8(pc.out_).v[at] = uint8_t(idx);
 }
 
+// ---- slots ----
+
+int slot_index(int p, int ch) { return (p + 1) * NCH + ch; }
+
+int load_even(int p, int ch) {
+    const int i = slot_index(p, ch);
+    return SLOTS > 0 ? even_slots[i] : Slots(pc.slots).v[i];
+}
+void store_even(int p, int ch, int s3) {
+    const int i = slot_index(p, ch);
+    if (SLOTS > 0) even_slots[i] = s3;
+    else Slots(pc.slots).v[i] = s3;
+}
+int load_odd(int p, int ch) {
+    const int i = slot_index(p, ch);
+    return SLOTS > 0 ? odd_slots[i] : Slots(pc.slots).v[pc.slot_count * NCH + i];
+}
+void store_odd(int p, int ch, int s7, int s1) {
+    const int i = slot_index(p, ch), packed = (s7 & 0xffff) | (s1 << 16);
+    if (SLOTS > 0) odd_slots[i] = packed;
+    else Slots(pc.slots).v[pc.slot_count * NCH + i] = packed;
+}
+int low_half(int packed) { return (packed << 16) >> 16; }  // sign-extended
+int high_half(int packed) { return packed >> 16; }
+
+void step_barrier() {
+    if (SLOTS == 0) groupMemoryBarrier();
+    barrier();
+}
+
 void main() {
     const int lane = int(gl_LocalInvocationID.x);
     const int width = int(gl_WorkGroupSize.x);
-    const int steps = pc.rows + 2 * (pc.cols - 1);
-    // The pixel whose input this lane loaded ahead, and its bits.
-    int ahead_r = -1, ahead_c = -1;
-    uint64_t ahead[3] = {0ul, 0ul, 0ul};
-    for (int t = 0; t < steps; ++t) {
-        // Columns whose pixel at row t - 2c exists (no / of a negative number).
-        const int c_first = t - pc.rows + 2 > 0 ? (t - pc.rows + 2) / 2 : 0;
-        const int c_last = min(pc.cols - 1, t / 2);
-        for (int c = c_first + floor_mod(lane - c_first, width); c <= c_last; c += width) {
-            const int r = t - 2 * c;
-            if (r < 0 || r >= pc.rows) continue;
-            uint64_t bits[3];
-            const bool hit = r == ahead_r && c == ahead_c;
-            [[unroll]] for (int ch = 0; ch < NCH; ++ch) bits[ch] = hit ? ahead[ch] : input_bits(ch, r, c);
-            // This column's next pixel is this lane's at the next step (with
-            // several columns per step, the last one's is kept).
-            if (r + 1 < pc.rows) {
-                ahead_r = r + 1;
-                ahead_c = c;
-                [[unroll]] for (int ch = 0; ch < NCH; ++ch) ahead[ch] = input_bits(ch, r + 1, c);
-            }
-            process(r, c, bits);
+    const int pairs = (pc.rows + 1) / 2;
+    for (int i = lane; i < pc.slot_count * NCH; i += width) {
+        if (SLOTS > 0) {
+            even_slots[i] = 0;
+            odd_slots[i] = 0;
+        } else {
+            Slots(pc.slots).v[i] = 0;
+            Slots(pc.slots).v[pc.slot_count * NCH + i] = 0;
         }
-        if (RING_COLS == 0) groupMemoryBarrier();
-        barrier();
+    }
+    step_barrier();
+
+    // Per pair i of this lane and channel ch, at [i * 3 + ch]: the shares
+    // waiting for a pixel of the pair, and the input of its next column.
+    int t1_above[PAIRS * 3];     // even row, next column: 1/16 of the odd row above
+    int t5_even[PAIRS * 3];      // even row, next column: 5/16 of the even row
+    int t3_from_odd[PAIRS * 3];  // even row, next column: 3/16 of the odd row
+    int t7_for_odd[PAIRS * 3];   // odd row, this column: 7/16 of the even row
+    int t1_for_odd[PAIRS * 3];   // odd row, this column: 1/16 of the even row one column back
+    int t1_pending[PAIRS * 3];   // odd row, next column: 1/16 of the even row
+    int t5_odd[PAIRS * 3];       // odd row, next column: 5/16 of the odd row
+    int level_odd[PAIRS * 3];
+    uint64_t next_even[PAIRS * 3], next_odd[PAIRS * 3];
+    const int pair0 = lane * PAIRS;
+    [[unroll]] for (int i = 0; i < PAIRS; ++i) {
+        const int p = pair0 + i;
+        [[unroll]] for (int ch = 0; ch < NCH; ++ch) {
+            const int s = i * 3 + ch;
+            t1_above[s] = 0;
+            t5_even[s] = 0;
+            t3_from_odd[s] = 0;
+            t7_for_odd[s] = 0;
+            t1_for_odd[s] = 0;
+            t1_pending[s] = 0;
+            t5_odd[s] = 0;
+            level_odd[s] = 0;
+            next_even[s] = p < pairs ? input_bits(ch, 2 * p, 0) : 0ul;
+            next_odd[s] = 2 * p + 1 < pc.rows ? input_bits(ch, 2 * p + 1, 0) : 0ul;
+        }
+    }
+
+    const int step_pairs = pc.cols + pairs - 1;
+    for (int k = 0; k < step_pairs; ++k) {
+        // Even rows.
+        [[unroll]] for (int i = 0; i < PAIRS; ++i) {
+            const int p = pair0 + i, c = k - p;
+            if (p >= pairs || c < 0 || c >= pc.cols) continue;
+            const bool odd_row = 2 * p + 1 < pc.rows;
+            int x[3] = {0, 0, 0};
+            [[unroll]] for (int ch = 0; ch < NCH; ++ch) {
+                const int s = i * 3 + ch;
+                const int above = load_odd(p - 1, ch);
+                x[ch] = quantise(next_even[s]) + low_half(above) + t1_above[s] + t5_even[s] + t3_from_odd[s];
+                t1_above[s] = high_half(above);
+                level_odd[s] = quantise(next_odd[s]);
+                if (c + 1 < pc.cols) {
+                    next_even[s] = input_bits(ch, 2 * p, c + 1);
+                    if (odd_row) next_odd[s] = input_bits(ch, 2 * p + 1, c + 1);
+                }
+            }
+            diffuse(2 * p, c, x);
+            [[unroll]] for (int ch = 0; ch < NCH; ++ch) {
+                const int s = i * 3 + ch;
+                t7_for_odd[s] = share(x[ch], 7);
+                t5_even[s] = share(x[ch], 5);
+                t1_pending[s] = share(x[ch], 1);
+                store_even(p, ch, share(x[ch], 3));
+            }
+        }
+        step_barrier();
+
+        // Odd rows, same columns.
+        [[unroll]] for (int i = 0; i < PAIRS; ++i) {
+            const int p = pair0 + i, c = k - p;
+            if (2 * p + 1 >= pc.rows || c < 0 || c >= pc.cols) continue;
+            int x[3] = {0, 0, 0};
+            [[unroll]] for (int ch = 0; ch < NCH; ++ch) {
+                const int s = i * 3 + ch;
+                x[ch] = level_odd[s] + load_even(p + 1, ch) + t7_for_odd[s] + t5_odd[s] + t1_for_odd[s];
+                t1_for_odd[s] = t1_pending[s];
+            }
+            diffuse(2 * p + 1, c, x);
+            [[unroll]] for (int ch = 0; ch < NCH; ++ch) {
+                const int s = i * 3 + ch;
+                t5_odd[s] = share(x[ch], 5);
+                t3_from_odd[s] = share(x[ch], 3);
+                store_odd(p, ch, share(x[ch], 7), share(x[ch], 1));
+            }
+        }
+        step_barrier();
     }
 }

@@ -1,11 +1,9 @@
-// ipt.dither, inverse colormap: for each cell of 2^Qm per axis (only the grey
-// diagonal for dither(I)), the colormap entry nearest to the cell centre
-// i*w + floor(w/2), ties to the lowest index.
+// ipt.dither, inverse colormap of an RGB dither: for each cell of 2^Qm per
+// axis, the colormap entry nearest to the cell centre i*w + floor(w/2), ties
+// to the lowest index.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
-
-layout(constant_id = 4) const int NCH = 3;
 
 layout(push_constant) uniform Push {
     uint64_t mapq;   // int32 n x 3
@@ -17,9 +15,7 @@ void main() {
     const int cell = int(linear_group() * gl_WorkGroupSize.x + gl_LocalInvocationID.x);
     if (cell >= pc.cells) return;
     const int mask = (1 << pc.qm) - 1;
-    const int ir = NCH == 1 ? cell : (cell >> (2 * pc.qm)) & mask;
-    const int ig = NCH == 1 ? cell : (cell >> pc.qm) & mask;
-    const int ib = NCH == 1 ? cell : cell & mask;
+    const int ir = (cell >> (2 * pc.qm)) & mask, ig = (cell >> pc.qm) & mask, ib = cell & mask;
     const int w = 1 << pc.shift, half_w = w / 2;
     const int64_t cr = int64_t(ir * w + half_w), cg = int64_t(ig * w + half_w), cb = int64_t(ib * w + half_w);
     int best = 0;
