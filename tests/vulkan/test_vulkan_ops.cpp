@@ -602,6 +602,39 @@ TEST(VulkanOps, Bwdist) {
         }
 }
 
+// Euclidean bwdist is the lower-envelope pass: D and IDX must be the
+// reference's bit for bit (ties to the lowest linear index), whichever way
+// the row's working set is held: 16-bit in shared memory, or global scratch
+// (rows too wide for shared memory). Very sparse and tie-heavy (regular grid)
+// images included.
+TEST(VulkanOps, BwdistEuclideanExact) {
+    REQUIRE_VULKAN();
+    Random rnd(17);
+    struct Case {
+        int64_t rows, cols;
+        int density;  // features with probability 1/density; 0: a grid every 4 pixels
+    };
+    const Case cases[] = {{1, 1, 1}, {7, 300, 0}, {300, 7, 5}, {257, 513, 0}, {256, 256, 20000},
+                          {512, 384, 3000}, {20000, 3, 50}, {3, 70000, 50}, {2, 70000, 0}, {5, 9, 1000000}};
+    for (const Case& k : cases) {
+        std::vector<uint8_t> bytes(static_cast<size_t>(k.rows * k.cols));
+        for (int64_t i = 0; i < k.rows * k.cols; ++i) {
+            const int64_t r = i / k.cols, c = i % k.cols;  // row-major
+            bytes[i] = k.density == 0 ? (r % 4 == 1 && c % 4 == 2) : rnd.pick(k.density) == 0;
+        }
+        ipt::Image bw = ipt_test::context().upload(IPT_LOGICAL, k.rows, k.cols, bytes.data());
+        const std::string label = std::to_string(k.rows) + "x" + std::to_string(k.cols) + " 1/" +
+                                  std::to_string(k.density);
+        auto setup = [&](ipt::Call& c) { c.image("BW", bw).option("method", "euclidean"); };
+        auto ref = run_on(IPT_DEVICE_HOST, "", "ipt.bwdist", setup, {"D", "IDX"});
+        for (const std::string& v : variants("ipt.bwdist")) {
+            auto got = run_on(vulkan_device().id, v, "ipt.bwdist", setup, {"D", "IDX"});
+            expect_match(ref["D"], got["D"], label + " " + v + " D");
+            expect_match(ref["IDX"], got["IDX"], label + " " + v + " IDX");
+        }
+    }
+}
+
 }  // namespace
 
 namespace {

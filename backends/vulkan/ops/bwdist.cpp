@@ -1,6 +1,10 @@
 // ipt.bwdist on Vulkan: nearest feature row per column (one invocation per
-// column), then per pixel an outward search over the columns that stops at
-// the best distance found (shaders/bwdist_*.comp). Exact for every metric.
+// column), then, euclidean, the lower envelope of the columns' parabolas per
+// row (one work group per row, cost independent of the distances), other
+// metrics, per pixel an outward search over the columns that stops at the
+// best distance found (shaders/bwdist_*.comp). Exact for every metric.
+#include <algorithm>
+#include <cstdint>
 #include <numbers>
 #include <string>
 
@@ -19,6 +23,48 @@ struct RowsPush {
     double quasi_k;
     int32_t rows, cols;
 };
+struct EnvelopePush {
+    uint64_t nearest, d, idx, scratch;
+    int32_t rows, cols, len;
+};
+
+// Lanes per row in the envelope pass: 32 bands of columns, five merge rounds
+// (CUDA's warp per row; 2048 rows keep 64K lanes busy). A work-group size,
+// not a subgroup size: the lanes share data through barriers only.
+constexpr uint32_t kEnvelopeLanes = 32;
+
+// Euclidean phase 2 (bwdist_envelope.comp): the row's working set (four
+// arrays by column) in shared memory when it fits, 16-bit where rows and
+// columns allow, else in a global slice per work group.
+void envelope_rows(OpContext& ctx, Recorder& rec, Buffer* nearest, const ipt_tensor* d, const ipt_tensor* idx,
+                   int64_t rows, int64_t cols) {
+    const bool narrow = rows <= 65535 && cols <= 65535;  // 0xFFFF is free to mean "none"
+    // Elements per array: the padded slot of the last column (see slot() in
+    // the shader), rounded up to 64 so that few sizes make pipelines.
+    const int64_t padded = narrow ? (cols - 1) + (((cols - 1) >> 6) << 1) + 1 : (cols - 1) + ((cols - 1) >> 5) + 1;
+    const int64_t len = (padded + 63) / 64 * 64;
+    // The shader indexes a work group's four arrays with 32-bit integers
+    // (the envelope's squares are int64: exact for sides below 2^31).
+    if (4 * len > int64_t(INT32_MAX))
+        ipt::plugin::unsupported("ipt.bwdist: rows of more than about 520 million columns are not handled by the "
+                                 "Vulkan backend (euclidean)");
+    const int64_t shared_bytes = 4 * len * (narrow ? 2 : 4) + 2 * int64_t(kEnvelopeLanes) * 4;
+    uint32_t store = narrow ? 0 : 1;
+    if (shared_bytes > int64_t(ctx.device.max_shared_bytes())) store = 2;
+    // Rows are strided over the work groups; with global slices, at most
+    // 256 MiB of them.
+    int64_t groups = std::min<int64_t>(rows, 65535);
+    Buffer* scratch = nullptr;
+    if (store == 2) {
+        groups = std::max<int64_t>(1, std::min<int64_t>(groups, (int64_t(256) << 20) / (16 * len)));
+        scratch = rec.scratch(uint64_t(groups) * uint64_t(len) * 16);
+    }
+    EnvelopePush p{nearest->address, ctx.address(d), idx ? ctx.address(idx) : 0, scratch ? scratch->address : 0,
+                   int32_t(rows), int32_t(cols), int32_t(len)};
+    rec.dispatch(ctx.pipeline("bwdist_envelope", kEnvelopeLanes, 1,
+                              {idx ? 1u : 0u, store, store == 2 ? 1u : uint32_t(len)}),
+                 &p, sizeof p, uint32_t(groups));
+}
 
 void run_bwdist(OpContext& ctx) {
     const auto& args = ctx.args;
@@ -44,6 +90,11 @@ void run_bwdist(OpContext& ctx) {
     const uint32_t width = ctx.tuning.group_size;
     rec.dispatch(ctx.pipeline("bwdist_columns", width, 1, {uint32_t(bw->dtype), want_below ? 1u : 0u}), &p1,
                  sizeof p1, div_up(cols, width));
+    if (metric == 0) {
+        envelope_rows(ctx, rec, nearest, d, idx, rows, cols);
+        rec.submit();
+        return;
+    }
     RowsPush p2{nearest->address, below ? below->address : 0, ctx.address(d), idx ? ctx.address(idx) : 0,
                 std::numbers::sqrt2 - 1.0, int32_t(rows), int32_t(cols)};
     const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
