@@ -1,5 +1,5 @@
-// ipt.bwdist on Vulkan: nearest feature row per column (one invocation per
-// column), then, euclidean, the lower envelope of the columns' parabolas per
+// ipt.bwdist on Vulkan: nearest feature row per column (in segments of
+// rows), then, euclidean, the lower envelope of the columns' parabolas per
 // row (one work group per row, cost independent of the distances), other
 // metrics, per pixel an outward search over the columns that stops at the
 // best distance found (shaders/bwdist_*.comp). Exact for every metric.
@@ -15,8 +15,8 @@ namespace {
 using namespace ipt::vk;
 
 struct ColumnsPush {
-    uint64_t bw, nearest, below;
-    int32_t rows, cols;
+    uint64_t bw, nearest, below, segments;
+    int32_t rows, cols, seg_rows, seg_count;
 };
 struct RowsPush {
     uint64_t nearest, below, d, idx;
@@ -86,10 +86,18 @@ void run_bwdist(OpContext& ctx) {
     Recorder rec(ctx.device);
     Buffer* nearest = rec.scratch(uint64_t(n) * 4);
     Buffer* below = want_below ? rec.scratch(uint64_t(n) * 4) : nullptr;
-    ColumnsPush p1{ctx.address(bw), nearest->address, below ? below->address : 0, int32_t(rows), int32_t(cols)};
+    // Phase 1 in column segments of at least 32 rows, enough of them for
+    // about 64K invocations (2048 columns: 32 segments of 64 rows).
+    const int64_t seg_count = std::clamp<int64_t>(div_up(65536, cols), 1, std::clamp<int64_t>(rows / 32, 1, 65535));
+    const int64_t seg_rows = div_up(rows, seg_count);
+    const int64_t segments = div_up(rows, seg_rows);
+    Buffer* summaries = rec.scratch(uint64_t(segments) * uint64_t(cols) * 8);
+    ColumnsPush p1{ctx.address(bw), nearest->address, below ? below->address : 0, summaries->address,
+                   int32_t(rows), int32_t(cols), int32_t(seg_rows), int32_t(segments)};
     const uint32_t width = ctx.tuning.group_size;
-    rec.dispatch(ctx.pipeline("bwdist_columns", width, 1, {uint32_t(bw->dtype), want_below ? 1u : 0u}), &p1,
-                 sizeof p1, div_up(cols, width));
+    for (uint32_t pass : {0u, 1u})
+        rec.dispatch(ctx.pipeline("bwdist_columns", width, 1, {uint32_t(bw->dtype), want_below ? 1u : 0u, pass}),
+                     &p1, sizeof p1, div_up(cols, width), uint32_t(segments));
     if (metric == 0) {
         envelope_rows(ctx, rec, nearest, d, idx, rows, cols);
         rec.submit();
