@@ -3,6 +3,7 @@
 // comparison rule per operator. Validation layers are on (vulkan_compare.hpp)
 // and any validation error fails the call that caused it.
 #include <algorithm>
+#include <cstdlib>
 #include <tuple>
 
 #include "vulkan_compare.hpp"
@@ -764,6 +765,29 @@ TEST(VulkanOps, DitherTwoRowPairsPerLane) {
     for (auto& v : m) v = std::round(rnd.unit() * 8) / 8;
     ipt::Image map = ipt_test::image<double>(7, 3, m);
     compare("ipt.dither", [&](ipt::Call& c) { c.image("I", rgb).image("map", map); }, {"X"}, "2501x4 single 7 colours");
+}
+
+TEST(VulkanOps, DitherDirectPath) {
+    REQUIRE_VULKAN();
+    // IPT_VULKAN_DITHER=direct: dither.comp reading the input in place, as
+    // for tall images, on sizes that otherwise take the skewed buffers
+    // (dither_levels, dither_skewed, dither_unskew): one and two row pairs
+    // per lane, slots in shared memory.
+    Random rnd(25);
+    ipt::Image grey = rnd.image(IPT_UINT8, 3001, 5, 1, false);
+    ipt::Image wide = rnd.image(IPT_DOUBLE, 37, 301, 1, false);
+    ipt::Image rgb = rnd.image(IPT_UINT16, 41, 39, 3, false);
+    std::vector<double> m(7 * 3);
+    for (auto& v : m) v = std::round(rnd.unit() * 8) / 8;
+    ipt::Image map = ipt_test::image<double>(7, 3, m);
+    for (const char* path : {"direct", "skewed"}) {
+        setenv("IPT_VULKAN_DITHER", path, 1);
+        const std::string tag = std::string(" ") + path;
+        compare("ipt.dither", [&](ipt::Call& c) { c.image("I", grey); }, {"X"}, "3001x5 uint8" + tag);
+        compare("ipt.dither", [&](ipt::Call& c) { c.image("I", wide).integer("Qe", 16); }, {"X"}, "37x301 double Qe 16" + tag);
+        compare("ipt.dither", [&](ipt::Call& c) { c.image("I", rgb).image("map", map); }, {"X"}, "41x39 uint16 7 colours" + tag);
+    }
+    unsetenv("IPT_VULKAN_DITHER");
 }
 
 TEST(VulkanOps, Imfilter) {

@@ -4,8 +4,19 @@
 // CUDA backend's row pairs (shaders/dither*.comp). The scan is inherently
 // sequential along its anti-diagonals; this is the operator that gains least
 // from a GPU.
+//
+// Skewed (the default where the skewed buffers stay small, as CUDA's row
+// pairs): dither_levels writes the input's levels skewed and transposed,
+// dither_skewed walks the wavefront reading each step pair's levels of all
+// lanes as one contiguous run, loaded GROUP step pairs ahead, and writes the
+// colour indices skewed; dither_unskew puts them in place. Direct (tall
+// images, whose skewed buffers grow as rows^2; slots that do not fit in
+// shared memory; or IPT_VULKAN_DITHER=direct): dither reads the input in
+// place, one step pair ahead.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -23,6 +34,23 @@ struct DitherPush {
     uint64_t img, mapq, table, slots, out;
     int32_t rows, cols, colours, top, bias, shift, qm, white_from, slot_count;
 };
+struct LevelsPush {
+    uint64_t img, levels;
+    int32_t rows, cols, top, lane_pairs, skewed_pad;
+};
+struct SkewedPush {
+    uint64_t levels, mapq, table, indices;
+    int32_t rows, cols, colours, top, bias, shift, qm, white_from, lane_pairs, skewed_pad, iterations;
+};
+struct UnskewPush {
+    uint64_t indices, out;
+    int32_t rows, cols, lane_pairs;
+};
+
+bool direct_forced() {
+    const char* v = std::getenv("IPT_VULKAN_DITHER");
+    return v && std::strcmp(v, "direct") == 0;
+}
 
 // Grey: the colour of a clamped value v is that of its cell centre on the
 // diagonal, black or white ([0 0 0; top top top]), ties to black. The centre
@@ -101,11 +129,50 @@ void run_dither(OpContext& ctx) {
     const int64_t slot_count = pairs + 2;
     const int64_t shared_slots = (slot_count + 63) / 64 * 64;
     const bool slots_shared = shared_slots * 2 * nch * 4 <= int64_t(ctx.device.max_shared_bytes());
+    const int32_t white_from = map ? 0 : grey_white_from(int32_t(top), shift);
+    const int32_t bias = int32_t((int64_t(1) << bits) / 32);
+
+    // Skewed: GROUP step pairs per loop iteration, each lane holding the
+    // level words of the next GROUP (GROUP x pairs x channels registers, at
+    // most 24). One skewed column is lane_pairs words; the buffers hold
+    // iterations + 1 groups of columns (the last iteration loads one group
+    // past its own). Taken while levels and indices together stay within
+    // 4 words per pixel and channel (or 16 Mi words): a tall image's skewed
+    // columns are mostly corners.
+    const int64_t lane_pairs = int64_t(width) * per_lane;
+    const int64_t group = std::clamp<int64_t>(24 / (per_lane * nch), 1, 8);
+    const int64_t iterations = (cols + pairs - 1 + group - 1) / group;
+    const int64_t skewed_pad = (iterations + 1) * group;
+    const int64_t skewed_words = skewed_pad * lane_pairs;  // one channel, or the indices
+    const bool skewed = slots_shared && !direct_forced() &&
+                        skewed_words * (nch + 1) <= std::max<int64_t>(int64_t(1) << 24, 4 * rows * cols * nch) &&
+                        skewed_words * nch * 2 < (int64_t(1) << 31);  // 16-bit elements, int32 indices
+    if (skewed) {
+        Buffer* levels = rec.scratch(uint64_t(skewed_words) * nch * 4);
+        Buffer* indices = rec.scratch(uint64_t(skewed_words) * 4);
+        const uint32_t gw = ctx.tuning.group_size;
+        const Grid grid = grid_for(ctx.device, uint64_t(pairs * ((cols + 15) / 16)), gw);  // a pair, 16 columns
+        LevelsPush lp{ctx.address(img), levels->address, int32_t(rows), int32_t(cols), int32_t(top),
+                      int32_t(lane_pairs), int32_t(skewed_pad)};
+        rec.dispatch(ctx.pipeline("dither_levels", gw, 1, {uint32_t(dt), uint32_t(nch)}), &lp, sizeof lp, grid.x,
+                     grid.y);
+        SkewedPush sp{levels->address, mapq_address, table ? table->address : 0, indices->address,
+                      int32_t(rows), int32_t(cols), int32_t(colours), int32_t(top), bias, shift, int32_t(qm),
+                      white_from, int32_t(lane_pairs), int32_t(skewed_pad), int32_t(iterations)};
+        rec.dispatch(ctx.pipeline("dither_skewed", width, 1,
+                                  {uint32_t(nch), use_table ? 1u : 0u, uint32_t(shared_slots), uint32_t(per_lane),
+                                   uint32_t(group)}),
+                     &sp, sizeof sp, 1);
+        UnskewPush up{indices->address, ctx.address(x), int32_t(rows), int32_t(cols), int32_t(lane_pairs)};
+        rec.dispatch(ctx.pipeline("dither_unskew", gw, 1, {uint32_t(out_dtype)}), &up, sizeof up, grid.x, grid.y);
+        rec.submit();
+        return;
+    }
+
     Buffer* slots = slots_shared ? nullptr : rec.scratch(uint64_t(slot_count) * 2 * nch * 4);
     DitherPush p{ctx.address(img), mapq_address, table ? table->address : 0, slots ? slots->address : 0,
                  ctx.address(x), int32_t(rows), int32_t(cols), int32_t(colours), int32_t(top),
-                 int32_t((int64_t(1) << bits) / 32), shift, int32_t(qm),
-                 map ? 0 : grey_white_from(int32_t(top), shift), int32_t(slot_count)};
+                 bias, shift, int32_t(qm), white_from, int32_t(slot_count)};
     rec.dispatch(ctx.pipeline("dither", width, 1,
                               {uint32_t(dt), uint32_t(nch), use_table ? 1u : 0u, uint32_t(out_dtype),
                                slots_shared ? uint32_t(shared_slots) : 0u, uint32_t(per_lane)}),
