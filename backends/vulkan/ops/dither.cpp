@@ -146,7 +146,7 @@ void run_dither(OpContext& ctx) {
     const int64_t skewed_words = skewed_pad * lane_pairs;  // one channel, or the indices
     const bool skewed = slots_shared && !direct_forced() &&
                         skewed_words * (nch + 1) <= std::max<int64_t>(int64_t(1) << 24, 4 * rows * cols * nch) &&
-                        skewed_words * nch * 2 < (int64_t(1) << 31);  // 16-bit elements, int32 indices
+                        skewed_words * nch * 2 < (int64_t(1) << 31);  // int32 word indices in the shaders
     if (skewed) {
         Buffer* levels = rec.scratch(uint64_t(skewed_words) * nch * 4);
         Buffer* indices = rec.scratch(uint64_t(skewed_words) * 4);

@@ -20,7 +20,10 @@
 // shared memory when they fit (SLOTS > 0), else in a global buffer, ordered
 // by a work-group-scope barrier (one work group: no device-scope fence).
 //
-// Each pair loads its next column's input a step pair ahead. Grey images
+// Each pair loads its next column's input a step pair ahead. This is the
+// direct path, for images too tall for the skewed buffers of
+// dither_skewed.comp (the default, which reads the levels skewed and loads
+// them further ahead) and for IPT_VULKAN_DITHER=direct. Grey images
 // pick the colour by a threshold (white from pc.white_from); RGB images look
 // up the inverse colormap table (dither_inverse.comp) or search the colormap.
 #version 460
