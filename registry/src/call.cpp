@@ -441,34 +441,52 @@ std::pair<uint64_t, uint32_t> outputs_of(const HostCall& hc) {
     return {bytes, count};
 }
 
-// Median run time of an implementation on the call's real inputs, with
-// scratch outputs: one warm-up, then timed runs (fewer when a run is slow).
-void measure(ipt_call* call, const std::vector<ParamValue>& values, Candidate& c) {
-    Attempt warm;
-    run_attempt(call, values, *c.impl, true, warm);
-    if (warm.status != IPT_OK) {
-        c.record.source = warm.status == IPT_ERR_UNSUPPORTED ? IPT_COST_DECLINED : IPT_COST_FAILED;
-        c.record.note = warm.message.empty() ? ipt_status_name(warm.status) : warm.message;
-        return;
-    }
-    const auto [out_bytes, out_count] = outputs_of(warm.hc);
-    std::vector<double> times;
-    const int runs = warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7);
-    for (int k = 0; k < runs; ++k) {
-        Attempt a;
-        run_attempt(call, values, *c.impl, true, a);
-        if (a.status != IPT_OK) {
-            c.record.source = IPT_COST_FAILED;
-            c.record.note = a.message;
-            return;
+// Median run times of implementations on the call's real inputs, with
+// scratch outputs: each is warmed up once, then timed in rounds, one run of
+// every candidate per round (fewer rounds for slow ones), so that a GPU
+// whose clocks were still low after an idle stretch, or a busy spell of the
+// host, weighs on every candidate alike: measured one after the other, the
+// first GPU candidate after a long CPU measurement paid for the clocks
+// (conv2 8192² double on Vulkan: wave64 measured slower than wave32 although
+// it runs in 0.74 ms against 2.6).
+void measure(ipt_call* call, const std::vector<ParamValue>& values, const std::vector<Candidate*>& cands) {
+    struct Timing {
+        Candidate* c;
+        int runs;
+        std::vector<double> times;
+    };
+    std::vector<Timing> timings;
+    for (Candidate* c : cands) {
+        Attempt warm;
+        run_attempt(call, values, *c->impl, true, warm);
+        if (warm.status != IPT_OK) {
+            c->record.source = warm.status == IPT_ERR_UNSUPPORTED ? IPT_COST_DECLINED : IPT_COST_FAILED;
+            c->record.note = warm.message.empty() ? ipt_status_name(warm.status) : warm.message;
+            continue;
         }
-        times.push_back(a.run_ms);
+        const auto [out_bytes, out_count] = outputs_of(warm.hc);
+        c->record.output_bytes = out_bytes;
+        c->record.output_count = out_count;
+        timings.push_back({c, warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7), {}});
     }
-    std::sort(times.begin(), times.end());
-    c.record.run_ms = times[times.size() / 2];
-    c.record.output_bytes = out_bytes;
-    c.record.output_count = out_count;
-    c.record.source = IPT_COST_MEASURED;
+    for (int round = 0; round < 7; ++round)
+        for (Timing& t : timings) {
+            if (round >= t.runs || t.c->record.source == IPT_COST_FAILED) continue;
+            Attempt a;
+            run_attempt(call, values, *t.c->impl, true, a);
+            if (a.status != IPT_OK) {
+                t.c->record.source = IPT_COST_FAILED;
+                t.c->record.note = a.message;
+                continue;
+            }
+            t.times.push_back(a.run_ms);
+        }
+    for (Timing& t : timings) {
+        if (t.c->record.source == IPT_COST_FAILED) continue;
+        std::sort(t.times.begin(), t.times.end());
+        t.c->record.run_ms = t.times[t.times.size() / 2];
+        t.c->record.source = IPT_COST_MEASURED;
+    }
 }
 
 // Ranks candidates by cost = run time (cached or measured now) + transfers.
@@ -476,8 +494,8 @@ void rank_by_cost(ipt_call* call, const std::vector<ParamValue>& values, std::ve
                   const Device* data_device) {
     ipt_context* ctx = call->ctx;
     const std::string key = selection_key(*call->schema, values);
+    std::vector<Candidate*> to_measure;
     for (Candidate& c : cands) {
-        const Device& dev = ctx->devices[c.impl->device_id];
         const std::string& id = c.impl->identity;
         if (auto m = ctx->tuning->find(key, id)) {
             c.record.run_ms = m->run_ms;
@@ -489,13 +507,19 @@ void rank_by_cost(ipt_call* call, const std::vector<ParamValue>& values, std::ve
             c.record.source = IPT_COST_DECLINED;
             c.record.note = "declined this key earlier in this process";
         } else {
-            measure(call, values, c);
-            if (c.record.source == IPT_COST_MEASURED)
-                ctx->tuning->record(key, id,
-                                    Measurement{c.record.run_ms, c.record.output_bytes, c.record.output_count});
-            else if (c.record.source == IPT_COST_DECLINED)
-                ctx->tuning->record_decline(key, id);
+            to_measure.push_back(&c);
         }
+    }
+    measure(call, values, to_measure);
+    for (Candidate* c : to_measure) {
+        const std::string& id = c->impl->identity;
+        if (c->record.source == IPT_COST_MEASURED)
+            ctx->tuning->record(key, id, Measurement{c->record.run_ms, c->record.output_bytes, c->record.output_count});
+        else if (c->record.source == IPT_COST_DECLINED)
+            ctx->tuning->record_decline(key, id);
+    }
+    for (Candidate& c : cands) {
+        const Device& dev = ctx->devices[c.impl->device_id];
         if (c.record.source == IPT_COST_MEASURED || c.record.source == IPT_COST_CACHED) {
             c.record.transfer_ms = transfer_estimate(ctx, call, values, dev, data_device, c.record.output_bytes,
                                                      c.record.output_count);
