@@ -442,30 +442,21 @@ std::pair<uint64_t, uint32_t> outputs_of(const HostCall& hc) {
 }
 
 // Median run times of implementations on the call's real inputs, with
-// scratch outputs: each is warmed up once, then timed in rounds, one run of
-// every candidate per round (fewer rounds for slow ones), so that a GPU
-// whose clocks were still low after an idle stretch, or a busy spell of the
-// host, weighs on every candidate alike: measured one after the other, the
-// first GPU candidate after a long CPU measurement paid for the clocks
-// (conv2 8192² double on Vulkan: wave64 measured slower than wave32 although
-// it runs in 0.74 ms against 2.6).
+// scratch outputs: each is warmed up once and then timed right away, 7 runs
+// (3 when a run takes over 20 ms, 1 over 200 ms), one candidate after the
+// other. Not in rounds across candidates: two GPU contexts (CUDA and Vulkan on one GPU)
+// take turns, and a run right after the other API's paid the switch (run 26:
+// CUDA's 0.016 ms intlut measured dearer than a CPU call with its copies).
 // The inputs are moved to each candidate's device once, before its warm-up,
 // and the device synchronised: the run time is measured with the data
 // already there, as the cost model counts it (moved with every run, the
 // tail of a 512 MiB upload to Vulkan was timed as part of conv2's run and
 // made wave64 look slower than wave32).
 void measure(ipt_call* call, const std::vector<ParamValue>& values, const std::vector<Candidate*>& cands) {
-    struct Timing {
-        Candidate* c;
-        const std::vector<ParamValue>* values;
-        int runs;
-        std::vector<double> times;
-    };
     ipt_context* ctx = call->ctx;
     const ipt_op_schema& op = *call->schema;
     std::map<uint32_t, std::vector<ParamValue>> values_on;  // device id -> the call's values with inputs there
     std::vector<ImagePtr> moved;
-    std::vector<Timing> timings;
     for (Candidate* c : cands) {
         const Device& dev = ctx->devices[c->impl->device_id];
         auto [there, fresh] = values_on.try_emplace(dev.id, values);
@@ -483,35 +474,33 @@ void measure(ipt_call* call, const std::vector<ParamValue>& values, const std::v
             }
             sync_device(dev);
         }
+        const std::vector<ParamValue>& on_device = there->second;
         Attempt warm;
-        run_attempt(call, there->second, *c->impl, true, warm);
+        run_attempt(call, on_device, *c->impl, true, warm);
         if (warm.status != IPT_OK) {
             c->record.source = warm.status == IPT_ERR_UNSUPPORTED ? IPT_COST_DECLINED : IPT_COST_FAILED;
             c->record.note = warm.message.empty() ? ipt_status_name(warm.status) : warm.message;
             continue;
         }
         const auto [out_bytes, out_count] = outputs_of(warm.hc);
+        std::vector<double> times;
+        const int runs = warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7);
+        for (int k = 0; k < runs; ++k) {
+            Attempt a;
+            run_attempt(call, on_device, *c->impl, true, a);
+            if (a.status != IPT_OK) {
+                c->record.source = IPT_COST_FAILED;
+                c->record.note = a.message;
+                break;
+            }
+            times.push_back(a.run_ms);
+        }
+        if (c->record.source == IPT_COST_FAILED) continue;
+        std::sort(times.begin(), times.end());
+        c->record.run_ms = times[times.size() / 2];
         c->record.output_bytes = out_bytes;
         c->record.output_count = out_count;
-        timings.push_back({c, &there->second, warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7), {}});
-    }
-    for (int round = 0; round < 7; ++round)
-        for (Timing& t : timings) {
-            if (round >= t.runs || t.c->record.source == IPT_COST_FAILED) continue;
-            Attempt a;
-            run_attempt(call, *t.values, *t.c->impl, true, a);
-            if (a.status != IPT_OK) {
-                t.c->record.source = IPT_COST_FAILED;
-                t.c->record.note = a.message;
-                continue;
-            }
-            t.times.push_back(a.run_ms);
-        }
-    for (Timing& t : timings) {
-        if (t.c->record.source == IPT_COST_FAILED) continue;
-        std::sort(t.times.begin(), t.times.end());
-        t.c->record.run_ms = t.times[t.times.size() / 2];
-        t.c->record.source = IPT_COST_MEASURED;
+        c->record.source = IPT_COST_MEASURED;
     }
 }
 
