@@ -360,8 +360,7 @@ TransferModel transfer_model(ipt_context* ctx, const Device& dev) {
         auto img = allocate_image(ctx, dev, IPT_UINT8, 1, static_cast<int64_t>(size.bytes), 1, &s);
         if (!img) return {};
         const double up = median_copy_ms(size.runs, [&] {
-            return copy_bytes_from_host(img.get(), host.data()) == IPT_OK &&
-                   (dev.is_host() || dev.owner->table->sync(dev.index_in_plugin) == IPT_OK);
+            return copy_bytes_from_host(img.get(), host.data()) == IPT_OK && sync_device(dev) == IPT_OK;
         });
         const double down =
             median_copy_ms(size.runs, [&] { return copy_bytes_to_host(img.get(), host.data()) == IPT_OK; });
@@ -389,12 +388,11 @@ double switch_cost(ipt_context* ctx, const Device& from, const Device& to) {
     auto b = allocate_image(ctx, to, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
     if (!a || !b) return 0;
     std::vector<unsigned char> host(bytes, 1);
-    auto sync = [](const Device& d) { return d.owner->table->sync(d.index_in_plugin) == IPT_OK; };
     const double round_trip = median_copy_ms(9, [&] {
         return copy_bytes_to_host(a.get(), host.data()) == IPT_OK &&
-               copy_bytes_from_host(b.get(), host.data()) == IPT_OK && sync(to) &&
+               copy_bytes_from_host(b.get(), host.data()) == IPT_OK && sync_device(to) == IPT_OK &&
                copy_bytes_to_host(b.get(), host.data()) == IPT_OK &&
-               copy_bytes_from_host(a.get(), host.data()) == IPT_OK && sync(from);
+               copy_bytes_from_host(a.get(), host.data()) == IPT_OK && sync_device(from) == IPT_OK;
     });
     release_image(a.release());
     release_image(b.release());

@@ -89,44 +89,12 @@ int quantise(uint64_t bits) {
 
 // ---- the rule of one pixel ----
 
-int share(int e, int n) {
-    return e > 0 ? (pc.bias + n * e) >> 4 : (e < 0 ? -((pc.bias - n * e) >> 4) : 0);
-}
+#include "dither_rule.glsl"
 
-int nearest(int vr, int vg, int vb) {
-    const int ir = vr >> pc.shift, ig = vg >> pc.shift, ib = vb >> pc.shift;
-    if (USE_TABLE != 0) return int(BufU32(pc.table).v[(((ir << pc.qm) | ig) << pc.qm) | ib]);
-    const int w = 1 << pc.shift, half_w = w / 2;
-    const int64_t cr = int64_t(ir * w + half_w), cg = int64_t(ig * w + half_w), cb = int64_t(ib * w + half_w);
-    int best = 0;
-    int64_t best_d = -1;
-    for (int k = 0; k < pc.colours; ++k) {
-        const int64_t dr = cr - BufI32(pc.mapq).v[3 * k], dg = cg - BufI32(pc.mapq).v[3 * k + 1],
-                      db = cb - BufI32(pc.mapq).v[3 * k + 2];
-        const int64_t d = dr * dr + dg * dg + db * db;
-        if (best_d < 0 || d < best_d) {
-            best_d = d;
-            best = k;
-        }
-    }
-    return best;
-}
-
-// Pixel (r, c) with accumulated values x: clamps them, writes the colour
-// index and turns x into the errors.
+// Pixel (r, c) with accumulated values x: writes the colour index and turns
+// x into the errors.
 void diffuse(int r, int c, inout int x[3]) {
-    int idx;
-    if (NCH == 1) {
-        const int v = clamp(x[0], 0, pc.top);
-        idx = v >= pc.white_from ? 1 : 0;
-        x[0] = v - (idx != 0 ? pc.top : 0);
-    } else {
-        const int vr = clamp(x[0], 0, pc.top), vg = clamp(x[1], 0, pc.top), vb = clamp(x[2], 0, pc.top);
-        idx = nearest(vr, vg, vb);
-        x[0] = vr - BufI32(pc.mapq).v[3 * idx];
-        x[1] = vg - BufI32(pc.mapq).v[3 * idx + 1];
-        x[2] = vb - BufI32(pc.mapq).v[3 * idx + 2];
-    }
+    const int idx = dither_pixel(x);
     const int at = r * pc.cols + c;
     if (OUT_DT == DT_UINT16) BufU16(pc.out_).v[at] = uint16_t(idx);
     else BufU8(pc.out_).v[at] = uint8_t(idx);
