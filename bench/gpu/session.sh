@@ -163,3 +163,4 @@ if [ "$stage" = all ] && [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -l
 fi
 echo "=== summary"
 cat "$summary"
+python3 "$root/bench/results/regenerate.py" --results "$final/bench-results" "$out"  # refreshed tables: copy $OUT/bench-results/* over bench/results/
