@@ -1,17 +1,14 @@
 // Flat and non-flat grayscale morphology on the CPU, shared by ipt.imdilate
 // and ipt.imerode (MATLAB_SEMANTICS.md, pitfalls 3 and 6).
 //
-// Both are written as out(p) = op over d in D of A(p + d) (+ h(d)), with op =
-// max and D the reflected SE for dilation, op = min and D the SE for erosion;
-// pixels outside the image are the identity of op (-Inf / +Inf, i.e. they are
-// never chosen), and NaN pixels are skipped like MATLAB's max/min do (treated
-// as the identity).
+// The front-end (backends/common/ops/imdilate.hpp) plans both as out(p) = op
+// over the members d of A(p + d) (+ add(d)); pixels outside the image hold
+// the plan's pad (the identity of op, never chosen), and NaN pixels are
+// skipped like MATLAB's max/min do (treated as the identity).
 //
-// Flat SEs are planned from the offset set alone (kernels receive no strel
-// object): a full rectangle becomes a row pass and a column pass, a line (any
-// direction, any period) one pass, a neighbourhood that equals one of MATLAB's
-// decomposed strels (disk, diamond, octagon) the passes of its factors, and
-// anything else one pass over its horizontal runs. Each pass is a running
+// A flat SE runs as one pass per factor of the plan's decomposition: a factor
+// that is a line (any direction, any period) is a line pass, anything else
+// one pass over its horizontal runs. Each pass is a running
 // max/min: short ones directly, longer ones by doubling (op over 2w from two
 // windows of w, so a window of L costs log2(L) vector operations per pixel).
 // Passes run on horizontal bands of the image padded with the identity by the
@@ -25,7 +22,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -35,6 +31,7 @@
 #include "common/rounding.hpp"
 #include "common/simd.hpp"
 #include "common/work_blocks.hpp"
+#include "common/ops/imdilate.hpp"
 #include "strel.hpp"
 
 namespace ipt::cpu::morph {
@@ -57,18 +54,6 @@ struct Select {
             return b < a ? b : a;
     }
 };
-
-// The value outside the image: never chosen by op.
-template <class T, bool IsMax>
-work_t<T> identity() {
-    using W = work_t<T>;
-    if constexpr (std::is_same_v<T, bool>)
-        return IsMax ? 0 : 1;
-    else if constexpr (std::is_floating_point_v<W>)
-        return IsMax ? -std::numeric_limits<W>::infinity() : std::numeric_limits<W>::infinity();
-    else
-        return IsMax ? std::numeric_limits<W>::lowest() : std::numeric_limits<W>::max();
-}
 
 // One pass: out(p) = op over d of in(p + d), where the offsets d are either a
 // progression (start + k*step) or a list of horizontal runs.
@@ -130,32 +115,10 @@ inline Pass pass_for(const std::vector<StrelOffset>& sorted) {
     return runs_pass(sorted);
 }
 
-// The passes for an offset set D (sorted, row-major). Empty D: no pass.
-inline std::vector<Pass> plan(const std::vector<StrelOffset>& sorted) {
+// One pass per factor of the plan's decomposition. No factor: no pass.
+inline std::vector<Pass> plan(const std::vector<std::vector<StrelOffset>>& factors) {
     std::vector<Pass> passes;
-    if (sorted.empty()) return passes;
-    int64_t r0 = sorted.front().dr, r1 = sorted.back().dr, c0 = sorted.front().dc, c1 = c0;
-    for (const auto& o : sorted) {
-        c0 = std::min(c0, o.dc);
-        c1 = std::max(c1, o.dc);
-    }
-    const int64_t h = r1 - r0 + 1, w = c1 - c0 + 1;
-    if (static_cast<int64_t>(sorted.size()) == h * w && h > 1 && w > 1) {
-        // Full rectangle: separable.
-        passes.push_back(line_pass({{0, c0}, {0, 1}, w}));
-        passes.push_back(line_pass({{r0, 0}, {1, 0}, h}));
-        return passes;
-    }
-    if (auto line = common::strel_as_line(sorted)) {
-        passes.push_back(line_pass(*line));
-        return passes;
-    }
-    if (auto factors = common::strel_known_decomposition(sorted)) {
-        for (const auto& f : *factors)
-            if (f.size() > 1 || f.front().dr != 0 || f.front().dc != 0) passes.push_back(pass_for(f));
-        if (!passes.empty()) return passes;
-    }
-    passes.push_back(runs_pass(sorted));
+    for (const auto& f : factors) passes.push_back(pass_for(f));
     return passes;
 }
 
@@ -437,13 +400,13 @@ inline void fill_band_row(W* __restrict d, const W* __restrict a, int64_t rows, 
 }  // namespace detail
 
 // Flat morphology of one plane: out(p) = op over D of A(p + d). `passes` from
-// plan(D); no passes means D is empty and every output is the identity.
+// plan(factors of D); no passes means D is empty and every output is `pad`.
 template <class T, bool IsMax>
-void flat(const T* a_in, T* out_t, int64_t rows, int64_t cols, const std::vector<Pass>& passes) {
+void flat(const T* a_in, T* out_t, int64_t rows, int64_t cols, const std::vector<Pass>& passes, double pad) {
     using W = work_t<T>;
     const W* a = reinterpret_cast<const W*>(a_in);
     W* out = reinterpret_cast<W*>(out_t);
-    const W id = identity<T, IsMax>();
+    const W id = static_cast<W>(pad);
     if (rows == 0 || cols == 0) return;
     if (passes.empty()) {
         std::fill(out, out + rows * cols, id);
@@ -500,23 +463,20 @@ void flat(const T* a_in, T* out_t, int64_t rows, int64_t cols, const std::vector
     });
 }
 
-// Non-flat morphology of one plane, directly: out(p) = op over the offsets
+// Non-flat morphology of one plane, directly: out(p) = op over the members
 // of A(p + d) + add(d), computed in double (NaN sums are skipped), then
 // converted to the class (rounded half away from zero and saturated for
-// integers). Offsets outside the image are skipped; a pixel with none gets
-// the identity (-Inf / +Inf, i.e. the class's lowest / highest value).
+// integers). Members outside the image are skipped; a pixel with none gets
+// `pad` (starting from the pad instead of +-Inf changes nothing once the
+// result is saturated into the class).
 // Rows per claimed block of the non-flat kernel.
 constexpr int64_t kRowBlock = 32;
 
-struct WeightedOffset {
-    int64_t dr, dc;
-    double add;
-};
-
 template <class T, bool IsMax>
-void nonflat(const T* a, T* out, int64_t rows, int64_t cols, const std::vector<WeightedOffset>& offsets) {
+void nonflat(const T* a, T* out, int64_t rows, int64_t cols, const std::vector<frontend::MorphMember>& offsets,
+             double pad) {
     if (rows == 0 || cols == 0) return;
-    const double id = IsMax ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    const double id = pad;
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
     std::vector<std::vector<double>> acc(static_cast<size_t>(workers), std::vector<double>(static_cast<size_t>(cols)));
     for_claimed_blocks(workers, rows, kRowBlock, [&](int64_t wk, int64_t r0, int64_t r1) {
@@ -524,7 +484,7 @@ void nonflat(const T* a, T* out, int64_t rows, int64_t cols, const std::vector<W
         simd_dispatch([&] {
             for (int64_t r = r0; r < r1; ++r) {
                 std::fill(o, o + cols, id);
-                for (const WeightedOffset& d : offsets) {
+                for (const frontend::MorphMember& d : offsets) {
                     const int64_t sr = r + d.dr;
                     if (sr < 0 || sr >= rows) continue;
                     const int64_t j0 = std::max<int64_t>(0, -d.dc), j1 = std::min<int64_t>(cols, cols - d.dc);
@@ -542,72 +502,34 @@ void nonflat(const T* a, T* out, int64_t rows, int64_t cols, const std::vector<W
     });
 }
 
-// ipt.imdilate / ipt.imerode: checks, then the flat or non-flat kernel for
-// every plane. Dilation uses the reflected SE (pitfall 6).
-template <bool IsDilate>
-void run_operator(const ipt::plugin::KernelArgs& args) {
-    const char* op = IsDilate ? "ipt.imdilate" : "ipt.imerode";
-    const ipt_tensor* a = args.image("A");
-    const ipt_tensor* nh = args.image("nhood");
-    const ipt_tensor* ht = args.image("heights");
-    if (nh->dtype != IPT_LOGICAL || nh->channels != 1)
-        ipt::plugin::invalid(std::string(op) + ": parameter 'nhood' must be a 2-D logical array");
-    common::StrelMask mask(nh->rows, nh->cols);
-    const auto* nb = static_cast<const uint8_t*>(nh->data);
-    for (int64_t i = 0; i < nh->rows * nh->cols; ++i) mask.bits[static_cast<size_t>(i)] = nb[i] != 0;
-
-    // Heights count only where the neighbourhood is set; all zero is flat.
-    bool flat_se = true;
-    if (ht) {
-        if (ht->dtype != IPT_DOUBLE || ht->rows != nh->rows || ht->cols != nh->cols || ht->channels != 1)
-            ipt::plugin::invalid(std::string(op) + ": parameter 'heights' must be a double array of the size of nhood");
-        const auto* h = static_cast<const double*>(ht->data);
-        for (int64_t i = 0; i < nh->rows * nh->cols; ++i) {
-            if (!mask.bits[static_cast<size_t>(i)]) continue;
-            if (std::isnan(h[i])) ipt::plugin::invalid(std::string(op) + ": parameter 'heights' must not contain NaN");
-            if (h[i] != 0) flat_se = false;
-        }
-        if (!flat_se && a->dtype == IPT_LOGICAL)
-            ipt::plugin::invalid(std::string(op) +
-                                 ": parameter 'heights' must be zero for a logical image "
-                                 "(binary morphology needs a flat structuring element)");
-    }
-
-    const ipt_tensor* b = args.output("B", a->dtype, a->rows, a->cols, a->channels);
-    const int64_t plane = a->rows * a->cols;
-    if (plane == 0) return;
-
-    if (flat_se) {
-        std::vector<StrelOffset> d = IsDilate ? common::strel_reflected_offsets(mask) : common::strel_offsets(mask);
-        std::sort(d.begin(), d.end());
-        const std::vector<Pass> passes = plan(d);
-        visit_dtype(a->dtype, [&](auto tag) {
+// ipt.imdilate / ipt.imerode: the flat or non-flat kernel for the plan.
+template <bool IsMax>
+void run_plan(const ipt_tensor* a, const ipt_tensor* b, const frontend::MorphologyPlan& plan) {
+    if (plan.flat) {
+        const std::vector<Pass> passes = morph::plan(plan.factors);
+        visit_dtype(plan.dtype, [&](auto tag) {
             using T = decltype(tag);
-            for (int64_t ch = 0; ch < a->channels; ++ch)
-                flat<T, IsDilate>(static_cast<const T*>(a->data) + ch * plane, static_cast<T*>(b->data) + ch * plane,
-                                  a->rows, a->cols, passes);
+            flat<T, IsMax>(static_cast<const T*>(a->data), static_cast<T*>(b->data), plan.rows, plan.cols, passes,
+                           plan.pad);
         });
         return;
     }
-    std::vector<WeightedOffset> offsets;
-    const auto* h = static_cast<const double*>(ht->data);
-    const int64_t r0 = mask.origin_row(), c0 = mask.origin_col();
-    for (int64_t r = 0; r < mask.rows; ++r)
-        for (int64_t c = 0; c < mask.cols; ++c) {
-            if (!mask.at(r, c)) continue;
-            const double hv = h[r * mask.cols + c];
-            if (IsDilate)
-                offsets.push_back({r0 - r, c0 - c, hv});
-            else
-                offsets.push_back({r - r0, c - c0, -hv});
-        }
-    visit_dtype(a->dtype, [&](auto tag) {
+    visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (!std::is_same_v<T, bool>)
-            for (int64_t ch = 0; ch < a->channels; ++ch)
-                nonflat<T, IsDilate>(static_cast<const T*>(a->data) + ch * plane, static_cast<T*>(b->data) + ch * plane,
-                                     a->rows, a->cols, offsets);
+        if constexpr (!std::is_same_v<T, bool>)  // the front-end admits no non-flat logical call
+            nonflat<T, IsMax>(static_cast<const T*>(a->data), static_cast<T*>(b->data), plan.rows, plan.cols,
+                              plan.members, plan.pad);
     });
+}
+
+inline void run_operator(const ipt::plugin::KernelArgs& args, const frontend::MorphologyPlan& plan) {
+    const ipt_tensor* a = args.image("A");
+    const ipt_tensor* b = args.output("B", plan.dtype, plan.rows, plan.cols, 1);
+    if (plan.rows == 0 || plan.cols == 0) return;
+    if (plan.dilate)
+        run_plan<true>(a, b, plan);
+    else
+        run_plan<false>(a, b, plan);
 }
 
 }  // namespace ipt::cpu::morph

@@ -1,12 +1,16 @@
 // ipt.imerode: erosion by a flat or non-flat structuring element given as its
-// neighbourhood (and heights). The planning and the kernels are shared with
-// ipt.imdilate (common/morphology.hpp; docs/cpu-morphology.md).
+// neighbourhood (and heights), planned by backends/common/ops/imerode.hpp.
+// The kernels are shared with ipt.imdilate (common/morphology.hpp;
+// docs/cpu-morphology.md).
 #include "common/morphology.hpp"
 #include "common/op_registry.hpp"
+#include "common/ops/imerode.hpp"
 
 namespace {
 
-void run_imerode(const ipt::plugin::KernelArgs& args) { ipt::cpu::morph::run_operator<false>(args); }
+void run_imerode(const ipt::plugin::KernelArgs& args) {
+    ipt::cpu::morph::run_operator(args, ipt::frontend::plan_imerode(args));
+}
 
 }  // namespace
 

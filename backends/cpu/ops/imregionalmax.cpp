@@ -1,16 +1,12 @@
-// ipt.imregionalmax: BW(p) is true when p belongs to a connected plateau of
-// equal values (connectivity conn, 4 or 8) with no strictly higher pixel
-// adjacent to it; whole plateaus are marked and the image border
-// disqualifies nothing (MATLAB_SEMANTICS.md, imregionalmax).
+// ipt.imregionalmax (the rule: backends/common/ops/imregionalmax.hpp).
 //
 // (1) every pixel with a strictly higher neighbour is marked "not a maximum";
 // (2) marked pixels with an unmarked equal neighbour become seeds (both are
 // row loops the compiler vectorises, rows shared among the threads); (3) the
 // mark spreads from the seeds to every equal-valued neighbour (a flood fill
 // that visits only pixels it marks), so a plateau touching a higher pixel
-// anywhere is unmarked nowhere. What is left unmarked is BW.
-// NaN pixels are never maxima and, since no comparison with NaN is true,
-// never disqualify a neighbour (MATLAB documents no NaN rule; this is ours).
+// anywhere is unmarked nowhere. What is left unmarked is BW. Since no
+// comparison with NaN is true, a NaN pixel disqualifies no neighbour.
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -18,13 +14,12 @@
 
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
+#include "common/ops/imregionalmax.hpp"
 #include "common/parallel.hpp"
 #include "common/simd.hpp"
 #include "common/work_blocks.hpp"
 
 namespace {
-
-using ipt::plugin::invalid;
 
 struct Step {
     int dr, dc;
@@ -130,17 +125,13 @@ void regional_max(const T* a_in, uint8_t* bw, int64_t rows, int64_t cols, int co
 }
 
 void run_imregionalmax(const ipt::plugin::KernelArgs& args) {
+    const ipt::frontend::ImregionalmaxPlan plan = ipt::frontend::plan_imregionalmax(args);
     const ipt_tensor* a = args.image("I");
-    const int64_t conn = args.integer("conn");
-    if (conn != 4 && conn != 8) invalid("ipt.imregionalmax: parameter 'conn' must be 4 or 8");
-    const ipt_tensor* b = args.output("BW", IPT_LOGICAL, a->rows, a->cols, a->channels);
-    const int64_t plane = a->rows * a->cols;
-    if (plane == 0) return;
-    ipt::cpu::visit_dtype(a->dtype, [&](auto tag) {
+    const ipt_tensor* b = args.output("BW", IPT_LOGICAL, plan.rows, plan.cols, 1);
+    if (plan.rows * plan.cols == 0) return;
+    ipt::cpu::visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
-        for (int64_t ch = 0; ch < a->channels; ++ch)
-            regional_max(static_cast<const T*>(a->data) + ch * plane, static_cast<uint8_t*>(b->data) + ch * plane,
-                         a->rows, a->cols, static_cast<int>(conn));
+        regional_max(static_cast<const T*>(a->data), static_cast<uint8_t*>(b->data), plan.rows, plan.cols, plan.conn);
     });
 }
 

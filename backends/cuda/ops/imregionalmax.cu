@@ -8,6 +8,7 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "common/ops/imregionalmax.hpp"
 #include "common/union_find.cuh"
 
 namespace ipt::cuda {
@@ -62,9 +63,10 @@ __global__ void write_maxima(const int* __restrict__ label, const uint8_t* __res
 
 void run_imregionalmax(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
+    const ipt::frontend::ImregionalmaxPlan plan = ipt::frontend::plan_imregionalmax(args);
     const ipt_tensor* img = args.image("I");
-    const bool eight = args.integer("conn") != 4;
-    const int64_t rows = img->rows, cols = img->cols, n = rows * cols;
+    const bool eight = plan.conn == 8;
+    const int64_t rows = plan.rows, cols = plan.cols, n = rows * cols;
     if (n >= INT32_MAX) ipt::plugin::unsupported("ipt.imregionalmax: images of 2^31 pixels or more");
     const ipt_tensor* bw = args.output("BW", IPT_LOGICAL, rows, cols, 1);
     if (n == 0) return;
@@ -76,7 +78,7 @@ void run_imregionalmax(const ipt::plugin::KernelArgs& args) {
     check_launch("ipt.imregionalmax");
     dim3 block(32, 8);
     dim3 grid = grid_2d(cols, rows, block);
-    visit_dtype(img->dtype, [&](auto tag) {
+    visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
         merge_plateaus<T><<<grid, block, 0, s>>>(dptr<const T>(img), label.get(), static_cast<int>(rows),
                                                  static_cast<int>(cols), eight);

@@ -1,10 +1,11 @@
-// ipt.imerode on Vulkan: the SE as given (not reflected), min over it; the
-// host side is shared with ipt.imdilate (ops/imdilate.cpp).
+// ipt.imerode on Vulkan: the front-end's plan (backends/common/ops/imerode.hpp)
+// run by the morphology engine shared with ipt.imdilate (common/morphology.cpp).
+#include "common/ops/imerode.hpp"
 #include "morphology.hpp"
 
 namespace {
 
-void run_imerode(ipt::vk::OpContext& ctx) { ipt::vk::run_morphology(ctx, false); }
+void run_imerode(ipt::vk::OpContext& ctx) { ipt::vk::run_morphology(ctx, ipt::frontend::plan_imerode(ctx.args)); }
 
 }  // namespace
 
