@@ -133,6 +133,15 @@ TEST(ImfilterPlan, EveryBoundary) {
         }
 }
 
+TEST(ImfilterPlan, BoundaryAsABackendsEnum) {
+    enum class Border { Skip, Circular, Constant, Replicate, Symmetric };  // other order, one more
+    using ipt::frontend::border_as;
+    EXPECT_EQ(border_as<Border>(ImfilterBoundary::Constant), Border::Constant);
+    EXPECT_EQ(border_as<Border>(ImfilterBoundary::Symmetric), Border::Symmetric);
+    EXPECT_EQ(border_as<Border>(ImfilterBoundary::Replicate), Border::Replicate);
+    EXPECT_EQ(border_as<Border>(ImfilterBoundary::Circular), Border::Circular);
+}
+
 double pad(int32_t dtype, double x) {
     PlanCall call("ipt.imfilter");
     call.image("A", dtype, 3, 3).image("h", IPT_DOUBLE, 3, 3).number("X", x);

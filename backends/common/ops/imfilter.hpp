@@ -53,6 +53,19 @@ struct ImfilterPlan {
     bool zeros_only = false;
 };
 
+// The boundary as a backend's own border enum, whose enumerators carry the
+// same names (Constant, Symmetric, Replicate, Circular).
+template <class Border>
+constexpr Border border_as(ImfilterBoundary b) {
+    switch (b) {
+    case ImfilterBoundary::Symmetric: return Border::Symmetric;
+    case ImfilterBoundary::Replicate: return Border::Replicate;
+    case ImfilterBoundary::Circular: return Border::Circular;
+    case ImfilterBoundary::Constant: break;
+    }
+    return Border::Constant;
+}
+
 // Centre of a kernel along one dimension, 0-based: floor((size+1)/2) - 1
 // (MATLAB_SEMANTICS.md pitfall 3).
 inline int64_t imfilter_origin(int64_t size) { return (size + 1) / 2 - 1; }

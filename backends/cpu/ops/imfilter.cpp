@@ -33,19 +33,8 @@
 namespace {
 
 using ipt::cpu::Border;
-using ipt::frontend::ImfilterBoundary;
 using ipt::frontend::ImfilterPlan;
 using ipt::plugin::KernelArgs;
-
-Border border_of(ImfilterBoundary b) {
-    switch (b) {
-    case ImfilterBoundary::Symmetric: return Border::Symmetric;
-    case ImfilterBoundary::Replicate: return Border::Replicate;
-    case ImfilterBoundary::Circular: return Border::Circular;
-    case ImfilterBoundary::Constant: break;
-    }
-    return Border::Constant;
-}
 
 std::vector<double> kernel_values(const ipt_tensor* h) {
     const int64_t n = h->rows * h->cols;
@@ -80,7 +69,7 @@ template <class T, class Acc>
 void filter_planes(const ImfilterPlan& c, const std::vector<double>& h, T* B) {
     const int64_t ma = c.ma, na = c.na;
     const int64_t rows = c.out_rows, cols = c.out_cols, planes = c.channels;
-    const Border border = border_of(c.boundary);
+    const Border border = ipt::frontend::border_as<Border>(c.boundary);
     const auto plan = ipt::cpu::make_filter_plan<Acc>(h.data(), c.kr, c.kc, c.conv, true);
     const T pad_class = ipt::cpu::to_class<T>(c.pad_value);
     const Acc pad = static_cast<Acc>(pad_class);

@@ -11,18 +11,7 @@
 namespace ipt::cuda {
 namespace {
 
-using ipt::frontend::ImfilterBoundary;
 using ipt::frontend::ImfilterPlan;
-
-Border border_of(ImfilterBoundary b) {
-    switch (b) {
-    case ImfilterBoundary::Symmetric: return Border::Symmetric;
-    case ImfilterBoundary::Replicate: return Border::Replicate;
-    case ImfilterBoundary::Circular: return Border::Circular;
-    case ImfilterBoundary::Constant: break;
-    }
-    return Border::Constant;
-}
 
 void run_imfilter(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
@@ -46,7 +35,7 @@ void run_imfilter(const ipt::plugin::KernelArgs& args) {
     g.off_r = p.top;
     g.off_c = p.left;
     g.planes = p.channels;
-    g.border = border_of(p.boundary);
+    g.border = ipt::frontend::border_as<Border>(p.boundary);
     g.rotate = p.conv;
     const Taps taps{p.h->data, p.h->dtype == IPT_SINGLE};
     visit_dtype(p.out_class, [&](auto tag) {

@@ -18,7 +18,6 @@
 namespace {
 
 using namespace ipt::vk;
-using ipt::frontend::ImfilterBoundary;
 using ipt::frontend::ImfilterPlan;
 
 struct Rank1Push {
@@ -27,16 +26,6 @@ struct Rank1Push {
     int32_t kr, kc;
     uint32_t direct_x, direct_y, direct_z, column_x, column_y, row_x, row_y;
 };
-
-Pad pad_of(ImfilterBoundary b) {
-    switch (b) {
-    case ImfilterBoundary::Symmetric: return Pad::Symmetric;
-    case ImfilterBoundary::Replicate: return Pad::Replicate;
-    case ImfilterBoundary::Circular: return Pad::Circular;
-    case ImfilterBoundary::Constant: break;
-    }
-    return Pad::Constant;
-}
 
 void run_imfilter(OpContext& ctx) {
     const ImfilterPlan plan = ipt::frontend::plan_imfilter(ctx.args);
@@ -72,7 +61,7 @@ void run_imfilter(OpContext& ctx) {
     direct.kernel_cols = kc;
     direct.rotate = plan.conv;
     direct.skip_zero = true;
-    direct.pad = pad_of(plan.boundary);
+    direct.pad = ipt::frontend::border_as<Pad>(plan.boundary);
     direct.pad_value = plan.pad_value;
     direct.out = ctx.address(B);
     direct.out_dtype = A->dtype;
