@@ -36,6 +36,7 @@
 #include "common/padding.hpp"
 #include "common/parallel.hpp"
 #include "ops/edge.hpp"
+#include "ops/imfilter.hpp"
 
 namespace {
 
@@ -108,7 +109,7 @@ void imfilter_replicate_into(const std::vector<T>& in, int64_t rows, int64_t col
     out.resize(in.size());
     if (in.empty()) return;
     const auto plan = ipt::cpu::make_filter_plan<T>(h, kr, kc, conv, true);
-    const int64_t top = ipt::cpu::kernel_origin(kr), left = ipt::cpu::kernel_origin(kc);
+    const int64_t top = ipt::frontend::imfilter_origin(kr), left = ipt::frontend::imfilter_origin(kc);
     const int64_t pcols = cols + kc - 1;
     auto fill = [&](int64_t p, T* dst) {
         const T* src = in.data() + ipt::cpu::replicate_index(p - top, rows) * cols;

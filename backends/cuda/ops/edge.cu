@@ -37,6 +37,7 @@
 #include "common/reduce.cuh"
 #include "common/union_find.cuh"
 #include "ops/edge.hpp"
+#include "ops/imfilter.hpp"
 #include "rank1.hpp"
 
 namespace ipt::cuda {
@@ -143,7 +144,7 @@ void launch_correlate(const W* src, int64_t src_rows, int64_t src_cols, W* out, 
 template <class W>
 void filter_replicate(const W* in, W* out, int64_t rows, int64_t cols, const std::vector<double>& h, int64_t kr,
                       int64_t kc, bool conv, cudaStream_t s, const char* what) {
-    const int64_t top = kernel_origin(kr), left = kernel_origin(kc);
+    const int64_t top = ipt::frontend::imfilter_origin(kr), left = ipt::frontend::imfilter_origin(kc);
     if (const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv); f.ok) {
         // Column pass over the replicate-padded width, then the row pass.
         const int64_t pcols = cols + kc - 1;

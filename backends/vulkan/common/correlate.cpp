@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "correlate.hpp"
+#include "ops/imfilter.hpp"
 #include "rank1.hpp"
 
 namespace ipt::vk {
@@ -69,8 +70,8 @@ void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src,
     c.out_dtype = working_dtype;
     c.out_rows = rows;
     c.out_cols = cols;
-    c.off_r = -((kr + 1) / 2 - 1);
-    c.off_c = -((kc + 1) / 2 - 1);
+    c.off_r = -ipt::frontend::imfilter_origin(kr);
+    c.off_c = -ipt::frontend::imfilter_origin(kc);
     c.accumulate_double = working_dtype == IPT_DOUBLE;
     if (const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv); f.ok) {
         const int64_t pcols = cols + kc - 1;

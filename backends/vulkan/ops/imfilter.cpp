@@ -14,6 +14,7 @@
 
 #include "correlate.hpp"
 #include "ops/imfilter.hpp"
+#include "rank1.hpp"
 
 namespace {
 
@@ -72,7 +73,7 @@ void run_imfilter(OpContext& ctx) {
     direct.accumulate_double = !single;
 
     // The reference tries two passes from 12 taps up (both sides >= 2).
-    if (!(kr >= 2 && kc >= 2 && kr * kc >= 12)) {
+    if (!ipt::common::separable_candidate(kr, kc)) {
         record_correlation(ctx, rec, direct);
         rec.submit();
         return;
