@@ -164,7 +164,8 @@ TEST(Conv2Plan, SeparableKernelSizeIsNumelOfUAndV) {
     expect_geometry(p, {10, 12, 1, 2});
 
     PlanCall valid("ipt.conv2");
-    valid.image("A", IPT_DOUBLE, 10, 12).image("u", IPT_DOUBLE, 3, 1).image("v", IPT_DOUBLE, 1, 5).text("shape", "valid");
+    valid.image("A", IPT_DOUBLE, 10, 12).image("u", IPT_DOUBLE, 3, 1).image("v", IPT_DOUBLE, 1, 5);
+    valid.text("shape", "valid");
     expect_geometry(plan_conv2(valid.args()), {8, 8, 2, 4});
 
     PlanCall b("ipt.conv2");

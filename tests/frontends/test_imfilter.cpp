@@ -124,7 +124,8 @@ TEST(ImfilterPlan, EveryBoundary) {
     for (const auto& [name, want] : cases)
         for (const char* output : {"same", "full"}) {
             PlanCall call("ipt.imfilter");
-            call.image("A", IPT_SINGLE, 4, 5).image("h", IPT_DOUBLE, 2, 2).text("boundary", name).text("output", output);
+            call.image("A", IPT_SINGLE, 4, 5).image("h", IPT_DOUBLE, 2, 2);
+            call.text("boundary", name).text("output", output);
             const ImfilterPlan p = plan_imfilter(call.args());
             EXPECT_EQ(p.boundary, want) << name;
             // The centre does not depend on the boundary.

@@ -251,7 +251,8 @@ EdgeResult zero_crossings(const EdgePlan& c, const std::vector<T>& I, int64_t m,
         t = c.given[0];
     } else {
         t = b.empty() ? std::numeric_limits<double>::quiet_NaN()
-                      : ipt::frontend::kZeroCrossingScale * sum_double(b, [](T v) { return std::abs(static_cast<double>(v)); }) /
+                      : ipt::frontend::kZeroCrossingScale *
+                            sum_double(b, [](T v) { return std::abs(static_cast<double>(v)); }) /
                             static_cast<double>(b.size());
     }
     res.thresh = {t};

@@ -74,7 +74,8 @@ void conv2_typed(const Conv2Plan& p, const ipt_tensor* c, cudaStream_t s) {
 void run_conv2(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const Conv2Plan p = ipt::frontend::plan_conv2(args);
-    if (p.kr > INT32_MAX || p.kc > INT32_MAX) ipt::plugin::unsupported("ipt.conv2: kernels of 2^31 taps or more a side");
+    if (p.kr > INT32_MAX || p.kc > INT32_MAX)
+        ipt::plugin::unsupported("ipt.conv2: kernels of 2^31 taps or more a side");
     const ipt_tensor* c = args.output("C", p.out_class, p.out_rows, p.out_cols, 1);
     if (p.A->dtype == IPT_SINGLE) {
         if (p.out_class == IPT_SINGLE) conv2_typed<float, float>(p, c, dev.stream);
@@ -137,8 +138,10 @@ void run_conv2_fft(const ipt::plugin::KernelArgs& args) {
         return [&args, &p] { return dptr<TC>(args.output("C", p.out_class, p.out_rows, p.out_cols, 1)); };
     };
     if (p.A->dtype == IPT_SINGLE) {
-        if (p.out_class == IPT_SINGLE) fft_convolve<float, float>(dptr<const float>(p.A), k, g, output(float{}), dev, what);
-        else fft_convolve<float, double>(dptr<const float>(p.A), k, g, output(double{}), dev, what);
+        if (p.out_class == IPT_SINGLE)
+            fft_convolve<float, float>(dptr<const float>(p.A), k, g, output(float{}), dev, what);
+        else
+            fft_convolve<float, double>(dptr<const float>(p.A), k, g, output(double{}), dev, what);
     } else {
         fft_convolve<double, double>(dptr<const double>(p.A), k, g, output(double{}), dev, what);
     }
