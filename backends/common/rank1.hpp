@@ -49,9 +49,12 @@ inline Rank1 find_rank1(const double* h, int64_t rows, int64_t cols, double rel_
 // 180 degrees when `turn`, for convolution): a column pass then a row pass
 // when h has 12 taps or more, both sides at least 2, and is exactly rank 1
 // (4 eps per tap); ok is false where the filter runs as one 2-D pass.
+// The sizes for which the reference tries the two passes at all.
+inline bool separable_candidate(int64_t kr, int64_t kc) { return kr >= 2 && kc >= 2 && kr * kc >= 12; }
+
 template <class T>
 Rank1 separable_route(const T* h, int64_t kr, int64_t kc, bool turn) {
-    if (!(kr >= 2 && kc >= 2 && kr * kc >= 12)) return {};
+    if (!separable_candidate(kr, kc)) return {};
     std::vector<double> taps(static_cast<size_t>(kr * kc));
     for (int64_t i = 0; i < kr; ++i)
         for (int64_t j = 0; j < kc; ++j) {

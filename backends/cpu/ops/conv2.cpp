@@ -9,11 +9,8 @@
 //    priority, but declines (IPT_ERR_UNSUPPORTED) below the measured
 //    crossover, for non-finite values, and for empty operands.
 //
-// Sizes follow MATLAB's conv2 help: 'full' is max([ma+mb-1, ma, mb]) by
-// max([na+nb-1, na, nb]); 'same' is size(A), taken from full at
-// (floor(mb/2), floor(nb/2)) (MATLAB_SEMANTICS.md pitfall 4); 'valid' is
-// max(ma - max(0, mb-1), 0) by max(na - max(0, nb-1), 0) and may be empty.
-// For conv2(u,v,A), mb = numel(u) and nb = numel(v).
+// Sizes, offsets and the output class come from the front-end
+// (common/ops/conv2.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -24,96 +21,14 @@
 #include "common/fft_convolve.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
+#include "ops/conv2.hpp"
 
 namespace {
 
-using ipt::plugin::invalid;
+using ipt::frontend::Conv2Plan;
 using ipt::plugin::KernelArgs;
 
-enum class Shape { Full, Same, Valid };
-
-// Everything a conv2 call needs, checked before any output is allocated.
-struct Conv2Call {
-    const ipt_tensor* A = nullptr;
-    const ipt_tensor* B = nullptr;  // non-separable kernel
-    const ipt_tensor* u = nullptr;  // separable kernels
-    const ipt_tensor* v = nullptr;
-    Shape shape = Shape::Full;
-    int32_t out_dtype = IPT_DOUBLE;
-    int64_t kr = 0, kc = 0;
-    ipt::cpu::fft::Geometry g;  // plain struct; used by both variants
-
-    bool separable() const { return B == nullptr; }
-};
-
 int64_t numel(const ipt_tensor* t) { return t->rows * t->cols; }
-
-// The class rule of the catalogue: single only when every input is single.
-int32_t output_class(const Conv2Call& c) {
-    bool all_single = c.A->dtype == IPT_SINGLE;
-    for (const ipt_tensor* t : {c.B, c.u, c.v})
-        if (t && t->dtype != IPT_SINGLE) all_single = false;
-    return all_single ? IPT_SINGLE : IPT_DOUBLE;
-}
-
-Conv2Call parse(const KernelArgs& args) {
-    Conv2Call c;
-    c.A = args.image("A");
-    c.B = args.image("B");
-    c.u = args.image("u");
-    c.v = args.image("v");
-    if (!c.A) invalid("ipt.conv2: parameter 'A' is required");
-    if (c.B && (c.u || c.v))
-        invalid("ipt.conv2: give either parameter 'B' or parameters 'u' and 'v', not both");
-    if (!c.B && !(c.u && c.v)) {
-        if (c.u || c.v)
-            invalid(std::string("ipt.conv2: parameter '") + (c.u ? "v" : "u") +
-                    "' is required with '" + (c.u ? "u" : "v") + "' (conv2(u,v,A))");
-        invalid("ipt.conv2: parameter 'B' (or 'u' and 'v') is required");
-    }
-    for (auto [name, t] : {std::pair{"A", c.A}, {"B", c.B}, {"u", c.u}, {"v", c.v}}) {
-        if (!t) continue;
-        if (t->dtype != IPT_SINGLE && t->dtype != IPT_DOUBLE)
-            invalid(std::string("ipt.conv2: parameter '") + name + "' must be single or double");
-        if (t->channels != 1)
-            invalid(std::string("ipt.conv2: parameter '") + name + "' must have one channel");
-    }
-    for (auto [name, t] : {std::pair{"u", c.u}, {"v", c.v}})
-        if (t && t->rows > 1 && t->cols > 1)
-            invalid(std::string("ipt.conv2: parameter '") + name + "' must be a vector");
-    if (!args.is("shape", "full") && !args.is("shape", "same") && !args.is("shape", "valid"))
-        invalid("ipt.conv2: parameter 'shape' must be 'full', 'same' or 'valid'");
-    c.shape = args.is("shape", "same") ? Shape::Same : args.is("shape", "valid") ? Shape::Valid : Shape::Full;
-    c.out_dtype = output_class(c);
-    c.kr = c.B ? c.B->rows : numel(c.u);
-    c.kc = c.B ? c.B->cols : numel(c.v);
-
-    auto& g = c.g;
-    g.ma = c.A->rows;
-    g.na = c.A->cols;
-    g.kr = c.kr;
-    g.kc = c.kc;
-    switch (c.shape) {
-    case Shape::Full:
-        g.out_rows = std::max({g.ma + g.kr - 1, g.ma, g.kr});
-        g.out_cols = std::max({g.na + g.kc - 1, g.na, g.kc});
-        g.off_r = g.off_c = 0;
-        break;
-    case Shape::Same:
-        g.out_rows = g.ma;
-        g.out_cols = g.na;
-        g.off_r = g.kr / 2;
-        g.off_c = g.kc / 2;
-        break;
-    case Shape::Valid:
-        g.out_rows = std::max<int64_t>(g.ma - std::max<int64_t>(0, g.kr - 1), 0);
-        g.out_cols = std::max<int64_t>(g.na - std::max<int64_t>(0, g.kc - 1), 0);
-        g.off_r = std::max<int64_t>(g.kr - 1, 0);
-        g.off_c = std::max<int64_t>(g.kc - 1, 0);
-        break;
-    }
-    return c;
-}
 
 template <class T>
 bool all_finite(const ipt_tensor* t) {
@@ -149,39 +64,38 @@ T element(const ipt_tensor* t, int64_t i) {
 // multiplied). Used when the kernel holds Inf or NaN, or holds zeros while A
 // holds Inf or NaN, where zero padding or dropped zero taps would differ.
 template <class Out>
-void conv2_exact(const Conv2Call& c, Out* C) {
-    const auto& g = c.g;
-    auto a = [&](int64_t i, int64_t j) { return element<double>(c.A, i * g.na + j); };
-    if (!c.separable()) {
-        ipt::cpu::parallel_for(0, g.out_rows, [&](int64_t o) {
-            const int64_t p = o + g.off_r;
-            for (int64_t oc = 0; oc < g.out_cols; ++oc) {
-                const int64_t q = oc + g.off_c;
+void conv2_exact(const Conv2Plan& c, Out* C) {
+    auto a = [&](int64_t i, int64_t j) { return element<double>(c.A, i * c.na + j); };
+    if (!c.separable) {
+        ipt::cpu::parallel_for(0, c.out_rows, [&](int64_t o) {
+            const int64_t p = o + c.first_r;
+            for (int64_t oc = 0; oc < c.out_cols; ++oc) {
+                const int64_t q = oc + c.first_c;
                 double s = 0;
-                for (int64_t i = std::max<int64_t>(0, p - g.kr + 1); i <= std::min(g.ma - 1, p); ++i)
-                    for (int64_t j = std::max<int64_t>(0, q - g.kc + 1); j <= std::min(g.na - 1, q); ++j)
-                        s += a(i, j) * element<double>(c.B, (p - i) * g.kc + (q - j));
-                C[o * g.out_cols + oc] = static_cast<Out>(s);
+                for (int64_t i = std::max<int64_t>(0, p - c.kr + 1); i <= std::min(c.ma - 1, p); ++i)
+                    for (int64_t j = std::max<int64_t>(0, q - c.kc + 1); j <= std::min(c.na - 1, q); ++j)
+                        s += a(i, j) * element<double>(c.B, (p - i) * c.kc + (q - j));
+                C[o * c.out_cols + oc] = static_cast<Out>(s);
             }
         });
         return;
     }
     // conv2(u,v,A): the columns with u, then the rows of the result with v.
-    std::vector<double> T(static_cast<size_t>(g.out_rows * g.na));
-    ipt::cpu::parallel_for(0, g.out_rows, [&](int64_t o) {
-        const int64_t p = o + g.off_r;
-        for (int64_t j = 0; j < g.na; ++j) {
+    std::vector<double> T(static_cast<size_t>(c.out_rows * c.na));
+    ipt::cpu::parallel_for(0, c.out_rows, [&](int64_t o) {
+        const int64_t p = o + c.first_r;
+        for (int64_t j = 0; j < c.na; ++j) {
             double s = 0;
-            for (int64_t i = std::max<int64_t>(0, p - g.kr + 1); i <= std::min(g.ma - 1, p); ++i)
+            for (int64_t i = std::max<int64_t>(0, p - c.kr + 1); i <= std::min(c.ma - 1, p); ++i)
                 s += a(i, j) * element<double>(c.u, p - i);
-            T[static_cast<size_t>(o * g.na + j)] = s;
+            T[static_cast<size_t>(o * c.na + j)] = s;
         }
-        for (int64_t oc = 0; oc < g.out_cols; ++oc) {
-            const int64_t q = oc + g.off_c;
+        for (int64_t oc = 0; oc < c.out_cols; ++oc) {
+            const int64_t q = oc + c.first_c;
             double s = 0;
-            for (int64_t j = std::max<int64_t>(0, q - g.kc + 1); j <= std::min(g.na - 1, q); ++j)
-                s += T[static_cast<size_t>(o * g.na + j)] * element<double>(c.v, q - j);
-            C[o * g.out_cols + oc] = static_cast<Out>(s);
+            for (int64_t j = std::max<int64_t>(0, q - c.kc + 1); j <= std::min(c.na - 1, q); ++j)
+                s += T[static_cast<size_t>(o * c.na + j)] * element<double>(c.v, q - j);
+            C[o * c.out_cols + oc] = static_cast<Out>(s);
         }
     });
 }
@@ -194,10 +108,9 @@ std::vector<double> as_doubles(const ipt_tensor* t) {
 }
 
 template <class Acc, class TA>
-void conv2_engine(const Conv2Call& c, Acc* C) {
-    const auto& g = c.g;
+void conv2_engine(const Conv2Plan& c, Acc* C) {
     ipt::cpu::FilterPlan<Acc> plan;
-    if (c.separable()) {
+    if (c.separable) {
         const auto u = as_doubles(c.u), v = as_doubles(c.v);
         plan = ipt::cpu::make_separable_plan<Acc>(u.data(), c.kr, v.data(), c.kc, true);
     } else {
@@ -205,31 +118,30 @@ void conv2_engine(const Conv2Call& c, Acc* C) {
         plan = ipt::cpu::make_filter_plan<Acc>(b.data(), c.kr, c.kc, true, true);
     }
     // Padded row p holds A's row p - top; column q holds A's column q - left.
-    const int64_t top = g.kr - 1 - g.off_r, left = g.kc - 1 - g.off_c;
-    const int64_t pcols = g.out_cols + g.kc - 1;
+    const int64_t top = c.top(), left = c.left();
+    const int64_t pcols = c.out_cols + c.kc - 1;
     const TA* A = static_cast<const TA*>(c.A->data);
     const int64_t c0 = std::clamp<int64_t>(left, 0, pcols);
-    const int64_t c1 = std::clamp<int64_t>(left + g.na, c0, pcols);
+    const int64_t c1 = std::clamp<int64_t>(left + c.na, c0, pcols);
     auto fill = [&](int64_t p, Acc* dst) {
         const int64_t r = p - top;
-        if (r < 0 || r >= g.ma) {
+        if (r < 0 || r >= c.ma) {
             std::fill(dst, dst + pcols, Acc(0));
             return;
         }
         std::fill(dst, dst + c0, Acc(0));
-        const TA* src = A + r * g.na + (c0 - left);
+        const TA* src = A + r * c.na + (c0 - left);
         for (int64_t q = c0; q < c1; ++q) dst[q] = static_cast<Acc>(src[q - c0]);
         std::fill(dst + c1, dst + pcols, Acc(0));
     };
-    ipt::cpu::run_filter_plan_into(plan, g.out_rows, g.out_cols, fill, C, g.out_cols);
+    ipt::cpu::run_filter_plan_into(plan, c.out_rows, c.out_cols, fill, C, c.out_cols);
 }
 
 template <class Acc>
-void conv2_direct(const Conv2Call& c, Acc* C) {
-    const auto& g = c.g;
-    const int64_t n = g.out_rows * g.out_cols;
+void conv2_direct(const Conv2Plan& c, Acc* C) {
+    const int64_t n = c.out_rows * c.out_cols;
     if (n == 0) return;
-    if (g.ma == 0 || g.na == 0 || g.kr == 0 || g.kc == 0) {
+    if (c.operand_empty()) {
         std::fill(C, C + n, Acc(0));
         return;
     }
@@ -244,9 +156,9 @@ void conv2_direct(const Conv2Call& c, Acc* C) {
 }
 
 void run_conv2(const KernelArgs& args) {
-    const Conv2Call c = parse(args);
-    const ipt_tensor* C = args.output("C", c.out_dtype, c.g.out_rows, c.g.out_cols, 1);
-    if (c.out_dtype == IPT_SINGLE) conv2_direct(c, static_cast<float*>(C->data));
+    const Conv2Plan c = ipt::frontend::plan_conv2(args);
+    const ipt_tensor* C = args.output("C", c.out_class, c.out_rows, c.out_cols, 1);
+    if (c.out_class == IPT_SINGLE) conv2_direct(c, static_cast<float*>(C->data));
     else conv2_direct(c, static_cast<double*>(C->data));
 }
 
@@ -265,37 +177,40 @@ constexpr int64_t kFftMinTaps2D[2] = {144, 225};          // {double, single} ou
 constexpr int64_t kFftMinTapsSeparable[2] = {200, 400};  // numel(u) + numel(v)
 
 template <class Out>
-void conv2_fft_store(const Conv2Call& c, Out* C) {
+void conv2_fft_store(const Conv2Plan& c, Out* C) {
     auto store = [&](int64_t o, int64_t c0, const double* values, int64_t n) {
-        Out* dst = C + o * c.g.out_cols + c0;
+        Out* dst = C + o * c.out_cols + c0;
         for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<Out>(values[i]);
     };
     // conv2(u,v,A) is conv2(A, u(:)*v(:).'); the kernel's spectrum is taken
     // once per call at tile size, so the outer product costs nothing extra.
     std::vector<double> k;
-    if (c.separable()) {
+    if (c.separable) {
         const auto u = as_doubles(c.u), v = as_doubles(c.v);
         for (double a : u)
             for (double b : v) k.push_back(a * b);
     } else {
         k = as_doubles(c.B);
     }
-    if (c.A->dtype == IPT_SINGLE) ipt::cpu::fft::convolve_2d(static_cast<const float*>(c.A->data), k.data(), c.g, store);
-    else ipt::cpu::fft::convolve_2d(static_cast<const double*>(c.A->data), k.data(), c.g, store);
+    ipt::cpu::fft::Geometry g;
+    g.ma = c.ma, g.na = c.na, g.kr = c.kr, g.kc = c.kc;
+    g.off_r = c.first_r, g.off_c = c.first_c;
+    g.out_rows = c.out_rows, g.out_cols = c.out_cols;
+    if (c.A->dtype == IPT_SINGLE) ipt::cpu::fft::convolve_2d(static_cast<const float*>(c.A->data), k.data(), g, store);
+    else ipt::cpu::fft::convolve_2d(static_cast<const double*>(c.A->data), k.data(), g, store);
 }
 
 void run_conv2_fft(const KernelArgs& args) {
-    const Conv2Call c = parse(args);
-    const auto& g = c.g;
-    if (g.out_rows * g.out_cols == 0 || g.ma * g.na == 0 || g.kr * g.kc == 0)
+    const Conv2Plan c = ipt::frontend::plan_conv2(args);
+    if (c.output_empty() || c.operand_empty())
         ipt::plugin::unsupported("ipt.conv2 (fft): empty operand, the direct variant handles it");
-    const int single = c.out_dtype == IPT_SINGLE ? 1 : 0;
-    if (c.separable() ? c.kr + c.kc < kFftMinTapsSeparable[single] : c.kr * c.kc < kFftMinTaps2D[single])
+    const int single = c.out_class == IPT_SINGLE ? 1 : 0;
+    if (c.separable ? c.kr + c.kc < kFftMinTapsSeparable[single] : c.kr * c.kc < kFftMinTaps2D[single])
         ipt::plugin::unsupported("ipt.conv2 (fft): kernel below the FFT crossover");
     if (!all_finite(c.A) || !all_finite(c.B) || !all_finite(c.u) || !all_finite(c.v))
         ipt::plugin::unsupported("ipt.conv2 (fft): Inf or NaN would spread over the whole output");
-    const ipt_tensor* C = args.output("C", c.out_dtype, g.out_rows, g.out_cols, 1);
-    if (c.out_dtype == IPT_SINGLE) conv2_fft_store(c, static_cast<float*>(C->data));
+    const ipt_tensor* C = args.output("C", c.out_class, c.out_rows, c.out_cols, 1);
+    if (c.out_class == IPT_SINGLE) conv2_fft_store(c, static_cast<float*>(C->data));
     else conv2_fft_store(c, static_cast<double*>(C->data));
 }
 

@@ -1,5 +1,6 @@
 // ipt.edge: [BW, thresh] = edge(I, method, threshold, direction, thinning,
-// sigma, h), as described in MATLAB_SEMANTICS.md (edge).
+// sigma, h), as described in MATLAB_SEMANTICS.md (edge). The front-end
+// (common/ops/edge.hpp) resolves the method's defaults and filters.
 //
 // Integer and logical images are converted with im2single semantics and
 // processed in single, like MATLAB's edge; double images are processed in
@@ -34,94 +35,14 @@
 #include "common/op_registry.hpp"
 #include "common/padding.hpp"
 #include "common/parallel.hpp"
-#include "edge_operators.hpp"
-#include "fspecial.hpp"
+#include "ops/edge.hpp"
+#include "ops/imfilter.hpp"
 
 namespace {
 
-using ipt::plugin::invalid;
+using ipt::frontend::EdgeMethod;
+using ipt::frontend::EdgePlan;
 using ipt::plugin::KernelArgs;
-
-enum class Method { Sobel, Prewitt, Roberts, Log, Zerocross, Canny };
-
-struct EdgeCall {
-    const ipt_tensor* I = nullptr;
-    Method method = Method::Sobel;
-    bool has_threshold = false;
-    std::vector<double> threshold;
-    double kx = 1, ky = 1;
-    bool thinning = true;
-    double sigma = 0;
-    const ipt_tensor* h = nullptr;
-};
-
-EdgeCall parse(const KernelArgs& args) {
-    EdgeCall c;
-    c.I = args.image("I");
-    if (!c.I) invalid("ipt.edge: parameter 'I' is required");
-    if (c.I->channels != 1) invalid("ipt.edge: parameter 'I' must be a grayscale image (1 channel)");
-    const std::string m = args.text("method");
-    if (m == "sobel") c.method = Method::Sobel;
-    else if (m == "prewitt") c.method = Method::Prewitt;
-    else if (m == "roberts") c.method = Method::Roberts;
-    else if (m == "log") c.method = Method::Log;
-    else if (m == "zerocross") c.method = Method::Zerocross;
-    else if (m == "canny") c.method = Method::Canny;
-    else invalid("ipt.edge: parameter 'method' must be sobel, prewitt, roberts, log, zerocross or canny");
-    const bool gradient = c.method == Method::Sobel || c.method == Method::Prewitt || c.method == Method::Roberts;
-
-    c.has_threshold = args.present("threshold");
-    if (c.has_threshold) {
-        const double* t = args.floats("threshold");
-        c.threshold.assign(t, t + args.count("threshold"));
-        for (double v : c.threshold)
-            if (!(v >= 0) || !std::isfinite(v))
-                invalid("ipt.edge: parameter 'threshold' must be finite and nonnegative");
-        if (c.method == Method::Canny) {
-            if (c.threshold.size() == 1 && !(c.threshold[0] < 1))
-                invalid("ipt.edge: parameter 'threshold' must be below 1 for canny");
-            if (c.threshold.size() == 2 && !(c.threshold[0] < c.threshold[1] && c.threshold[1] < 1))
-                invalid("ipt.edge: parameter 'threshold' must be [low high] with low < high < 1 for canny");
-            if (c.threshold.size() > 2) invalid("ipt.edge: parameter 'threshold' must have 1 or 2 values");
-        } else if (c.threshold.size() != 1) {
-            invalid("ipt.edge: parameter 'threshold' must be a scalar for method '" + m + "'");
-        }
-    }
-
-    const std::string dir = args.text("direction");
-    if (dir == "both") c.kx = 1, c.ky = 1;
-    else if (dir == "horizontal") c.kx = 0, c.ky = 1;
-    else if (dir == "vertical") c.kx = 1, c.ky = 0;
-    else invalid("ipt.edge: parameter 'direction' must be both, horizontal or vertical");
-    if (!gradient && dir != "both")
-        invalid("ipt.edge: parameter 'direction' applies to sobel, prewitt and roberts only");
-    const std::string thin = args.text("thinning");
-    if (thin != "thinning" && thin != "nothinning")
-        invalid("ipt.edge: parameter 'thinning' must be thinning or nothinning");
-    c.thinning = thin == "thinning";
-    if (!gradient && !c.thinning)
-        invalid("ipt.edge: parameter 'thinning' applies to sobel, prewitt and roberts only");
-
-    if (args.present("sigma")) {
-        if (c.method != Method::Log && c.method != Method::Canny)
-            invalid("ipt.edge: parameter 'sigma' applies to log and canny only");
-        c.sigma = args.number("sigma");
-        if (!(c.sigma > 0) || !std::isfinite(c.sigma)) invalid("ipt.edge: parameter 'sigma' must be positive");
-    } else {
-        c.sigma = c.method == Method::Canny ? std::sqrt(2.0) : 2.0;
-    }
-    c.h = args.image("h");
-    if (c.method == Method::Zerocross) {
-        if (!c.h) invalid("ipt.edge: parameter 'h' is required for zerocross");
-        if (c.h->dtype != IPT_SINGLE && c.h->dtype != IPT_DOUBLE)
-            invalid("ipt.edge: parameter 'h' must be single or double");
-        if (c.h->rows == 0 || c.h->cols == 0 || c.h->channels != 1)
-            invalid("ipt.edge: parameter 'h' must be a nonempty 2-D filter");
-    } else if (c.h) {
-        invalid("ipt.edge: parameter 'h' applies to zerocross only");
-    }
-    return c;
-}
 
 // Working images kept between calls on each calling thread, up to 64 MiB in
 // all: a fresh 16 MiB image pays its page faults and zeroing on every call
@@ -188,7 +109,7 @@ void imfilter_replicate_into(const std::vector<T>& in, int64_t rows, int64_t col
     out.resize(in.size());
     if (in.empty()) return;
     const auto plan = ipt::cpu::make_filter_plan<T>(h, kr, kc, conv, true);
-    const int64_t top = ipt::cpu::kernel_origin(kr), left = ipt::cpu::kernel_origin(kc);
+    const int64_t top = ipt::frontend::imfilter_origin(kr), left = ipt::frontend::imfilter_origin(kc);
     const int64_t pcols = cols + kc - 1;
     auto fill = [&](int64_t p, T* dst) {
         const T* src = in.data() + ipt::cpu::replicate_index(p - top, rows) * cols;
@@ -255,11 +176,8 @@ struct EdgeResult {
 // --- sobel, prewitt, roberts ---------------------------------------------------
 
 template <class T>
-EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t n) {
-    const ipt::common::GradientOperators g = ipt::common::gradient_operators(
-        c.method == Method::Sobel     ? ipt::common::GradientMethod::Sobel
-        : c.method == Method::Prewitt ? ipt::common::GradientMethod::Prewitt
-                                      : ipt::common::GradientMethod::Roberts);
+EdgeResult gradient_edges(const EdgePlan& c, const std::vector<T>& I, int64_t m, int64_t n) {
+    const ipt::frontend::GradientOperators& g = c.operators;
     const int64_t ks = g.size;
     const double scale = g.scale;
     WorkingSet<T>& w = working_set<T>();
@@ -276,9 +194,9 @@ EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m,
 
     EdgeResult res;
     double cutoff;
-    if (c.has_threshold) {
-        cutoff = c.threshold[0] * c.threshold[0];
-        res.thresh = {c.threshold[0]};
+    if (c.threshold_given) {
+        cutoff = c.cutoff;
+        res.thresh = c.given;
     } else {
         cutoff = b.empty() ? std::numeric_limits<double>::quiet_NaN()
                            : scale * sum_double(b, [](T v) { return static_cast<double>(v); }) /
@@ -286,7 +204,7 @@ EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m,
         res.thresh = {std::sqrt(cutoff)};
     }
     res.bw.assign(I.size(), 0);
-    const int o1 = c.method == Method::Roberts ? -1 : 0, o2 = c.method == Method::Roberts ? 1 : 0;
+    const int o1 = c.method == EdgeMethod::Roberts ? -1 : 0, o2 = c.method == EdgeMethod::Roberts ? 1 : 0;
     const int o3 = o2, o4 = o1;
     constexpr double kTol = 100 * std::numeric_limits<double>::epsilon();
     ipt::cpu::parallel_for(0, m, [&](int64_t r) {
@@ -323,18 +241,18 @@ EdgeResult gradient_edges(const EdgeCall& c, const std::vector<T>& I, int64_t m,
 // --- log and zerocross ----------------------------------------------------------
 
 template <class T>
-EdgeResult zero_crossings(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t n) {
-    const ipt::common::Filter2D op =
-        ipt::common::zero_crossing_operator(c.sigma, c.method == Method::Zerocross ? c.h : nullptr);
+EdgeResult zero_crossings(const EdgePlan& c, const std::vector<T>& I, int64_t m, int64_t n) {
+    const ipt::common::Filter2D& op = c.zero_crossing;
     const std::vector<T> b = imfilter_replicate(I, m, n, op.h.data(), op.rows, op.cols, false);
 
     EdgeResult res;
     double t;
-    if (c.has_threshold) {
-        t = c.threshold[0];
+    if (c.threshold_given) {
+        t = c.given[0];
     } else {
         t = b.empty() ? std::numeric_limits<double>::quiet_NaN()
-                      : 0.75 * sum_double(b, [](T v) { return std::abs(static_cast<double>(v)); }) /
+                      : ipt::frontend::kZeroCrossingScale *
+                            sum_double(b, [](T v) { return std::abs(static_cast<double>(v)); }) /
                             static_cast<double>(b.size());
     }
     res.thresh = {t};
@@ -364,34 +282,10 @@ EdgeResult zero_crossings(const EdgeCall& c, const std::vector<T>& I, int64_t m,
 // --- canny -----------------------------------------------------------------------
 
 template <class T>
-EdgeResult canny(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t n) {
-    // Gaussian on -ext:ext normalised to sum 1, and its gradient with the
-    // positive and negative parts each normalised to +-1.
-    const int64_t ext = static_cast<int64_t>(std::ceil(4 * c.sigma));
-    const int64_t len = 2 * ext + 1;
-    std::vector<double> g(static_cast<size_t>(len)), dg(static_cast<size_t>(len));
-    double gs = 0;
-    for (int64_t i = 0; i < len; ++i) {
-        const double x = static_cast<double>(i - ext);
-        g[i] = std::exp(-(x * x) / (2 * c.sigma * c.sigma));
-        gs += g[i];
-    }
-    for (double& v : g) v /= gs;
-    for (int64_t i = 0; i < len; ++i) {
-        if (len == 1) dg[i] = 0;
-        else if (i == 0) dg[i] = g[1] - g[0];
-        else if (i == len - 1) dg[i] = g[i] - g[i - 1];
-        else dg[i] = (g[i + 1] - g[i - 1]) / 2;
-    }
-    double pos = 0, neg = 0;
-    for (double v : dg) {
-        if (v > 0) pos += v;
-        if (v < 0) neg += v;
-    }
-    for (double& v : dg) {
-        if (v > 0) v /= pos;
-        else if (v < 0) v /= std::abs(neg);
-    }
+EdgeResult canny(const EdgePlan& c, const std::vector<T>& I, int64_t m, int64_t n) {
+    const std::vector<double>& g = c.canny.gauss;
+    const std::vector<double>& dg = c.canny.deriv;
+    const int64_t len = static_cast<int64_t>(g.size());
     // GX: smooth down the columns, derivative along the rows; GY the other way.
     const std::vector<T> sx = imfilter_replicate(I, m, n, g.data(), len, 1, true);
     const std::vector<T> gx = imfilter_replicate(sx, m, n, dg.data(), 1, len, true);
@@ -420,27 +314,28 @@ EdgeResult canny(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t 
 
     EdgeResult res;
     double low, high;
-    if (c.has_threshold) {
-        high = c.threshold.size() == 2 ? c.threshold[1] : c.threshold[0];
-        low = c.threshold.size() == 2 ? c.threshold[0] : 0.4 * high;
+    if (c.threshold_given) {
+        low = c.given[0];
+        high = c.given[1];
     } else if (mag.empty()) {
         high = low = std::numeric_limits<double>::quiet_NaN();
     } else {
         // imhist(mag, 64): bin floor(x*63 + 0.5); high = first bin whose
         // cumulative count passes 70% of the pixels, divided by 64.
-        std::vector<int64_t> counts(64, 0);
+        constexpr int bins = ipt::frontend::kCannyBins;
+        std::vector<int64_t> counts(bins, 0);
         for (T v : mag) {
             const double x = std::clamp(static_cast<double>(v), 0.0, 1.0);
-            ++counts[static_cast<size_t>(std::floor(x * 63 + 0.5))];
+            ++counts[static_cast<size_t>(std::floor(x * (bins - 1) + 0.5))];
         }
-        const double need = 0.7 * static_cast<double>(m) * static_cast<double>(n);
+        const double need = ipt::frontend::kCannyNotEdges * static_cast<double>(m) * static_cast<double>(n);
         int64_t cum = 0, k = 0;
-        for (; k < 64; ++k) {
+        for (; k < bins; ++k) {
             cum += counts[static_cast<size_t>(k)];
             if (static_cast<double>(cum) > need) break;
         }
-        high = static_cast<double>(k + 1) / 64;
-        low = 0.4 * high;
+        high = static_cast<double>(k + 1) / bins;
+        low = ipt::frontend::kCannyRatio * high;
     }
     res.thresh = {low, high};
     res.bw.assign(I.size(), 0);
@@ -513,26 +408,26 @@ EdgeResult canny(const EdgeCall& c, const std::vector<T>& I, int64_t m, int64_t 
 }
 
 template <class T>
-EdgeResult detect(const EdgeCall& c) {
+EdgeResult detect(const EdgePlan& c) {
     const int64_t m = c.I->rows, n = c.I->cols;
     WorkingSet<T>& w = working_set<T>();
     to_working<T>(c.I, w.image);
     EdgeResult r;
     switch (c.method) {
-    case Method::Sobel:
-    case Method::Prewitt:
-    case Method::Roberts: r = gradient_edges(c, w.image, m, n); break;
-    case Method::Log:
-    case Method::Zerocross: r = zero_crossings(c, w.image, m, n); break;
-    case Method::Canny: r = canny(c, w.image, m, n); break;
+    case EdgeMethod::Sobel:
+    case EdgeMethod::Prewitt:
+    case EdgeMethod::Roberts: r = gradient_edges(c, w.image, m, n); break;
+    case EdgeMethod::Log:
+    case EdgeMethod::Zerocross: r = zero_crossings(c, w.image, m, n); break;
+    case EdgeMethod::Canny: r = canny(c, w.image, m, n); break;
     }
     w.trim();
     return r;
 }
 
 void run_edge(const KernelArgs& args) {
-    const EdgeCall c = parse(args);
-    const EdgeResult r = c.I->dtype == IPT_DOUBLE ? detect<double>(c) : detect<float>(c);
+    const EdgePlan c = ipt::frontend::plan_edge(args);
+    const EdgeResult r = c.working_class == IPT_DOUBLE ? detect<double>(c) : detect<float>(c);
     const ipt_tensor* BW = args.output("BW", IPT_LOGICAL, c.I->rows, c.I->cols, 1);
     if (!r.bw.empty()) std::memcpy(BW->data, r.bw.data(), r.bw.size());
     if (args.wanted("thresh")) {

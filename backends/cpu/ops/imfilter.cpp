@@ -1,19 +1,16 @@
 // ipt.imfilter: B = imfilter(A, h, boundary, output, mode).
 //
-// Correlation by default ('conv' rotates h by 180 degrees), kernel centre at
-// floor((size(h)+1)/2) (MATLAB_SEMANTICS.md pitfalls 3 and 5). The image is
-// padded by the boundary rule (constant X, symmetric including the edge
-// pixel, replicate, circular) and filtered by the shared correlation engine
-// (common/correlate.hpp); 'full' pads by size(h)-1 on every side. Channels
-// are filtered independently.
+// The front-end (common/ops/imfilter.hpp) gives the padding, the kernel
+// centre (MATLAB_SEMANTICS.md pitfalls 3 and 5), the output size and class;
+// the image is padded by its boundary rule and filtered by the shared
+// correlation engine (common/correlate.hpp), channel by channel.
 //
 // Classes: single is filtered in single; every other class in double, and
 // integer results are rounded half away from zero and saturated. A logical
 // image is filtered as 0/1 in double and converted back with MATLAB's
 // logical(): nonzero is true (NaN, only possible with a non-finite h, is
-// false). The constant X is first converted to A's class, as padarray does.
-// Only the nonzero taps of h are used (as MATLAB's imfilter does), so Inf or
-// NaN in A reaches only the outputs whose tap on it is nonzero.
+// false). Only the nonzero taps of h are used (as MATLAB's imfilter does), so
+// Inf or NaN in A reaches only the outputs whose tap on it is nonzero.
 //
 // A kernel that is exactly rank 1 (every tap reproduced to 4 eps) runs as a
 // column pass then a row pass; error <= (4 eps + gamma(kr + kc)) (|A|*|h|)(p)
@@ -31,66 +28,13 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/padding.hpp"
+#include "ops/imfilter.hpp"
 
 namespace {
 
 using ipt::cpu::Border;
-using ipt::plugin::invalid;
+using ipt::frontend::ImfilterPlan;
 using ipt::plugin::KernelArgs;
-
-struct FilterCall {
-    const ipt_tensor* A = nullptr;
-    const ipt_tensor* h = nullptr;
-    Border border = Border::Constant;
-    double X = 0;
-    bool full = false;
-    bool conv = false;
-    int64_t kr = 0, kc = 0;
-    int64_t out_rows = 0, out_cols = 0;
-    int64_t top = 0, left = 0;  // padded row p holds A's row p - top
-};
-
-FilterCall parse(const KernelArgs& args) {
-    FilterCall c;
-    c.A = args.image("A");
-    c.h = args.image("h");
-    if (!c.A) invalid("ipt.imfilter: parameter 'A' is required");
-    if (!c.h) invalid("ipt.imfilter: parameter 'h' is required");
-    if (c.A->channels != 1 && c.A->channels != 3)
-        invalid("ipt.imfilter: parameter 'A' must have 1 or 3 channels");
-    if (c.h->dtype != IPT_SINGLE && c.h->dtype != IPT_DOUBLE)
-        invalid("ipt.imfilter: parameter 'h' must be single or double");
-    if (c.h->channels != 1) invalid("ipt.imfilter: parameter 'h' must be a 2-D filter (1 channel)");
-    if (c.h->rows == 0 || c.h->cols == 0) invalid("ipt.imfilter: parameter 'h' must not be empty");
-    const std::string boundary = args.text("boundary");
-    if (boundary == "constant") c.border = Border::Constant;
-    else if (boundary == "symmetric") c.border = Border::Symmetric;
-    else if (boundary == "replicate") c.border = Border::Replicate;
-    else if (boundary == "circular") c.border = Border::Circular;
-    else invalid("ipt.imfilter: parameter 'boundary' must be constant, symmetric, replicate or circular");
-    if (!args.is("output", "same") && !args.is("output", "full"))
-        invalid("ipt.imfilter: parameter 'output' must be 'same' or 'full'");
-    if (!args.is("mode", "corr") && !args.is("mode", "conv"))
-        invalid("ipt.imfilter: parameter 'mode' must be 'corr' or 'conv'");
-    c.X = args.number("X");
-    c.full = args.is("output", "full");
-    c.conv = args.is("mode", "conv");
-    c.kr = c.h->rows;
-    c.kc = c.h->cols;
-    const int64_t ma = c.A->rows, na = c.A->cols;
-    if (c.full) {
-        c.out_rows = ma + c.kr - 1;
-        c.out_cols = na + c.kc - 1;
-        c.top = c.kr - 1;
-        c.left = c.kc - 1;
-    } else {
-        c.out_rows = ma;
-        c.out_cols = na;
-        c.top = ipt::cpu::kernel_origin(c.kr);
-        c.left = ipt::cpu::kernel_origin(c.kc);
-    }
-    return c;
-}
 
 std::vector<double> kernel_values(const ipt_tensor* h) {
     const int64_t n = h->rows * h->cols;
@@ -122,11 +66,12 @@ constexpr double class_magnitude() {
 }
 
 template <class T, class Acc>
-void filter_planes(const FilterCall& c, const std::vector<double>& h, T* B) {
-    const int64_t ma = c.A->rows, na = c.A->cols;
-    const int64_t rows = c.out_rows, cols = c.out_cols, planes = c.A->channels;
+void filter_planes(const ImfilterPlan& c, const std::vector<double>& h, T* B) {
+    const int64_t ma = c.ma, na = c.na;
+    const int64_t rows = c.out_rows, cols = c.out_cols, planes = c.channels;
+    const Border border = ipt::frontend::border_as<Border>(c.boundary);
     const auto plan = ipt::cpu::make_filter_plan<Acc>(h.data(), c.kr, c.kc, c.conv, true);
-    const T pad_class = ipt::cpu::to_class<T>(c.X);
+    const T pad_class = ipt::cpu::to_class<T>(c.pad_value);
     const Acc pad = static_cast<Acc>(pad_class);
 
     // Column of A for every padded column left and right of the image
@@ -134,7 +79,7 @@ void filter_planes(const FilterCall& c, const std::vector<double>& h, T* B) {
     const int64_t pcols = cols + c.kc - 1;
     const int64_t mid_end = std::min(c.left + na, pcols);
     std::vector<int64_t> colmap(static_cast<size_t>(pcols));
-    for (int64_t q = 0; q < pcols; ++q) colmap[static_cast<size_t>(q)] = ipt::cpu::border_index(c.border, q - c.left, na);
+    for (int64_t q = 0; q < pcols; ++q) colmap[static_cast<size_t>(q)] = ipt::cpu::border_index(border, q - c.left, na);
 
     // For the single-first path: the taps in double and the margin.
     constexpr bool single_first = kSingleFirst<T> && std::is_same_v<Acc, float>;
@@ -152,7 +97,7 @@ void filter_planes(const FilterCall& c, const std::vector<double>& h, T* B) {
     for (int64_t ch = 0; ch < planes; ++ch) {
         const T* A = static_cast<const T*>(c.A->data) + ch * ma * na;
         auto fill = [&](int64_t p, Acc* dst) {
-            const int64_t r = ipt::cpu::border_index(c.border, p - c.top, ma);
+            const int64_t r = ipt::cpu::border_index(border, p - c.top, ma);
             if (r < 0) {
                 std::fill(dst, dst + pcols, pad);
                 return;
@@ -176,7 +121,7 @@ void filter_planes(const FilterCall& c, const std::vector<double>& h, T* B) {
             auto exact_at = [&](int64_t o, int64_t j) {
                 double acc = 0;
                 for (const auto& kr : exact_taps.tap_rows) {
-                    const int64_t r = ipt::cpu::border_index(c.border, o + kr.row - c.top, ma);
+                    const int64_t r = ipt::cpu::border_index(border, o + kr.row - c.top, ma);
                     double part = 0;
                     for (int32_t t = kr.begin; t < kr.end; ++t) {
                         const int64_t q = colmap[static_cast<size_t>(j + exact_taps.col[t])];
@@ -214,7 +159,7 @@ void filter_planes(const FilterCall& c, const std::vector<double>& h, T* B) {
 }
 
 template <class T>
-void filter_class(const FilterCall& c, const ipt_tensor* out) {
+void filter_class(const ImfilterPlan& c, const ipt_tensor* out) {
     if (c.out_rows * c.out_cols == 0) return;
     const std::vector<double> h = kernel_values(c.h);
     T* B = static_cast<T*>(out->data);
@@ -232,16 +177,15 @@ void filter_class(const FilterCall& c, const ipt_tensor* out) {
 }
 
 void run_imfilter(const KernelArgs& args) {
-    const FilterCall c = parse(args);
-    const ipt_tensor* B = args.output("B", c.A->dtype, c.out_rows, c.out_cols, c.A->channels);
-    if (c.A->rows == 0 || c.A->cols == 0) {
-        // Nothing to filter; 'full' of an empty image is size(h)-1 of zeros.
-        const size_t bytes = static_cast<size_t>(c.out_rows * c.out_cols * c.A->channels) *
-                             ipt::plugin::dtype_size(c.A->dtype);
+    const ImfilterPlan c = ipt::frontend::plan_imfilter(args);
+    const ipt_tensor* B = args.output("B", c.out_class, c.out_rows, c.out_cols, c.channels);
+    if (c.zeros_only) {
+        const size_t bytes = static_cast<size_t>(c.out_rows * c.out_cols * c.channels) *
+                             ipt::plugin::dtype_size(c.out_class);
         if (bytes) std::memset(B->data, 0, bytes);
         return;
     }
-    ipt::cpu::visit_dtype(c.A->dtype, [&](auto tag) { filter_class<decltype(tag)>(c, B); });
+    ipt::cpu::visit_dtype(c.out_class, [&](auto tag) { filter_class<decltype(tag)>(c, B); });
 }
 
 }  // namespace

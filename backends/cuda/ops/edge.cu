@@ -1,6 +1,7 @@
 // edge: Sobel, Prewitt, Roberts, Laplacian of Gaussian, zero-cross and Canny,
 // following MATLAB's edge (MATLAB_SEMANTICS.md) step by step as the CPU
-// reference (backends/cpu/ops/edge.cpp) computes it, in its working class W:
+// reference (backends/cpu/ops/edge.cpp) computes it, with the filters and
+// defaults of the front-end (common/ops/edge.hpp), in its working class W:
 // single for every class but double (integer and logical images converted as
 // im2single does), double for double. Every per-pixel product, sum,
 // comparison, division and square root is taken in W in the reference's
@@ -35,8 +36,8 @@
 #include "common/op_registry.hpp"
 #include "common/reduce.cuh"
 #include "common/union_find.cuh"
-#include "edge_operators.hpp"
-#include "fspecial.hpp"
+#include "ops/edge.hpp"
+#include "ops/imfilter.hpp"
 #include "rank1.hpp"
 
 namespace ipt::cuda {
@@ -143,7 +144,7 @@ void launch_correlate(const W* src, int64_t src_rows, int64_t src_cols, W* out, 
 template <class W>
 void filter_replicate(const W* in, W* out, int64_t rows, int64_t cols, const std::vector<double>& h, int64_t kr,
                       int64_t kc, bool conv, cudaStream_t s, const char* what) {
-    const int64_t top = kernel_origin(kr), left = kernel_origin(kc);
+    const int64_t top = ipt::frontend::imfilter_origin(kr), left = ipt::frontend::imfilter_origin(kc);
     if (const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv); f.ok) {
         // Column pass over the replicate-padded width, then the row pass.
         const int64_t pcols = cols + kc - 1;
@@ -421,51 +422,41 @@ __global__ void copy_doubles(const double* src, double* dst, int count) {
 
 // ---- host side --------------------------------------------------------------------
 
-// One call, validated; the detectors below run it in the working class W.
+using ipt::frontend::EdgeMethod;
+using ipt::frontend::EdgePlan;
+
+// One planned call; the detectors below run it in the working class W.
 struct EdgeRun {
-    const ipt::plugin::KernelArgs& args;
-    const ipt_tensor* img;
-    const ipt_tensor* h;
+    const EdgePlan& plan;
     const ipt_tensor* bw;
     const ipt_tensor* thresh;  // null when not wanted
-    std::string method;
-    bool has_t;
-    const double* tv;
-    uint64_t nt;
     int64_t rows, cols, n;
     cudaStream_t s;
 };
 
 template <class W>
 void gradient_edges(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
-    const bool roberts = e.method == "roberts";
-    const ipt::common::GradientOperators g = ipt::common::gradient_operators(
-        e.method == "sobel"     ? ipt::common::GradientMethod::Sobel
-        : e.method == "prewitt" ? ipt::common::GradientMethod::Prewitt
-                                : ipt::common::GradientMethod::Roberts);
+    const EdgePlan& p = e.plan;
+    const ipt::frontend::GradientOperators& g = p.operators;
     const int64_t ks = g.size;
-    const double scale = g.scale;
-    const std::string dir = e.args.text("direction");
-    const double kx = (dir == "horizontal") ? 0.0 : 1.0;
-    const double ky = (dir == "vertical") ? 0.0 : 1.0;
     const cudaStream_t s = e.s;
     DeviceArray<W> bx(e.n, s), by(e.n, s), b(e.n, s);
     filter_replicate(x, bx.get(), e.rows, e.cols, g.x, ks, ks, false, s, "ipt.edge (gradients)");
     filter_replicate(x, by.get(), e.rows, e.cols, g.y, ks, ks, false, s, "ipt.edge (gradients)");
-    gradient_magnitude<W><<<grid_for(e.n), kThreads, 0, s>>>(bx.get(), by.get(), b.get(), static_cast<W>(kx),
-                                                            static_cast<W>(ky), e.n);
+    gradient_magnitude<W><<<grid_for(e.n), kThreads, 0, s>>>(bx.get(), by.get(), b.get(), static_cast<W>(p.kx),
+                                                            static_cast<W>(p.ky), e.n);
     check_launch("ipt.edge (gradients)");
-    if (e.has_t) {
-        const double host[2] = {e.tv[0] * e.tv[0], e.tv[0]};
+    if (p.threshold_given) {
+        const double host[2] = {p.cutoff, p.given[0]};
         scalars.upload(host, 2);
     } else {
-        reduce_sum_dd(LoadValue<W>{b.get()}, e.n, Cutoff{scalars.get(), scale, static_cast<double>(e.n)}, s,
+        reduce_sum_dd(LoadValue<W>{b.get()}, e.n, Cutoff{scalars.get(), g.scale, static_cast<double>(e.n)}, s,
                       "ipt.edge (cutoff)");
     }
     dim3 block(32, 8);
     thin<W><<<grid_2d(e.cols, e.rows, block), block, 0, s>>>(b.get(), bx.get(), by.get(), scalars.get(),
-                                                             dptr<bool>(e.bw), e.rows, e.cols, kx, ky,
-                                                             e.args.is("thinning", "thinning"), roberts ? 1 : 0);
+                                                             dptr<bool>(e.bw), e.rows, e.cols, p.kx, p.ky,
+                                                             p.thinning, p.method == EdgeMethod::Roberts ? 1 : 0);
     check_launch("ipt.edge (thinning)");
     if (e.thresh) {
         copy_doubles<<<1, 32, 0, s>>>(scalars.get() + 1, dptr<double>(e.thresh), 1);
@@ -475,14 +466,17 @@ void gradient_edges(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) 
 
 template <class W>
 void zero_crossings(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
-    const double sigma = e.args.present("sigma") ? e.args.number("sigma") : 2.0;
-    const ipt::common::Filter2D op = ipt::common::zero_crossing_operator(sigma, e.method == "log" ? nullptr : e.h);
-    if (op.rows > INT32_MAX || op.cols > INT32_MAX) ipt::plugin::invalid("ipt.edge: parameter 'h' is too large");
+    const EdgePlan& p = e.plan;
+    const ipt::common::Filter2D& op = p.zero_crossing;
+    if (op.rows > INT32_MAX || op.cols > INT32_MAX) ipt::plugin::unsupported("ipt.edge: filters of 2^31 taps a side");
     const cudaStream_t s = e.s;
     DeviceArray<W> b(e.n, s);
     filter_replicate(x, b.get(), e.rows, e.cols, op.h, op.rows, op.cols, false, s, "ipt.edge (filter)");
-    if (e.has_t) scalars.upload(e.tv, 1);
-    else reduce_sum_dd(LoadAbs<W>{b.get()}, e.n, ThreshValue{scalars.get(), 0.75, static_cast<double>(e.n)}, s, "ipt.edge");
+    if (p.threshold_given) scalars.upload(p.given.data(), 1);
+    else
+        reduce_sum_dd(LoadAbs<W>{b.get()}, e.n,
+                      ThreshValue{scalars.get(), ipt::frontend::kZeroCrossingScale, static_cast<double>(e.n)}, s,
+                      "ipt.edge");
     dim3 block(32, 8);
     zero_cross<W><<<grid_2d(e.cols, e.rows, block), block, 0, s>>>(b.get(), scalars.get(), dptr<bool>(e.bw), e.rows,
                                                                    e.cols);
@@ -495,32 +489,10 @@ void zero_crossings(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) 
 
 template <class W>
 void canny(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
-    const double sigma = e.args.present("sigma") ? e.args.number("sigma") : std::sqrt(2.0);
-    const int ext = static_cast<int>(std::ceil(4 * sigma));
-    const int len = 2 * ext + 1;
-    std::vector<double> gauss(len), deriv(len);
-    double gsum = 0;
-    for (int i = 0; i < len; ++i) {
-        const double xv = i - ext;
-        gauss[i] = std::exp(-(xv * xv) / (2 * sigma * sigma));
-        gsum += gauss[i];
-    }
-    for (double& v : gauss) v /= gsum;
-    for (int i = 0; i < len; ++i) {  // MATLAB's gradient(): one-sided at the ends
-        if (len == 1) deriv[i] = 0;
-        else if (i == 0) deriv[i] = gauss[1] - gauss[0];
-        else if (i == len - 1) deriv[i] = gauss[i] - gauss[i - 1];
-        else deriv[i] = (gauss[i + 1] - gauss[i - 1]) / 2;
-    }
-    double pos = 0, neg = 0;
-    for (double v : deriv) {
-        if (v > 0) pos += v;
-        if (v < 0) neg += v;
-    }
-    for (double& v : deriv) {
-        if (v > 0) v /= pos;
-        else if (v < 0) v /= std::fabs(neg);
-    }
+    const EdgePlan& p = e.plan;
+    const std::vector<double>& gauss = p.canny.gauss;
+    const std::vector<double>& deriv = p.canny.deriv;
+    const int64_t len = static_cast<int64_t>(gauss.size());
     const cudaStream_t s = e.s;
     const int64_t rows = e.rows, cols = e.cols, n = e.n;
     DeviceArray<W> tmp(n, s), gx(n, s), gy(n, s), mag(n, s);
@@ -538,14 +510,10 @@ void canny(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
     hist.zero();
     normalise_and_count<W><<<grid_for(n), kThreads, 0, s>>>(mag.get(), maxv.get(), hist.get(), n);
     check_launch("ipt.edge (histogram)");
-    double low = 0, high = 0;
-    if (e.has_t) {
-        high = e.tv[e.nt - 1];
-        low = e.nt == 2 ? e.tv[0] : 0.4 * high;
-    }
+    const double low = p.threshold_given ? p.given[0] : 0, high = p.threshold_given ? p.given[1] : 0;
     // 70% of the pixels as the reference forms it: (0.7 * m) * n.
-    const double limit = 0.7 * static_cast<double>(rows) * static_cast<double>(cols);
-    canny_thresholds<<<1, 32, 0, s>>>(hist.get(), scalars.get(), limit, e.has_t ? 1 : 0, low, high);
+    const double limit = ipt::frontend::kCannyNotEdges * static_cast<double>(rows) * static_cast<double>(cols);
+    canny_thresholds<<<1, 32, 0, s>>>(hist.get(), scalars.get(), limit, p.threshold_given ? 1 : 0, low, high);
     check_launch("ipt.edge (thresholds)");
     DeviceArray<uint8_t> state(n, s), keep(n, s);
     DeviceArray<int> label(n, s);
@@ -569,42 +537,39 @@ void canny(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
 template <class W>
 void detect(const EdgeRun& e) {
     DeviceArray<W> x(e.n, e.s);
-    visit_dtype(e.img->dtype, [&](auto tag) {
+    visit_dtype(e.plan.I->dtype, [&](auto tag) {
         using T = decltype(tag);
-        to_working<T, W><<<grid_for(e.n), kThreads, 0, e.s>>>(dptr<const T>(e.img), x.get(), e.n);
+        to_working<T, W><<<grid_for(e.n), kThreads, 0, e.s>>>(dptr<const T>(e.plan.I), x.get(), e.n);
     });
     check_launch("ipt.edge (conversion)");
     DeviceArray<double> scalars(2, e.s);  // threshold(s) as the operator reports them
-    if (e.method == "sobel" || e.method == "prewitt" || e.method == "roberts") gradient_edges<W>(e, x.get(), scalars);
-    else if (e.method == "log" || e.method == "zerocross") zero_crossings<W>(e, x.get(), scalars);
-    else canny<W>(e, x.get(), scalars);
+    if (e.plan.gradient) gradient_edges<W>(e, x.get(), scalars);
+    else if (e.plan.method == EdgeMethod::Canny) canny<W>(e, x.get(), scalars);
+    else zero_crossings<W>(e, x.get(), scalars);
 }
 
 void run_edge(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    const ipt_tensor* img = args.image("I");
-    const std::string method = args.text("method");
-    const bool has_t = args.present("threshold");
-    const double* tv = has_t ? args.floats("threshold") : nullptr;
-    const uint64_t nt = has_t ? args.count("threshold") : 0;
-    if (method != "canny" && nt > 1)
-        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be a scalar for method " + method);
-    if (method == "canny" && nt == 2 && !(tv[0] < tv[1]))
-        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be [low high] with low < high");
-    if (method == "canny" && has_t && tv[nt - 1] >= 1)
-        ipt::plugin::invalid("ipt.edge: parameter 'threshold' must be below 1 for canny");
-    const ipt_tensor* h = args.image("h");
-    if (method == "zerocross" && !h) ipt::plugin::invalid("ipt.edge: parameter 'h' is required for zerocross");
-    const int64_t rows = img->rows, cols = img->cols, n = rows * cols;
+    const EdgePlan plan = ipt::frontend::plan_edge(args);
+    const int64_t rows = plan.rows, cols = plan.cols, n = rows * cols;
     if (n >= INT32_MAX) ipt::plugin::unsupported("ipt.edge: images of 2^31 pixels or more");
     const ipt_tensor* bw = args.output("BW", IPT_LOGICAL, rows, cols, 1);
-    const ipt_tensor* thresh = args.wanted("thresh") ? args.output("thresh", IPT_DOUBLE, 1, method == "canny" ? 2 : 1, 1)
-                                                     : nullptr;
-    if (n == 0) return;
-    const EdgeRun e{args, img, h, bw, thresh, method, has_t, tv, nt, rows, cols, n, dev.stream};
+    const ipt_tensor* thresh =
+        args.wanted("thresh") ? args.output("thresh", IPT_DOUBLE, 1, plan.thresh_count, 1) : nullptr;
+    if (n == 0) {
+        if (thresh) {
+            const std::vector<double> t = plan.thresh_without_pixels();
+            // From pageable memory: staged before the call returns.
+            check(cudaMemcpyAsync(thresh->data, t.data(), t.size() * sizeof(double), cudaMemcpyHostToDevice,
+                                  dev.stream),
+                  "ipt.edge");
+        }
+        return;
+    }
+    const EdgeRun e{plan, bw, thresh, rows, cols, n, dev.stream};
     // The reference's working class: double for double images, single for
     // every other class (single included).
-    if (img->dtype == IPT_DOUBLE) detect<double>(e);
+    if (plan.working_class == IPT_DOUBLE) detect<double>(e);
     else detect<float>(e);
 }
 

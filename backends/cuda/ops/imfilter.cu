@@ -1,53 +1,46 @@
 // imfilter: correlation (or convolution) of each channel with h, every border
-// rule of MATLAB, 'same' or 'full' output, in double, converted once to the
-// class of A (MATLAB_SEMANTICS.md, pitfalls 3 and 5). Runs on the shared
-// correlation engine (tiles in shared memory, four outputs per thread).
+// rule of MATLAB, 'same' or 'full' output (MATLAB_SEMANTICS.md, pitfalls 3
+// and 5), as the front-end plans it (common/ops/imfilter.hpp): in double,
+// converted once to the class of A. Runs on the shared correlation engine
+// (tiles in shared memory, four outputs per thread).
 #include "common/context.hpp"
 #include "common/correlate.cuh"
 #include "common/op_registry.hpp"
+#include "ops/imfilter.hpp"
 
 namespace ipt::cuda {
 namespace {
 
-Border border_of(const std::string& name) {
-    if (name == "symmetric") return Border::Symmetric;
-    if (name == "replicate") return Border::Replicate;
-    if (name == "circular") return Border::Circular;
-    return Border::Constant;
-}
+using ipt::frontend::ImfilterPlan;
 
 void run_imfilter(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    const ipt_tensor* a = args.image("A");
-    const ipt_tensor* h = args.image("h");
-    if (h->channels != 1)
-        ipt::plugin::unsupported("ipt.imfilter: a multi-channel 'h' is not handled by libipt_cuda");
-    if (h->rows > INT32_MAX || h->cols > INT32_MAX) ipt::plugin::invalid("ipt.imfilter: parameter 'h' is too large");
-    const bool full = args.is("output", "full");
-    CorrGeometry g;
-    g.in_rows = a->rows;
-    g.in_cols = a->cols;
-    g.kh = static_cast<int>(h->rows);
-    g.kw = static_cast<int>(h->cols);
-    g.out_rows = full ? a->rows + h->rows - 1 : a->rows;
-    g.out_cols = full ? a->cols + h->cols - 1 : a->cols;
-    g.off_r = full ? h->rows - 1 : kernel_origin(h->rows);
-    g.off_c = full ? h->cols - 1 : kernel_origin(h->cols);
-    g.planes = a->channels;
-    g.border = border_of(args.text("boundary"));
-    g.rotate = args.is("mode", "conv");
-    if (a->rows == 0 || a->cols == 0) {
-        // MATLAB returns an empty A unchanged.
-        g.out_rows = a->rows;
-        g.out_cols = a->cols;
+    const ImfilterPlan p = ipt::frontend::plan_imfilter(args);
+    if (p.kr > INT32_MAX || p.kc > INT32_MAX)
+        ipt::plugin::unsupported("ipt.imfilter: filters of 2^31 taps or more a side");
+    const ipt_tensor* b = args.output("B", p.out_class, p.out_rows, p.out_cols, p.channels);
+    if (p.zeros_only) {
+        const size_t bytes = static_cast<size_t>(p.out_rows * p.out_cols * p.channels) *
+                             ipt::plugin::dtype_size(p.out_class);
+        if (bytes) check(cudaMemsetAsync(b->data, 0, bytes, dev.stream), "ipt.imfilter");
+        return;
     }
-    const ipt_tensor* b = args.output("B", a->dtype, g.out_rows, g.out_cols, a->channels);
-    const double x = args.number("X");
-    const Taps taps{h->data, h->dtype == IPT_SINGLE};
-    visit_dtype(a->dtype, [&](auto tag) {
+    CorrGeometry g;
+    g.in_rows = p.ma;
+    g.in_cols = p.na;
+    g.kh = static_cast<int>(p.kr);
+    g.kw = static_cast<int>(p.kc);
+    g.out_rows = p.out_rows;
+    g.out_cols = p.out_cols;
+    g.off_r = p.top;
+    g.off_c = p.left;
+    g.planes = p.channels;
+    g.border = ipt::frontend::border_as<Border>(p.boundary);
+    g.rotate = p.conv;
+    const Taps taps{p.h->data, p.h->dtype == IPT_SINGLE};
+    visit_dtype(p.out_class, [&](auto tag) {
         using T = decltype(tag);
-        // The pad value takes the class of A, as padarray gives it.
-        correlate_async<T, T>(dptr<const T>(a), dptr<T>(b), taps, g, saturate_round<T>(x), dev.stream,
+        correlate_async<T, T>(dptr<const T>(p.A), dptr<T>(b), taps, g, static_cast<T>(p.pad_value), dev.stream,
                               "ipt.imfilter");
     });
 }
