@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "common/ops/ordfilt2.hpp"
 #include "op_support.hpp"
 
 namespace ipt::vk {
@@ -21,6 +22,12 @@ struct OrderFilter {
     double pad_value = 0;
     const char* out_name = "B";
     int32_t out_dtype = IPT_DOUBLE;
+
+    // The front-end's padding (common/ops/ordfilt2.hpp).
+    void set_padding(const ipt::frontend::order::Padding& pad) {
+        symmetric = pad.kind == ipt::frontend::order::Pad::Symmetric;
+        pad_value = pad.value;
+    }
 };
 
 // Checks the size, allocates the output and records the filter.

@@ -21,9 +21,7 @@ void run_medfilt2(OpContext& ctx) {
     f.origin_c = plan.centre_col;
     f.order = plan.order;
     f.median_even = plan.two_orders();
-    f.symmetric = plan.pad.kind == ipt::frontend::order::Pad::Symmetric;
-    f.pad_value = plan.pad.value;
-    f.out_name = "B";
+    f.set_padding(plan.pad);
     f.out_dtype = plan.a_class;
     record_order_filter(ctx, f);
 }

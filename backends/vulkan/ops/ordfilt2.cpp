@@ -17,9 +17,7 @@ void run_ordfilt2(OpContext& ctx) {
     }
     f.s = plan.window.s;
     f.order = plan.order;
-    f.symmetric = plan.pad.kind == ipt::frontend::order::Pad::Symmetric;
-    f.pad_value = plan.pad.value;
-    f.out_name = "B";
+    f.set_padding(plan.pad);
     f.out_dtype = plan.b_class;
     record_order_filter(ctx, f);
 }
