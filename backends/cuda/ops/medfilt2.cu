@@ -28,7 +28,8 @@ void run_medfilt2(const ipt::plugin::KernelArgs& args) {
         const T pad = static_cast<T>(plan.pad.value);
         const int64_t m = plan.window_rows, n = plan.window_cols;
         if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>) {
-            if (m == n && (m == 3 || m == 5) && plan.rows > 0 && plan.cols > 0) {
+            // Odd K x K windows: centre (K-1)/2, the plan's centre_row/col.
+            if (plan.rule == MedianRule::Middle && m == n && (m == 3 || m == 5) && plan.rows > 0 && plan.cols > 0) {
                 dim3 grid(static_cast<unsigned>((plan.cols + 31) / 32), static_cast<unsigned>((plan.rows + 31) / 32));
                 if (m == 3)
                     median_network<T, 3><<<grid, dim3(32, 8), 0, dev.stream>>>(dptr<const T>(a), dptr<T>(b), plan.rows,

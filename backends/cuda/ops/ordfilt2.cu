@@ -12,6 +12,8 @@ namespace {
 void run_ordfilt2(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt::frontend::Ordfilt2Plan plan = ipt::frontend::plan_ordfilt2(args);
+    if (!order_window_fits(plan.window.count(), plan.window.with_offsets()))
+        ipt::plugin::unsupported("ipt.ordfilt2: domain too large for libipt_cuda");
     const ipt_tensor* a = args.image("A");
     const ipt_tensor* b = args.output("B", plan.b_class, plan.rows, plan.cols);
     const int order = static_cast<int>(plan.order);
