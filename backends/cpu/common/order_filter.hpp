@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/image.hpp"
+#include "common/ops/ordfilt2.hpp"
 #include "common/padding.hpp"
 #include "common/parallel.hpp"
 #include "common/simd.hpp"
@@ -47,9 +48,11 @@ using work_t = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
 // Output rows per claimed block (common/work_blocks.hpp).
 constexpr int64_t kRowBlock = 32;
 
-// The domain: its size and which cells are set (row-major).
+// The domain: its size, its centre (the front-end's) and which cells are set
+// (row-major).
 struct Domain {
     int64_t rows = 0, cols = 0;
+    int64_t centre_row = 0, centre_col = 0;
     std::vector<uint8_t> bits;
     int64_t count() const {
         int64_t n = 0;
@@ -59,11 +62,17 @@ struct Domain {
     bool full() const { return count() == rows * cols; }
 };
 
-enum class PadKind { Constant, Symmetric };
-struct Padding {
-    PadKind kind = PadKind::Constant;
-    double value = 0;  // Constant: 0, or 1 for medfilt2's 'indexed' on double
-};
+inline Domain domain_of(const ipt::frontend::order::Window& w) {
+    return {w.rows, w.cols, w.centre_row, w.centre_col, w.mask};
+}
+// A full rows x cols rectangle (medfilt2) centred at (centre_row, centre_col).
+inline Domain full_domain(int64_t rows, int64_t cols, int64_t centre_row, int64_t centre_col) {
+    return {rows, cols, centre_row, centre_col, std::vector<uint8_t>(static_cast<size_t>(rows * cols), 1)};
+}
+
+// The front-end's padding (constant value or symmetric).
+using PadKind = ipt::frontend::order::Pad;
+using Padding = ipt::frontend::order::Padding;
 
 // The image padded by the domain's extent: output (r, c) reads padded
 // (r + i, c + j) for domain cell (i, j).
@@ -78,7 +87,7 @@ template <class T>
 Padded<work_t<T>> pad_image(const T* a_in, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad) {
     using W = work_t<T>;
     const W* a = reinterpret_cast<const W*>(a_in);
-    const int64_t up = kernel_origin(dom.rows), left = kernel_origin(dom.cols);
+    const int64_t up = dom.centre_row, left = dom.centre_col;
     Padded<W> p;
     p.rows = rows + dom.rows - 1;
     p.cols = cols + dom.cols - 1;
@@ -118,7 +127,7 @@ class PaddedRows {
 public:
     PaddedRows(const W* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t c0, int64_t c1,
                int64_t cap)
-        : a_(a), rows_(rows), cols_(cols), up_(kernel_origin(dom.rows)), left_(kernel_origin(dom.cols)), pad_(pad),
+        : a_(a), rows_(rows), cols_(cols), up_(dom.centre_row), left_(dom.centre_col), pad_(pad),
           c0_(c0), width_(c1 - c0), cap_(cap), ring_(static_cast<size_t>(cap * (c1 - c0))),
           tag_(static_cast<size_t>(cap), -1) {}
 
@@ -481,7 +490,8 @@ void median3x3(const W* a, int64_t rows, int64_t cols, const Domain& dom, const 
 }
 
 // Arbitrary domain with few cells: a pruned sorting network on the values
-// (plus the offsets S, when given, for a double result).
+// (plus the offsets S, when given, for a double result). `s`, where given,
+// holds S at the domain's set cells in row-major order.
 template <class W, class V>
 void domain_network(const W* a, int64_t rows, int64_t cols, const Domain& dom, const Padding& pad, int64_t k,
                     const double* s, V* out) {
@@ -492,7 +502,7 @@ void domain_network(const W* a, int64_t rows, int64_t cols, const Domain& dom, c
             if (dom.bits[static_cast<size_t>(i * dom.cols + j)]) {
                 di.push_back(i);
                 dj.push_back(j);
-                add.push_back(s ? s[i * dom.cols + j] : 0.0);
+                add.push_back(s ? s[add.size()] : 0.0);
             }
     const int64_t nw = static_cast<int64_t>(di.size());
     const Network net = batcher(1, 1, pow2_ceil(nw), static_cast<int>(nw), static_cast<int>(k), static_cast<int>(k));
@@ -838,7 +848,7 @@ void select_fallback(const Padded<W>& p, int64_t rows, int64_t cols, const Domai
         for (int64_t j = 0; j < dom.cols; ++j)
             if (dom.bits[static_cast<size_t>(i * dom.cols + j)]) {
                 off.push_back(i * p.cols + j);
-                add.push_back(s ? s[i * dom.cols + j] : 0.0);
+                add.push_back(s ? s[add.size()] : 0.0);
             }
     const size_t nw = off.size();
     const int64_t workers = std::max<int64_t>(1, std::min<int64_t>(thread_count(), rows));
@@ -992,7 +1002,8 @@ void filter(const T* a_in, T* out_t, int64_t rows, int64_t cols, const Domain& d
     }
 }
 
-// out = rank k of A(p + d) + S(d) in double (ordfilt2 with offsets).
+// out = rank k of double(A(p + d)) + S(d) (ordfilt2 with offsets); `s` holds
+// S at the domain's set cells in row-major order.
 template <class T>
 void filter_offsets(const T* a_in, double* out, int64_t rows, int64_t cols, const Domain& dom, int64_t k,
                     const double* s, const Padding& pad) {
@@ -1000,8 +1011,8 @@ void filter_offsets(const T* a_in, double* out, int64_t rows, int64_t cols, cons
     if (rows == 0 || cols == 0) return;
     const W* a = reinterpret_cast<const W*>(a_in);
     bool finite_offsets = true;
-    for (int64_t i = 0; i < dom.rows * dom.cols; ++i)
-        if (dom.bits[static_cast<size_t>(i)] && !std::isfinite(s[i])) finite_offsets = false;
+    for (int64_t i = 0; i < dom.count(); ++i)
+        if (!std::isfinite(s[i])) finite_offsets = false;
     if (finite_offsets && dom.count() <= kRectNetworkMax && !has_nan(a, rows * cols))
         domain_network<W, double>(a, rows, cols, dom, pad, k, s, out);
     else

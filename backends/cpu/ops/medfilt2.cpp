@@ -1,73 +1,56 @@
-// ipt.medfilt2: the median of each m x n neighbourhood (centre
-// floor((size+1)/2)), with zero, symmetric or 'indexed' padding (1 for
-// double, 0 otherwise). For an even m*n MATLAB's medfilt2 computes
-//     b = imlincomb(0.5, ordfilt2(A, N/2, ...), 0.5, ordfilt2(A, N/2+1, ...))
-// (b1 | b2 for logical), so integer results are (a+b)/2 computed in double and
-// rounded half away from zero; its documentation's "fractional parts are
-// discarded" does not describe that code (docs/cpu-morphology.md).
-// Kernels: common/order_filter.hpp.
-#include <cmath>
-#include <string>
+// ipt.medfilt2 on the CPU: the plan's middle order of each m x n window, or
+// for an even window the plan's combination of the two middle orders (rules:
+// common/ops/medfilt2.hpp; kernels: common/order_filter.hpp).
 #include <type_traits>
 #include <vector>
 
 #include "common/op_registry.hpp"
+#include "common/ops/medfilt2.hpp"
 #include "common/order_filter.hpp"
 #include "common/rounding.hpp"
 
 namespace {
 
-using ipt::plugin::invalid;
 namespace ord = ipt::cpu::order;
+using ipt::frontend::MedianRule;
+
+// dst = the plan's rule applied to (lower, upper), in double.
+template <class T>
+void combine_middles(T* dst, const T* upper, int64_t rows, int64_t cols, MedianRule rule) {
+    ipt::cpu::parallel_for(
+        0, rows,
+        [&](int64_t r) {
+            T* lo = dst + r * cols;
+            const T* hi = upper + r * cols;
+            for (int64_t c = 0; c < cols; ++c) {
+                const double v = 0.5 * static_cast<double>(lo[c]) + 0.5 * static_cast<double>(hi[c]);
+                lo[c] = rule == MedianRule::Mean ? static_cast<T>(v) : ipt::cpu::saturate_round<T>(v);
+            }
+        },
+        16);
+}
 
 void run_medfilt2(const ipt::plugin::KernelArgs& args) {
+    const ipt::frontend::Medfilt2Plan plan = ipt::frontend::plan_medfilt2(args);
     const ipt_tensor* a = args.image("A");
-    if (args.count("size") != 2) invalid("ipt.medfilt2: parameter 'size' must be [m n]");
-    const double mv = args.floats("size")[0], nv = args.floats("size")[1];
-    if (!(mv >= 1 && nv >= 1 && mv <= 4096 && nv <= 4096) || mv != std::floor(mv) || nv != std::floor(nv))
-        invalid("ipt.medfilt2: parameter 'size' must hold whole numbers from 1 to 4096");
-    const auto m = static_cast<int64_t>(mv), n = static_cast<int64_t>(nv);
-    ord::Domain dom;
-    dom.rows = m;
-    dom.cols = n;
-    dom.bits.assign(static_cast<size_t>(m * n), 1);
-    ord::Padding pad;
-    if (args.is("padopt", "symmetric")) {
-        pad.kind = ord::PadKind::Symmetric;
-    } else {
-        pad.kind = ord::PadKind::Constant;
-        pad.value = args.is("padopt", "indexed") && a->dtype == IPT_DOUBLE ? 1.0 : 0.0;
-    }
-
-    const ipt_tensor* b = args.output("B", a->dtype, a->rows, a->cols, a->channels);
-    const int64_t plane = a->rows * a->cols;
-    const int64_t count = m * n;
-    ipt::cpu::visit_dtype(a->dtype, [&](auto tag) {
+    const ipt_tensor* b = args.output("B", plan.a_class, plan.rows, plan.cols);
+    const ord::Domain dom = ord::full_domain(plan.window_rows, plan.window_cols, plan.centre_row, plan.centre_col);
+    const int64_t k = plan.order - 1;
+    ipt::cpu::visit_dtype(plan.a_class, [&](auto tag) {
         using T = decltype(tag);
-        for (int64_t ch = 0; ch < a->channels; ++ch) {
-            const T* src = static_cast<const T*>(a->data) + ch * plane;
-            T* dst = static_cast<T*>(b->data) + ch * plane;
-            if (count % 2 == 1) {
-                ord::filter(src, dst, a->rows, a->cols, dom, count / 2, pad);
-            } else if constexpr (std::is_same_v<T, bool>) {
-                // b1 | b2 is the upper of the two middle orders.
-                ord::filter(src, dst, a->rows, a->cols, dom, count / 2, pad);
-            } else {
-                std::vector<T> upper(static_cast<size_t>(plane));
-                ord::filter(src, dst, a->rows, a->cols, dom, count / 2 - 1, pad);
-                ord::filter(src, upper.data(), a->rows, a->cols, dom, count / 2, pad);
-                ipt::cpu::parallel_for(
-                    0, a->rows,
-                    [&](int64_t r) {
-                        T* lo = dst + r * a->cols;
-                        const T* hi = upper.data() + r * a->cols;
-                        for (int64_t c = 0; c < a->cols; ++c) {
-                            const double v = 0.5 * static_cast<double>(lo[c]) + 0.5 * static_cast<double>(hi[c]);
-                            lo[c] = ipt::cpu::saturate_round<T>(v);
-                        }
-                    },
-                    16);
-            }
+        const T* src = static_cast<const T*>(a->data);
+        T* dst = static_cast<T*>(b->data);
+        if (plan.rule == MedianRule::Middle) {
+            ord::filter(src, dst, plan.rows, plan.cols, dom, k, plan.pad);
+        } else if (plan.rule == MedianRule::Upper) {
+            ord::filter(src, dst, plan.rows, plan.cols, dom, k + 1, plan.pad);
+        } else if constexpr (!std::is_same_v<T, bool>) {
+            std::vector<T> upper(static_cast<size_t>(plan.rows * plan.cols));
+            ord::filter(src, dst, plan.rows, plan.cols, dom, k, plan.pad);
+            ord::filter(src, upper.data(), plan.rows, plan.cols, dom, k + 1, plan.pad);
+            combine_middles(dst, upper.data(), plan.rows, plan.cols, plan.rule);
+        } else {
+            ipt::plugin::unsupported("ipt.medfilt2: no mean of two logical values");
         }
     });
 }

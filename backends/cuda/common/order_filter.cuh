@@ -13,11 +13,13 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "common/buffer.hpp"
 #include "common/device.cuh"
+#include "common/ops/ordfilt2.hpp"
 #include "median_network.hpp"
 
 namespace ipt::cuda {
@@ -76,10 +78,12 @@ struct OrderParams {
     bool tiled = true;
 };
 
-// V: the type whose keys are selected (T, or double when S is given).
-template <class T, class V, class Out>
+// Offsets: ordfilt2's S is given, and the selected values are
+// double(A(p + d)) + S(d) (V = double), whatever the class of A.
+template <class T, class Out, bool Offsets>
 __global__ void __launch_bounds__(256)
 order_filter(const T* __restrict__ a, Out* __restrict__ out, int64_t rows, int64_t cols, OrderParams p, T pad) {
+    using V = std::conditional_t<Offsets, double, T>;
     using K = typename KeyOf<V>::K;
     constexpr int bits = KeyOf<V>::bits;
     extern __shared__ double smem[];
@@ -87,11 +91,11 @@ order_filter(const T* __restrict__ a, Out* __restrict__ out, int64_t rows, int64
     const int tid = ty * 32 + tx;
     const int th = 32 + p.max_dy - p.min_dy, tw = 32 + p.max_dx - p.min_dx;
     double* ss = smem;
-    int* ofs = reinterpret_cast<int*>(ss + (p.s ? p.count : 0));
+    int* ofs = reinterpret_cast<int*>(ss + (Offsets ? p.count : 0));
     T* tile = reinterpret_cast<T*>(ofs + p.count + (p.count & 1));
     for (int i = tid; i < p.count; i += 256) {
         ofs[i] = p.tiled ? (p.dy[i] - p.min_dy) * tw + (p.dx[i] - p.min_dx) : 0;
-        if (p.s) ss[i] = p.s[i];
+        if constexpr (Offsets) ss[i] = p.s[i];
     }
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * 32, c0 = static_cast<int64_t>(blockIdx.x) * 32;
     if (p.tiled) {
@@ -116,8 +120,9 @@ order_filter(const T* __restrict__ a, Out* __restrict__ out, int64_t rows, int64
                 const int64_t ci = border_index(p.border, c + p.dx[k], cols);
                 v = (ri < 0 || ci < 0) ? pad : a[ri * cols + ci];
             }
-            if constexpr (std::is_same_v<V, T>) return v;
-            else return to_double(v) + ss[k];
+            // The CPU reference's sum: double(A) + S(d), padded values too.
+            if constexpr (Offsets) return to_double(v) + ss[k];
+            else return v;
         };
         auto select = [&](int order) -> V {
             K ans = 0;
@@ -134,11 +139,11 @@ order_filter(const T* __restrict__ a, Out* __restrict__ out, int64_t rows, int64
         if (p.order2 == 0) {
             result = static_cast<Out>(first);
         } else {
+            // medfilt2's even windows (common/ops/medfilt2.hpp): 0.5*v1 + 0.5*v2
+            // in double, converted once: integers rounded half away from zero,
+            // floating classes to nearest. (Logical plans take one order.)
             const V second = select(p.order2);
-            // MATLAB's medfilt2 for even sizes: imlincomb(0.5, a, 0.5, b), i.e.
-            // in double, rounded half away and saturated (logical: a | b).
-            if constexpr (std::is_same_v<Out, bool>) result = to_double(first) != 0 || to_double(second) != 0;
-            else result = saturate_round<Out>(0.5 * to_double(first) + 0.5 * to_double(second));
+            result = saturate_round<Out>(0.5 * to_double(first) + 0.5 * to_double(second));
         }
         out[r * cols + c] = result;
     }
@@ -187,50 +192,48 @@ median_network(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64
     }
 }
 
-// Host side: offsets of the domain (host logical array), then the launch.
-struct Domain {
-    std::vector<int> dy, dx;
-    std::vector<double> s;
-};
+// Host side: the launch for a window of the front-end (common/ops/ordfilt2.hpp).
+using OrderWindow = ipt::frontend::order::Window;
+using OrderPadding = ipt::frontend::order::Padding;
 
-inline Domain domain_from_mask(const uint8_t* mask, int64_t rows, int64_t cols, const double* s) {
-    Domain d;
-    const int64_t oy = kernel_origin(rows), ox = kernel_origin(cols);
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t j = 0; j < cols; ++j)
-            if (mask == nullptr || mask[i * cols + j]) {
-                d.dy.push_back(static_cast<int>(i - oy));
-                d.dx.push_back(static_cast<int>(j - ox));
-                if (s) d.s.push_back(s[i * cols + j]);
-            }
-    return d;
+// Shared memory the offset list takes (S, then the offsets); the kernel
+// needs it to fit in 48 KiB.
+inline size_t order_list_bytes(int64_t count, bool offsets) {
+    return (offsets ? sizeof(double) * count : 0) + sizeof(int) * (count + 1);
+}
+inline bool order_window_fits(int64_t count, bool offsets) {
+    return order_list_bytes(count, offsets) + 16 <= 48 * 1024;
 }
 
-template <class T, class V, class Out>
-void order_filter_async(const T* a, Out* out, int64_t rows, int64_t cols, const Domain& d, int order1, int order2,
-                        Border border, T pad, cudaStream_t stream, const char* what) {
+// order1 (1-based) of each window, or with order2 != 0 the medfilt2 mean of
+// orders order1 and order2. Offsets: w.s is added (Out is double).
+template <class T, class Out, bool Offsets>
+void order_filter_async(const T* a, Out* out, int64_t rows, int64_t cols, const OrderWindow& w, int order1,
+                        int order2, const OrderPadding& pad, cudaStream_t stream, const char* what) {
     if (rows == 0 || cols == 0) return;
+    if (!order_window_fits(w.count(), Offsets))
+        ipt::plugin::unsupported(std::string(what) + ": domain too large for libipt_cuda");
     OrderParams p;
-    p.count = static_cast<int>(d.dy.size());
-    p.min_dy = *std::min_element(d.dy.begin(), d.dy.end());
-    p.max_dy = *std::max_element(d.dy.begin(), d.dy.end());
-    p.min_dx = *std::min_element(d.dx.begin(), d.dx.end());
-    p.max_dx = *std::max_element(d.dx.begin(), d.dx.end());
+    p.count = static_cast<int>(w.count());
+    p.min_dy = *std::min_element(w.dy.begin(), w.dy.end());
+    p.max_dy = *std::max_element(w.dy.begin(), w.dy.end());
+    p.min_dx = *std::min_element(w.dx.begin(), w.dx.end());
+    p.max_dx = *std::max_element(w.dx.begin(), w.dx.end());
     p.order1 = order1;
     p.order2 = order2;
-    p.border = border;
-    DeviceArray<int> ddy = to_device(d.dy, stream), ddx = to_device(d.dx, stream);
-    DeviceArray<double> ds = d.s.empty() ? DeviceArray<double>() : to_device(d.s, stream);
+    p.border = pad.kind == ipt::frontend::order::Pad::Symmetric ? Border::Symmetric : Border::Constant;
+    DeviceArray<int> ddy = to_device(w.dy, stream), ddx = to_device(w.dx, stream);
+    DeviceArray<double> ds = Offsets ? to_device(w.s, stream) : DeviceArray<double>();
     p.dy = ddy.get();
     p.dx = ddx.get();
-    p.s = d.s.empty() ? nullptr : ds.get();
-    const size_t list = (p.s ? sizeof(double) * p.count : 0) + sizeof(int) * (p.count + 1);
+    p.s = Offsets ? ds.get() : nullptr;
+    const size_t list = order_list_bytes(p.count, Offsets);
     const size_t tile = sizeof(T) * static_cast<size_t>(32 + p.max_dy - p.min_dy) * (32 + p.max_dx - p.min_dx);
     p.tiled = list + tile <= 48 * 1024;
     const size_t bytes = list + (p.tiled ? tile : 0) + 16;
-    if (bytes > 48 * 1024) ipt::plugin::unsupported(std::string(what) + ": domain too large for libipt_cuda");
     dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32));
-    order_filter<T, V, Out><<<grid, dim3(32, 8), bytes, stream>>>(a, out, rows, cols, p, pad);
+    order_filter<T, Out, Offsets>
+        <<<grid, dim3(32, 8), bytes, stream>>>(a, out, rows, cols, p, static_cast<T>(pad.value));
     check_launch(what);
 }
 

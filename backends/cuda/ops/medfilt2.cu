@@ -1,44 +1,48 @@
-// medfilt2: the median of an m x n window (ordfilt2 with a full domain); for
-// an even window the mean of the two middle orders (floor for integer
-// classes). 'indexed' pads with 1 for double and 0 otherwise.
+// ipt.medfilt2 on CUDA: the plan's middle order of each m x n window, or for
+// an even window the plan's combination of the two middle orders (rules:
+// common/ops/medfilt2.hpp: 0.5*v1 + 0.5*v2 in double, integers rounded half
+// away from zero; logical takes the upper order). 3x3 and 5x5 windows of 8-
+// and 16-bit classes use a median network (common/order_filter.cuh).
 #include "common/context.hpp"
 #include "common/op_registry.hpp"
+#include "common/ops/medfilt2.hpp"
 #include "common/order_filter.cuh"
 
 namespace ipt::cuda {
 namespace {
 
+using ipt::frontend::MedianRule;
+
 void run_medfilt2(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
+    const ipt::frontend::Medfilt2Plan plan = ipt::frontend::plan_medfilt2(args);
     const ipt_tensor* a = args.image("A");
-    const double* size = args.floats("size");
-    const int64_t m = static_cast<int64_t>(size[0]), n = static_cast<int64_t>(size[1]);
-    if (m < 1 || n < 1) ipt::plugin::invalid("ipt.medfilt2: parameter 'size' must be positive");
-    const Domain d = domain_from_mask(nullptr, m, n, nullptr);
-    const int64_t count = m * n;
-    const int order1 = static_cast<int>(count % 2 ? (count + 1) / 2 : count / 2);
-    const int order2 = count % 2 ? 0 : order1 + 1;
-    const Border border = args.is("padopt", "symmetric") ? Border::Symmetric : Border::Constant;
-    const bool indexed = args.is("padopt", "indexed");
-    const ipt_tensor* b = args.output("B", a->dtype, a->rows, a->cols, 1);
-    visit_dtype(a->dtype, [&](auto tag) {
+    if (!order_window_fits(plan.count, false))
+        ipt::plugin::unsupported("ipt.medfilt2: window too large for libipt_cuda");
+    const ipt_tensor* b = args.output("B", plan.a_class, plan.rows, plan.cols);
+    const int order1 = static_cast<int>(plan.rule == MedianRule::Upper ? plan.order + 1 : plan.order);
+    const int order2 = plan.rule == MedianRule::Middle || plan.rule == MedianRule::Upper ? 0 : order1 + 1;
+    const Border border = plan.pad.kind == ipt::frontend::order::Pad::Symmetric ? Border::Symmetric : Border::Constant;
+    visit_dtype(plan.a_class, [&](auto tag) {
         using T = decltype(tag);
-        const T pad = (indexed && std::is_same_v<T, double>) ? T(1) : T(0);
+        const T pad = static_cast<T>(plan.pad.value);
+        const int64_t m = plan.window_rows, n = plan.window_cols;
         if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>) {
-            if (m == n && (m == 3 || m == 5) && a->rows > 0 && a->cols > 0) {
-                dim3 grid(static_cast<unsigned>((a->cols + 31) / 32), static_cast<unsigned>((a->rows + 31) / 32));
+            // Odd K x K windows: centre (K-1)/2, the plan's centre_row/col.
+            if (plan.rule == MedianRule::Middle && m == n && (m == 3 || m == 5) && plan.rows > 0 && plan.cols > 0) {
+                dim3 grid(static_cast<unsigned>((plan.cols + 31) / 32), static_cast<unsigned>((plan.rows + 31) / 32));
                 if (m == 3)
-                    median_network<T, 3><<<grid, dim3(32, 8), 0, dev.stream>>>(dptr<const T>(a), dptr<T>(b), a->rows,
-                                                                               a->cols, border, pad);
+                    median_network<T, 3><<<grid, dim3(32, 8), 0, dev.stream>>>(dptr<const T>(a), dptr<T>(b), plan.rows,
+                                                                               plan.cols, border, pad);
                 else
-                    median_network<T, 5><<<grid, dim3(32, 8), 0, dev.stream>>>(dptr<const T>(a), dptr<T>(b), a->rows,
-                                                                               a->cols, border, pad);
+                    median_network<T, 5><<<grid, dim3(32, 8), 0, dev.stream>>>(dptr<const T>(a), dptr<T>(b), plan.rows,
+                                                                               plan.cols, border, pad);
                 check_launch("ipt.medfilt2");
                 return;
             }
         }
-        order_filter_async<T, T, T>(dptr<const T>(a), dptr<T>(b), a->rows, a->cols, d, order1, order2, border, pad,
-                                    dev.stream, "ipt.medfilt2");
+        order_filter_async<T, T, false>(dptr<const T>(a), dptr<T>(b), plan.rows, plan.cols, plan.window(), order1,
+                                        order2, plan.pad, dev.stream, "ipt.medfilt2");
     });
 }
 
