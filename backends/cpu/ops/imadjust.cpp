@@ -61,13 +61,10 @@ void run_imadjust(const ipt::plugin::KernelArgs& args) {
         } else if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
                              std::is_same_v<T, int16_t>) {
             ipt::frontend::ImadjustTable from_limits;
-            const ipt::frontend::ImadjustTable* table = &plan.table;
-            if (!plan.limits_given) {
-                from_limits = ipt::frontend::imadjust_table(plan, default_limits(plan, in).data());
-                table = &from_limits;
-            }
+            if (!plan.limits_given) from_limits = ipt::frontend::imadjust_table(plan, default_limits(plan, in).data());
+            const ipt::frontend::ImadjustTable& table = plan.limits_given ? plan.table : from_limits;
             for (int64_t ch = 0; ch < plan.channels; ++ch)
-                ipt::cpu::apply_lut(in.plane(ch), j.plane(ch), plan.plane, table->channel<T>(ch));
+                ipt::cpu::apply_lut(in.plane(ch), j.plane(ch), plan.plane, table.channel<T>(ch));
         }
     });
 }

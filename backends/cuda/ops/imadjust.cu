@@ -100,15 +100,12 @@ std::vector<double> default_limits(const ImadjustPlan& plan, cudaStream_t s) {
 template <class T>
 void apply_table_of(const ImadjustPlan& plan, const ipt_tensor* out, cudaStream_t s) {
     ipt::frontend::ImadjustTable from_limits;
-    const ipt::frontend::ImadjustTable* host_table = &plan.table;
-    if (!plan.limits_given) {
-        from_limits = ipt::frontend::imadjust_table(plan, default_limits(plan, s).data());
-        host_table = &from_limits;
-    }
+    if (!plan.limits_given) from_limits = ipt::frontend::imadjust_table(plan, default_limits(plan, s).data());
+    const ipt::frontend::ImadjustTable& host_table = plan.limits_given ? plan.table : from_limits;
     const int levels = static_cast<int>(plan.table_entries);
     const int channels = static_cast<int>(plan.channels);
     DeviceArray<T> table(static_cast<size_t>(levels) * channels, s);
-    table.upload(host_table->channel<T>(0), table.size());
+    table.upload(host_table.channel<T>(0), table.size());
     if constexpr (std::is_same_v<T, uint8_t>) {
         const bool vec = plan.plane % 16 == 0 && reinterpret_cast<uintptr_t>(plan.I->data) % 16 == 0 &&
                          reinterpret_cast<uintptr_t>(out->data) % 16 == 0;

@@ -44,15 +44,12 @@ std::vector<double> read_default_limits(OpContext& ctx, const ImadjustPlan& plan
 
 void apply_table(OpContext& ctx, const ImadjustPlan& plan, const ipt_tensor* out) {
     ipt::frontend::ImadjustTable from_limits;
-    const ipt::frontend::ImadjustTable* table = &plan.table;
-    if (!plan.limits_given) {
-        from_limits = ipt::frontend::imadjust_table(plan, read_default_limits(ctx, plan).data());
-        table = &from_limits;
-    }
-    const uint64_t esize = table->element_bytes();
+    if (!plan.limits_given) from_limits = ipt::frontend::imadjust_table(plan, read_default_limits(ctx, plan).data());
+    const ipt::frontend::ImadjustTable& table = plan.limits_given ? plan.table : from_limits;
+    const uint64_t esize = table.element_bytes();
     Recorder rec(ctx.device);
-    Buffer* lut = rec.scratch(table->bytes());
-    rec.write(lut, 0, table->data(), table->bytes());
+    Buffer* lut = rec.scratch(table.bytes());
+    rec.write(lut, 0, table.data(), table.bytes());
     const VkDeviceAddress a = ctx.address(plan.I), b = ctx.address(out);
     const int64_t plane = plan.plane;
     const bool vec = ctx.tuning.vector_width > 1 && OpContext::aligned({a, b}, 4) && (plane * esize) % 4 == 0;
@@ -61,7 +58,7 @@ void apply_table(OpContext& ctx, const ImadjustPlan& plan, const ipt_tensor* out
     VkPipeline pipeline = ctx.pipeline("intlut", width, 1, {uint32_t(plan.dtype)}, vec ? 4 : 1);
     Grid grid = grid_for(ctx.device, plane, uint64_t(width) * ctx.tuning.per_invocation * per_word);
     for (int64_t ch = 0; ch < plan.channels; ++ch) {
-        ApplyLutPush p{a + ch * plane * esize, lut->address + ch * table->channel_bytes(), b + ch * plane * esize,
+        ApplyLutPush p{a + ch * plane * esize, lut->address + ch * table.channel_bytes(), b + ch * plane * esize,
                        int32_t(plane)};
         rec.dispatch(pipeline, &p, sizeof p, grid.x, grid.y);
     }
