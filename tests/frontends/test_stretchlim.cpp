@@ -28,6 +28,7 @@ TEST(StretchlimPlan, DefaultToleranceAndOutput) {
     const StretchlimPlan p = plan_of(IPT_UINT8, 10, 10);
     EXPECT_EQ(p.tol_low, 0.01);
     EXPECT_EQ(p.tol_high, 0.99);
+    EXPECT_EQ(p.out_dtype, IPT_DOUBLE);
     EXPECT_EQ(p.out_rows, 2);
     EXPECT_EQ(p.out_cols, 1);
     EXPECT_EQ(p.plane, 100);

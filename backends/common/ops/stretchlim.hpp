@@ -33,6 +33,7 @@ struct StretchlimPlan {
     // needs_histogram.
     int64_t count_low = 0, count_high = 0;
     // LOWHIGH: 2 x channels, double; row 0 holds low, row 1 high.
+    int32_t out_dtype = IPT_DOUBLE;
     int64_t out_rows = 2, out_cols = 1;
 };
 

@@ -15,7 +15,7 @@ namespace {
 
 void run_stretchlim(const ipt::plugin::KernelArgs& args) {
     const ipt::frontend::StretchlimPlan plan = ipt::frontend::plan_stretchlim(args);
-    const ipt_tensor* out = args.output("LOWHIGH", IPT_DOUBLE, plan.out_rows, plan.out_cols, 1);
+    const ipt_tensor* out = args.output("LOWHIGH", plan.out_dtype, plan.out_rows, plan.out_cols, 1);
     auto limits = ipt::cpu::mutable_view<double>(out);
     ipt::cpu::visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);

@@ -11,7 +11,7 @@ namespace {
 void run_stretchlim(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt::frontend::StretchlimPlan plan = ipt::frontend::plan_stretchlim(args);
-    const ipt_tensor* out = args.output("LOWHIGH", IPT_DOUBLE, plan.out_rows, plan.out_cols, 1);
+    const ipt_tensor* out = args.output("LOWHIGH", plan.out_dtype, plan.out_rows, plan.out_cols, 1);
     stretchlim_async(plan, dptr<double>(out), dev.stream, "ipt.stretchlim");
 }
 

@@ -34,9 +34,11 @@ struct Release {
 std::vector<double> read_default_limits(OpContext& ctx, const ImadjustPlan& plan) {
     const uint64_t bytes = uint64_t(plan.channels) * 2 * sizeof(double);
     std::unique_ptr<Buffer, Release> limits(ctx.device.allocate(bytes, MemoryKind::DeviceLocal), Release{&ctx.device});
-    Recorder rec(ctx.device);
-    record_stretchlim(ctx, rec, plan.default_limits, limits.get(), 0);
-    rec.submit();
+    {
+        Recorder rec(ctx.device);
+        record_stretchlim(ctx, rec, plan.default_limits, limits.get(), 0);
+        rec.submit();
+    }
     std::vector<double> host(size_t(plan.channels) * 2);
     ctx.device.download(limits.get(), 0, host.data(), bytes);
     return host;

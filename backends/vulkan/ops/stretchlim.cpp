@@ -56,7 +56,7 @@ using namespace ipt::vk;
 void run_stretchlim(OpContext& ctx) {
     const ipt::frontend::StretchlimPlan plan = ipt::frontend::plan_stretchlim(ctx.args);
     check_size("ipt.stretchlim", plan.plane * plan.channels);
-    const ipt_tensor* out = ctx.args.output("LOWHIGH", IPT_DOUBLE, plan.out_rows, plan.out_cols, 1);
+    const ipt_tensor* out = ctx.args.output("LOWHIGH", plan.out_dtype, plan.out_rows, plan.out_cols, 1);
     Recorder rec(ctx.device);
     ctx.address(out);  // checks that it is on this device
     record_stretchlim(ctx, rec, plan, static_cast<Buffer*>(out->buffer), out->offset);
