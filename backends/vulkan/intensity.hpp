@@ -4,11 +4,13 @@
 #pragma once
 
 #include "op_support.hpp"
+#include "ops/stretchlim.hpp"
 
 namespace ipt::vk {
 
-// Records the passes; `limits` at `offset` receives 2 x channels doubles.
-void record_stretchlim(OpContext& ctx, Recorder& rec, const ipt_tensor* image, double tol_low,
-                       double tol_high, Buffer* limits, VkDeviceSize offset);
+// Records the passes of the front-end's plan; `limits` at `offset` receives
+// 2 x channels doubles.
+void record_stretchlim(OpContext& ctx, Recorder& rec, const ipt::frontend::StretchlimPlan& plan, Buffer* limits,
+                       VkDeviceSize offset);
 
 }  // namespace ipt::vk

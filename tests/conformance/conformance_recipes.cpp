@@ -211,6 +211,24 @@ std::vector<double> range(double first, double step, double last) {
     return v;
 }
 
+// Every value of an integer class once, in order: uint8 as 1x256, uint16 and
+// int16 as 256x256 (row-major from the class's lowest value). Floating
+// classes: k/255 for k = 0..255, the points of MATLAB's uint8 tables, where
+// the .5 ties of a rounding are. Rounding rules are only trustworthy where
+// every value was seen.
+ImageSpec every_value(ipt_dtype d, int64_t channels = 1) {
+    const bool wide = d == IPT_UINT16 || d == IPT_INT16;
+    const int64_t n = wide ? 65536 : 256;
+    std::vector<double> v(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+        v[static_cast<size_t>(k)] = d == IPT_INT16 ? static_cast<double>(k - 32768)
+                                    : is_float(d)  ? static_cast<double>(k) / 255.0
+                                                   : static_cast<double>(k);
+    ImageSpec s = values_spec(d, wide ? 256 : 1, 256, std::move(v), "every value");
+    s.channels = channels;
+    return s;
+}
+
 OpRecipe intlut_recipe() {
     OpRecipe r;
     r.main = "A";
@@ -223,6 +241,9 @@ OpRecipe intlut_recipe() {
             out.push_back(make_case({image_arg("A", spec(d, 63, 65)), image_arg("LUT", spec(d, lut_size(d), 1))}));
             out.push_back(make_case(
                 {image_arg("A", spec(d, 17, 23)), image_arg("LUT", spec(d, 1, lut_size(d), Fill::Constant))}));
+            // Every value through a random table, as a row and as a column.
+            out.push_back(make_case({image_arg("A", every_value(d)), image_arg("LUT", spec(d, 1, lut_size(d)))}));
+            out.push_back(make_case({image_arg("A", every_value(d, 3)), image_arg("LUT", spec(d, lut_size(d), 1))}));
         }
     };
     return r;
@@ -242,6 +263,11 @@ OpRecipe stretchlim_recipe() {
         ImageSpec rgb = spec(IPT_UINT8, 17, 23);
         rgb.channels = 3;
         out.push_back(make_case({image_arg("I", rgb), floats_arg("tol", {0.02, 0.98})}));
+        // Every value once: each bin holds one count, so the cdf passes each
+        // tolerance at a known bin (and exactly at it for 0.25, 0.5, 0.75).
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_DOUBLE, IPT_SINGLE})
+            for (const auto& t : std::vector<std::vector<double>>{{0.01, 0.99}, {0.25, 0.75}, {0.5}, {0.1, 0.9}})
+                out.push_back(make_case({image_arg("I", every_value(d)), floats_arg("tol", t)}));
     };
     return r;
 }
@@ -274,6 +300,30 @@ OpRecipe imadjust_recipe() {
         }
         out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::Random, -0.5, 1.5)),
                                  floats_arg("low_high_in", {0.2, 0.8})}));
+        // Every value of each class through several curves: the integer
+        // tables must match MATLAB's at every entry, including the exact .5
+        // ties (uint8 119 with [0.2 0.8], [0.1 0.9], gamma 0.5 is 161.5 in
+        // exact arithmetic), inverted output ranges, and the default limits.
+        struct Limits {
+            std::vector<double> in, out;
+        };
+        const std::vector<Limits> limits = {
+            {{0.2, 0.8}, {0.1, 0.9}}, {{0, 1}, {0, 1}}, {{0.1, 0.7}, {0.9, 0.2}}, {{0.25, 0.75}, {1, 0}}, {{}, {0.1, 0.9}}};
+        for (ipt_dtype d : kImage)
+            for (const Limits& l : limits)
+                for (double g : {0.5, 1.0, 2.0, 0.3}) {
+                    CaseSpec c = make_case({image_arg("I", every_value(d)), floats_arg("low_high_out", l.out),
+                                            floats_arg("gamma", {g})});
+                    if (!l.in.empty()) c.add(floats_arg("low_high_in", l.in));
+                    out.push_back(c);
+                }
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16}) {
+            out.push_back(make_case({image_arg("I", every_value(d, 3)),
+                                     floats_arg("low_high_in", {0.2, 0.8, 0.1, 0.7, 0, 1}),
+                                     floats_arg("low_high_out", {0.1, 0.9, 0.9, 0.2, 0, 1}),
+                                     floats_arg("gamma", {0.5, 2, 0.3})}));
+            out.push_back(make_case({image_arg("I", every_value(d, 3)), floats_arg("gamma", {0.5, 1, 2})}));
+        }
     };
     return r;
 }
@@ -317,6 +367,30 @@ OpRecipe imlincomb_recipe() {
                                      image_arg("A2", spec(IPT_UINT8, 17, 23)), text_arg("outclass", oc)}));
             out.push_back(make_case({floats_arg("K", {1}), image_arg("A1", spec(IPT_DOUBLE, 17, 23, Fill::NaN)),
                                      text_arg("outclass", oc)}));
+        }
+        // Every value with coefficients that make .5 ties of both signs, and
+        // sums that leave the class before the offset brings them back.
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16}) {
+            out.push_back(make_case({floats_arg("K", {0.5}), image_arg("A1", every_value(d))}));
+            out.push_back(make_case({floats_arg("K", {-0.5}), image_arg("A1", every_value(d)), text_arg("outclass", "int16")}));
+            out.push_back(make_case({floats_arg("K", {0.5, 0.5}), image_arg("A1", every_value(d)),
+                                     image_arg("A2", spec(d, every_value(d).rows, every_value(d).cols))}));
+            out.push_back(make_case({floats_arg("K", {1.5, -0.25}), image_arg("A1", every_value(d)), text_arg("outclass", "double")}));
+            out.push_back(make_case({floats_arg("K", {1.5, -0.25}), image_arg("A1", every_value(d))}));
+            out.push_back(make_case({floats_arg("K", {2, -300.5}), image_arg("A1", every_value(d)), text_arg("outclass", "int32")}));
+        }
+        {
+            std::vector<double> ramp(256), reversed(256);
+            for (int k = 0; k < 256; ++k) ramp[k] = k, reversed[k] = 255 - k;
+            out.push_back(make_case({floats_arg("K", {1, -1, 128}), image_arg("A1", values_spec(IPT_UINT8, 1, 256, ramp, "0:255")),
+                                     image_arg("A2", values_spec(IPT_UINT8, 1, 256, reversed, "255:-1:0"))}));
+            // Halves from -20 to 280 into each integer class.
+            std::vector<double> halves;
+            for (int i = -40; i <= 560; ++i) halves.push_back(0.5 * i);
+            for (const char* oc : {"uint8", "uint16", "int16", "int32", "uint32"})
+                out.push_back(make_case({floats_arg("K", {1}),
+                                         image_arg("A1", values_spec(IPT_DOUBLE, 1, int64_t(halves.size()), halves, "-20:0.5:280")),
+                                         text_arg("outclass", oc)}));
         }
         // Mixed classes: MATLAB requires one class for all images, so the
         // implementation must reject these.
@@ -629,7 +703,12 @@ OpRecipe mean2_recipe() {
     OpRecipe r;
     r.main = "A";
     r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a)}); };
-    r.options = [](Cases&, const RecipeOptions&) {};
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("A", every_value(d))}));
+            out.push_back(make_case({image_arg("A", every_value(d, 3))}));
+        }
+    };
     return r;
 }
 

@@ -2,6 +2,7 @@
 // of MATLAB's definition: clamp to [low_in, high_in], normalise, ^gamma,
 // scale to [low_out, high_out]; integer classes through a LUT at
 // linspace(0,1,n) converted with uint8(255*lut) / uint16(65535*lut).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -84,6 +85,41 @@ TEST(Imadjust, Uint8HandValues) {
     // Output range [0.5 1]: 0 -> 127.5 -> 128 (half away from zero).
     EXPECT_EQ(imadjust<uint8_t>(image<uint8_t>(1, 2, {0, 255}), {{0, 1}, {0.5, 1}, {}}),
               (std::vector<uint8_t>{128, 255}));
+}
+
+// MATLAB's value of one uint8 entry of imadjust's table, each step as MATLAB
+// evaluates it in double: x = k/255 (linspace), clamp, (x-li)/(hi-li), .^g,
+// .*(ho-lo), +lo, then im2uint8: 255*y rounded half away from zero. Every
+// step is computed in long double and rounded to double, so pow is correctly
+// rounded here whatever the C library's pow does.
+uint8_t matlab_uint8_entry(int k, double li, double hi, double lo, double ho, double g) {
+    auto dbl = [](long double v) { return static_cast<double>(v); };
+    double x = dbl(static_cast<long double>(k) / 255.0L);
+    x = x < li ? li : (x > hi ? hi : x);
+    const double q = dbl(static_cast<long double>(dbl(static_cast<long double>(x) - li)) /
+                         static_cast<long double>(dbl(static_cast<long double>(hi) - li)));
+    const double y = g == 1 ? q : dbl(std::pow(static_cast<long double>(q), static_cast<long double>(g)));
+    const double scaled = dbl(static_cast<long double>(y) * dbl(static_cast<long double>(ho) - lo));
+    const double out = dbl(static_cast<long double>(scaled) + lo);
+    const double v = dbl(255.0L * static_cast<long double>(out));
+    const double r = v < 0 ? -std::floor(-v + 0.5) : std::floor(v + 0.5);
+    return static_cast<uint8_t>(std::min(255.0, std::max(0.0, r)));
+}
+
+TEST(Imadjust, Uint8RampMatchesMatlabAtTies) {
+    // imadjust(uint8(0:255), [0.2 0.8], [0.1 0.9], 0.5): in exact arithmetic
+    // inputs 68, 119 and 204 give 93.5, 161.5 and 229.5; MATLAB's double
+    // steps land on 93 (93.49999999999999), 162 and 230.
+    std::vector<uint8_t> ramp(256);
+    for (int k = 0; k < 256; ++k) ramp[k] = static_cast<uint8_t>(k);
+    const auto j = imadjust<uint8_t>(image<uint8_t>(1, 256, ramp), {{0.2, 0.8}, {0.1, 0.9}, {0.5}});
+    ASSERT_EQ(j.size(), 256u);
+    for (int k = 0; k < 256; ++k) EXPECT_EQ(j[k], matlab_uint8_entry(k, 0.2, 0.8, 0.1, 0.9, 0.5)) << "input " << k;
+    EXPECT_EQ(j[119], 162);
+    EXPECT_EQ(j[68], 93);
+    EXPECT_EQ(j[204], 230);
+    EXPECT_EQ(j[0], 26);    // 255 * 0.1 = 25.5 -> 26
+    EXPECT_EQ(j[255], 230); // 255 * 0.9 = 229.5 (in double) -> 230
 }
 
 TEST(Imadjust, DoubleAndSingleHandValues) {

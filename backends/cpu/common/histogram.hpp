@@ -34,12 +34,12 @@ std::vector<uint64_t> histogram(const T* data, int64_t n, int64_t nbins) {
     return total;
 }
 
-// stretchlim of one plane of n > 0 values: [low, high] on the [0,1] scale.
+// stretchlim of one plane of n > 0 values into nbins bins (the front-end's
+// plan): [low, high] on the [0,1] scale.
 template <class T>
-std::pair<double, double> stretchlim_plane(const T* data, int64_t n, double tol_low,
+std::pair<double, double> stretchlim_plane(const T* data, int64_t n, int64_t nbins, double tol_low,
                                            double tol_high) {
     if (!(tol_low < tol_high)) return {0.0, 1.0};  // no histogram needed
-    const int64_t nbins = common::stretchlim_bins<T>();
     const std::vector<uint64_t> counts = histogram(data, n, nbins);
     return common::stretchlim_from_histogram(counts.data(), nbins, tol_low, tol_high);
 }

@@ -1,14 +1,8 @@
-// ipt.imadjust: J = imadjust(I, low_high_in, low_high_out, gamma)
-// (MATLAB_SEMANTICS.md, imadjust). single and double go through the curve
-// directly (evaluated in double); uint8, uint16 and int16 through a LUT built
-// as MATLAB builds it: the curve at linspace(0,1,n), then uint8(255*lut) or
-// uint16(65535*lut) with round half away from zero (int16 is offset to
-// uint16 and back).
-//
-// RGB: low_high_in and low_high_out take 2 values (every channel) or 6, the
-// 2x3 MATLAB matrix in column-major order: [low_r high_r low_g high_g low_b
-// high_b]. gamma takes 1 or 3 values. The default low_high_in is
-// stretchlim(I) per channel (shared code: common/histogram.hpp).
+// ipt.imadjust as the front-end plans it (common/ops/imadjust.hpp): single
+// and double through the curve per element, uint8, uint16 and int16 through
+// the front-end's table. Without low_high_in the limits are stretchlim(I) per
+// channel (common/histogram.hpp), and the table is built from them.
+#include <algorithm>
 #include <type_traits>
 #include <vector>
 
@@ -16,67 +10,61 @@
 #include "common/image.hpp"
 #include "common/lut.hpp"
 #include "common/op_registry.hpp"
-#include "common/rounding.hpp"
-#include "intensity.hpp"
+#include "ops/imadjust.hpp"
 
 namespace {
 
 using ipt::common::AdjustCurve;
-using ipt::plugin::KernelArgs;
+using ipt::frontend::ImadjustPlan;
 
 template <class T>
-void adjust_plane(const T* in, T* out, int64_t n, const AdjustCurve& curve) {
-    if constexpr (std::is_floating_point_v<T>) {
-        constexpr int64_t kBlock = 1 << 14;
-        ipt::cpu::parallel_for(0, (n + kBlock - 1) / kBlock, [&](int64_t b) {
-            const int64_t begin = b * kBlock, end = std::min(n, begin + kBlock);
-            for (int64_t i = begin; i < end; ++i)
-                out[i] = static_cast<T>(curve(static_cast<double>(in[i])));
-        });
-    } else {
-        // Entry k holds the output for the k-th value of the class (int16: -32768 + k).
-        constexpr int64_t entries = ipt::cpu::lut_entries<T>();
-        constexpr double scale = static_cast<double>(entries - 1);
-        std::vector<T> lut(entries);
-        ipt::cpu::parallel_for(0, entries / 256, [&](int64_t b) {
-            for (int64_t k = b * 256; k < (b + 1) * 256; ++k) {
-                const double y = curve(ipt::common::lut_abscissa(k, entries));
-                if constexpr (std::is_same_v<T, int16_t>)
-                    lut[k] = static_cast<T>(ipt::cpu::saturate_round<uint16_t>(scale * y) - 32768);
-                else
-                    lut[k] = ipt::cpu::saturate_round<T>(scale * y);
-            }
-        });
-        ipt::cpu::apply_lut(in, out, n, lut.data());
-    }
+void adjust_floats(const T* in, T* out, int64_t n, const AdjustCurve& curve) {
+    constexpr int64_t kBlock = 1 << 14;
+    ipt::cpu::parallel_for(0, (n + kBlock - 1) / kBlock, [&](int64_t b) {
+        const int64_t begin = b * kBlock, end = std::min(n, begin + kBlock);
+        for (int64_t i = begin; i < end; ++i) out[i] = static_cast<T>(curve(static_cast<double>(in[i])));
+    });
 }
 
-void run_imadjust(const KernelArgs& args) {
-    const ipt_tensor* img = args.image("I");
-    std::vector<AdjustCurve> curves = ipt::common::imadjust_curves(args);
-    const int64_t channels = img->channels;
-    const bool limits_given = args.present("low_high_in");
+// stretchlim(I) per channel: 2 x channels, row 0 low, row 1 high.
+template <class T>
+std::vector<double> default_limits(const ImadjustPlan& plan, const ipt::cpu::View<const T>& in) {
+    const auto& s = plan.default_limits;
+    std::vector<double> limits(static_cast<size_t>(2 * plan.channels));
+    for (int64_t ch = 0; ch < plan.channels; ++ch) {
+        const auto [low, high] = ipt::cpu::stretchlim_plane(in.plane(ch), s.plane, s.nbins, s.tol_low, s.tol_high);
+        limits[ch] = low;
+        limits[plan.channels + ch] = high;
+    }
+    return limits;
+}
 
-    const ipt_tensor* out = args.output("J", img->dtype, img->rows, img->cols, channels);
-    const int64_t plane = img->rows * img->cols;
-    if (plane == 0) return;
-    ipt::cpu::visit_dtype(img->dtype, [&](auto tag) {
+void run_imadjust(const ipt::plugin::KernelArgs& args) {
+    const ImadjustPlan plan = ipt::frontend::plan_imadjust(args);
+    const ipt_tensor* out = args.output("J", plan.dtype, plan.rows, plan.cols, plan.channels);
+    if (plan.plane == 0) return;
+    ipt::cpu::visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
-                      std::is_same_v<T, int16_t> || std::is_floating_point_v<T>) {
-            const auto in = ipt::cpu::view<T>(img);
-            const auto j = ipt::cpu::mutable_view<T>(out);
-            for (int64_t ch = 0; ch < channels; ++ch) {
-                if (!limits_given) {
-                    // imadjust(I) = imadjust(I, stretchlim(I)); stretchlim never
-                    // returns low == high.
-                    const auto [low, high] =
-                        ipt::cpu::stretchlim_plane(in.plane(ch), plane, 0.01, 0.99);
-                    curves[ch].low_in = low;
-                    curves[ch].high_in = high;
+        const auto in = ipt::cpu::view<T>(plan.I);
+        const auto j = ipt::cpu::mutable_view<T>(out);
+        if constexpr (std::is_floating_point_v<T>) {
+            std::vector<AdjustCurve> curves = plan.curves;
+            if (!plan.limits_given) {
+                const std::vector<double> limits = default_limits(plan, in);
+                for (int64_t ch = 0; ch < plan.channels; ++ch) {
+                    curves[ch].low_in = limits[ch];
+                    curves[ch].high_in = limits[plan.channels + ch];
                 }
-                adjust_plane(in.plane(ch), j.plane(ch), plane, curves[ch]);
             }
+            for (int64_t ch = 0; ch < plan.channels; ++ch)
+                adjust_floats(in.plane(ch), j.plane(ch), plan.plane, curves[ch]);
+        } else if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
+                             std::is_same_v<T, int16_t>) {
+            ipt::frontend::ImadjustTable from_limits;
+            if (!plan.limits_given) from_limits = ipt::frontend::imadjust_table(plan, default_limits(plan, in).data());
+            const ipt::frontend::ImadjustTable& table = plan.limits_given ? plan.table : from_limits;
+            for (int64_t ch = 0; ch < plan.channels; ++ch)
+                ipt::cpu::apply_lut(in.plane(ch), j.plane(ch), plan.plane, table.channel<T>(ch));
         }
     });
 }

@@ -1,6 +1,5 @@
-// ipt.mean2: m = mean2(A) = sum(double(A(:))) / numel(A) over every element
-// (every channel). m is single for single A, double otherwise; an empty A
-// gives NaN (0/0).
+// ipt.mean2 as the front-end plans it (common/ops/mean2.hpp): the sum of
+// every element divided by their count.
 //
 // Integer and logical classes are summed exactly in integers (64-bit per
 // thread, 128-bit in total) and rounded once when divided, so they match
@@ -23,6 +22,7 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
+#include "ops/mean2.hpp"
 
 namespace {
 
@@ -136,21 +136,15 @@ double mean_of(const T* p, int64_t n) {
 }
 
 void run_mean2(const KernelArgs& args) {
-    const ipt_tensor* A = args.image("A");
-    if (!A) ipt::plugin::invalid("ipt.mean2: parameter 'A' is required");
-    const int64_t n = A->rows * A->cols * A->channels;
-    const double m = ipt::cpu::visit_dtype(A->dtype, [&](auto tag) {
+    const ipt::frontend::Mean2Plan plan = ipt::frontend::plan_mean2(args);
+    const double m = ipt::cpu::visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (std::is_same_v<T, bool>) return mean_of(static_cast<const uint8_t*>(A->data), n);
-        else return mean_of(static_cast<const T*>(A->data), n);
+        if constexpr (std::is_same_v<T, bool>) return mean_of(static_cast<const uint8_t*>(plan.A->data), plan.numel);
+        else return mean_of(static_cast<const T*>(plan.A->data), plan.numel);
     });
-    if (A->dtype == IPT_SINGLE) {
-        const ipt_tensor* out = args.output("m", IPT_SINGLE, 1, 1, 1);
-        *static_cast<float*>(out->data) = static_cast<float>(m);
-    } else {
-        const ipt_tensor* out = args.output("m", IPT_DOUBLE, 1, 1, 1);
-        *static_cast<double*>(out->data) = m;
-    }
+    const ipt_tensor* out = args.output("m", plan.out_dtype, 1, 1, 1);
+    if (plan.out_dtype == IPT_SINGLE) *static_cast<float*>(out->data) = static_cast<float>(m);
+    else *static_cast<double*>(out->data) = m;
 }
 
 }  // namespace

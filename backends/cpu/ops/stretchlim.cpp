@@ -1,6 +1,6 @@
-// ipt.stretchlim: contrast-stretching limits, one column [low; high] per
-// channel (MATLAB_SEMANTICS.md, stretchlim). The histogram and the limit rule
-// are shared with ipt.imadjust (common/histogram.hpp, backends/common).
+// ipt.stretchlim as the front-end plans it (common/ops/stretchlim.hpp): a
+// histogram per channel and the limits read off it (common/histogram.hpp,
+// shared with ipt.imadjust).
 //
 // Classes beyond MATLAB's (its stretchlim takes uint8, uint16, int16, single
 // and double): logical is the values 0 and 1 on the [0,1] scale in 65536 bins,
@@ -9,23 +9,20 @@
 #include "common/histogram.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
+#include "ops/stretchlim.hpp"
 
 namespace {
 
-using ipt::plugin::KernelArgs;
-
-void run_stretchlim(const KernelArgs& args) {
-    const ipt_tensor* img = args.image("I");
-    const auto [tol_low, tol_high] = ipt::common::stretchlim_args(args);
-    const int64_t channels = img->channels;
-    const ipt_tensor* out = args.output("LOWHIGH", IPT_DOUBLE, 2, channels, 1);
+void run_stretchlim(const ipt::plugin::KernelArgs& args) {
+    const ipt::frontend::StretchlimPlan plan = ipt::frontend::plan_stretchlim(args);
+    const ipt_tensor* out = args.output("LOWHIGH", plan.out_dtype, plan.out_rows, plan.out_cols, 1);
     auto limits = ipt::cpu::mutable_view<double>(out);
-    ipt::cpu::visit_dtype(img->dtype, [&](auto tag) {
+    ipt::cpu::visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
-        const auto in = ipt::cpu::view<T>(img);
-        for (int64_t ch = 0; ch < channels; ++ch) {
+        const auto in = ipt::cpu::view<T>(plan.I);
+        for (int64_t ch = 0; ch < plan.channels; ++ch) {
             const auto [low, high] =
-                ipt::cpu::stretchlim_plane(in.plane(ch), in.plane_size(), tol_low, tol_high);
+                ipt::cpu::stretchlim_plane(in.plane(ch), plan.plane, plan.nbins, plan.tol_low, plan.tol_high);
             limits(0, ch) = low;
             limits(1, ch) = high;
         }

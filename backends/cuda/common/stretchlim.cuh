@@ -8,10 +8,11 @@
 
 #include "common/buffer.hpp"
 #include "common/device.cuh"
+#include "ops/stretchlim.hpp"
 
 namespace ipt::cuda {
 
-// imhist's bin (0-based), the rule of backends/common/intensity.hpp
+// imhist's bin (0-based), the rule of backends/common/intensity.hpp's
 // histogram_bin: logical in the first or last bin; 32-bit integers scaled from
 // their full range; floating values trunc(x*(nbins-1) + 0.5) in their own
 // class, NaN and values below 0 in the first bin, above 1 in the last.
@@ -102,36 +103,30 @@ stretch_limits(const unsigned* __restrict__ hist, int nbins, double tol_low, dou
     }
 }
 
-// Enqueues stretchlim(a, [tol_low tol_high]) into out (2 x channels doubles).
-inline void stretchlim_async(const ipt_tensor* a, double tol_low, double tol_high, double* out,
-                             cudaStream_t stream, const char* what) {
-    const int channels = static_cast<int>(a->channels);
-    const int64_t plane = a->rows * a->cols;
-    const int nbins = a->dtype == IPT_UINT8 ? 256 : 65536;
+// Enqueues stretchlim as the front-end planned it (common/ops/stretchlim.hpp)
+// into out (2 x channels doubles).
+inline void stretchlim_async(const ipt::frontend::StretchlimPlan& plan, double* out, cudaStream_t stream,
+                             const char* what) {
+    const int channels = static_cast<int>(plan.channels);
+    const int nbins = static_cast<int>(plan.nbins);
     DeviceArray<unsigned> hist(static_cast<size_t>(nbins) * channels, stream);
     hist.zero();
-    if (plane > 0 && tol_low < tol_high) {
-        visit_dtype(a->dtype, [&](auto tag) {
+    if (plan.needs_histogram) {
+        visit_dtype(plan.dtype, [&](auto tag) {
             using T = decltype(tag);
-            dim3 grid(grid_for(plane, kThreads, 264), channels);
+            dim3 grid(grid_for(plan.plane, kThreads, 264), channels);
             if (nbins == 256)
                 stretch_hist_small<T><<<grid, kThreads, nbins * sizeof(unsigned), stream>>>(
-                    dptr<const T>(a), plane, hist.get(), nbins);
+                    dptr<const T>(plan.I), plan.plane, hist.get(), nbins);
             else
-                stretch_hist_large<T><<<grid, kThreads, 0, stream>>>(dptr<const T>(a), plane,
+                stretch_hist_large<T><<<grid, kThreads, 0, stream>>>(dptr<const T>(plan.I), plan.plane,
                                                                      hist.get(), nbins);
         });
         check_launch(what);
     }
-    stretch_limits<<<channels, kScanThreads, 0, stream>>>(hist.get(), nbins, tol_low, tol_high, out,
+    stretch_limits<<<channels, kScanThreads, 0, stream>>>(hist.get(), nbins, plan.tol_low, plan.tol_high, out,
                                                          channels);
     check_launch(what);
-}
-
-// [low high] from the tol parameter (a scalar t means [t 1-t]).
-inline void tolerance_pair(const double* tol, uint64_t count, double* low, double* high) {
-    *low = count >= 1 ? tol[0] : 0.01;
-    *high = count >= 2 ? tol[1] : (count == 1 ? 1.0 - tol[0] : 0.99);
 }
 
 }  // namespace ipt::cuda

@@ -1,17 +1,21 @@
-// imadjust: x -> ((clamp(x, li, hi) - li) / (hi - li))^gamma * (ho - lo) + lo per
-// channel, in double. Integer classes build MATLAB's table (256 or 65536
-// entries, uint8(255*lut) / uint16(65535*lut)) on the device and map through it;
-// floating classes are computed per element. Without low_high_in the limits
-// are stretchlim(I), computed on the device and read there: nothing waits.
+// imadjust as the front-end plans it (common/ops/imadjust.hpp). uint8, uint16
+// and int16 map through the front-end's table (MATLAB's, computed on the host
+// with the reference's arithmetic); without low_high_in the limits are
+// stretchlim(I), computed on the device and read back (2 x channels doubles)
+// for the front-end to build the table from. single and double: the curve
+// per element in double, the limits read on the device.
 #include <cmath>
-#include <string>
+#include <vector>
 
 #include "common/context.hpp"
 #include "common/op_registry.hpp"
 #include "common/stretchlim.cuh"
+#include "ops/imadjust.hpp"
 
 namespace ipt::cuda {
 namespace {
+
+using ipt::frontend::ImadjustPlan;
 
 struct ChannelParams {
     double li[3], hi[3], lo[3], ho[3], gamma[3];
@@ -34,25 +38,6 @@ __device__ inline void limits_of(const ChannelParams& p, int ch, double* li, dou
     } else {
         *li = p.li[ch];
         *hi = p.hi[ch];
-    }
-}
-
-// Table for one channel per blockIdx.y; `levels` = 256 or 65536.
-template <class T>
-__global__ void build_table(ChannelParams p, T* __restrict__ table, int levels) {
-    const int ch = blockIdx.y;
-    double li, hi;
-    limits_of(p, ch, &li, &hi);
-    const double top = levels - 1;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < levels; i += blockDim.x * gridDim.x) {
-        double y = adjust(i / top, li, hi, p.lo[ch], p.ho[ch], p.gamma[ch]);
-        if constexpr (std::is_same_v<T, int16_t>) {
-            // int16 goes through uint16 (offset 32768) and back.
-            table[ch * levels + i] =
-                static_cast<int16_t>(static_cast<int>(saturate_round<uint16_t>(top * y)) - 32768);
-        } else {
-            table[ch * levels + i] = saturate_round<T>(top * y);
-        }
     }
 }
 
@@ -100,81 +85,73 @@ __global__ void adjust_float(const T* __restrict__ a, T* __restrict__ b, int64_t
     dst[i] = static_cast<T>(adjust(static_cast<double>(src[i]), li, hi, p.lo[ch], p.ho[ch], p.gamma[ch]));
 }
 
-// Reads a [low high] pair per channel from 2 values (every channel) or, for
-// RGB, 6 values: MATLAB's 2 x 3 matrix in column-major order
-// [low_r high_r low_g high_g low_b high_b] (the reference's layout).
-void read_pairs(const ipt::plugin::KernelArgs& args, const char* name, int channels, double* low, double* high,
-                bool is_input) {
-    const double* v = args.floats(name);
-    const uint64_t count = args.count(name);
-    if (!(count == 2 || (channels == 3 && count == 6)))
-        ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name + "' must have 2 values" +
-                             (channels == 3 ? " or 6 ([low_r high_r low_g high_g low_b high_b])" : ""));
-    for (uint64_t i = 0; i < count; ++i)
-        if (!(v[i] >= 0.0 && v[i] <= 1.0))
-            ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name + "' must be in [0, 1]");
-    for (int ch = 0; ch < channels; ++ch) {
-        const double* pair = count == 2 ? v : v + 2 * ch;
-        if (is_input && !(pair[0] < pair[1]))
-            ipt::plugin::invalid(std::string("ipt.imadjust: parameter '") + name + "' must have low < high");
-        low[ch] = pair[0];
-        high[ch] = pair[1];
+// stretchlim(I) per channel, computed on the device and read back.
+std::vector<double> default_limits(const ImadjustPlan& plan, cudaStream_t s) {
+    const auto& lim = plan.default_limits;
+    DeviceArray<double> device_limits(2 * plan.channels, s);
+    stretchlim_async(lim, device_limits.get(), s, "ipt.imadjust");
+    std::vector<double> limits(2 * plan.channels);
+    check(cudaMemcpyAsync(limits.data(), device_limits.get(), device_limits.bytes(), cudaMemcpyDeviceToHost, s),
+          "cudaMemcpyAsync (stretchlim limits)");
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize (stretchlim limits)");
+    return limits;
+}
+
+template <class T>
+void apply_table_of(const ImadjustPlan& plan, const ipt_tensor* out, cudaStream_t s) {
+    ipt::frontend::ImadjustTable from_limits;
+    if (!plan.limits_given) from_limits = ipt::frontend::imadjust_table(plan, default_limits(plan, s).data());
+    const ipt::frontend::ImadjustTable& host_table = plan.limits_given ? plan.table : from_limits;
+    const int levels = static_cast<int>(plan.table_entries);
+    const int channels = static_cast<int>(plan.channels);
+    DeviceArray<T> table(static_cast<size_t>(levels) * channels, s);
+    table.upload(host_table.channel<T>(0), table.size());
+    if constexpr (std::is_same_v<T, uint8_t>) {
+        const bool vec = plan.plane % 16 == 0 && reinterpret_cast<uintptr_t>(plan.I->data) % 16 == 0 &&
+                         reinterpret_cast<uintptr_t>(out->data) % 16 == 0;
+        apply_table_u8<<<dim3(grid_for(vec ? plan.plane / 16 : plan.plane, kThreads, 528), channels), kThreads, 0, s>>>(
+            dptr<const uint8_t>(plan.I), table.get(), dptr<uint8_t>(out), plan.plane, vec);
+    } else {
+        apply_table<T><<<dim3(grid_for(plan.plane, kThreads, 528), channels), kThreads, 0, s>>>(
+            dptr<const T>(plan.I), table.get(), dptr<T>(out), plan.plane, levels);
     }
+}
+
+template <class T>
+void apply_curve(const ImadjustPlan& plan, const ipt_tensor* out, cudaStream_t s) {
+    ChannelParams p{};
+    p.channels = static_cast<int>(plan.channels);
+    for (int ch = 0; ch < p.channels; ++ch) {
+        const ipt::common::AdjustCurve& c = plan.curves[ch];
+        p.li[ch] = c.low_in;
+        p.hi[ch] = c.high_in;
+        p.lo[ch] = c.low_out;
+        p.ho[ch] = c.high_out;
+        p.gamma[ch] = c.gamma;
+    }
+    DeviceArray<double> limits;
+    if (!plan.limits_given) {
+        limits = DeviceArray<double>(2 * plan.channels, s);
+        stretchlim_async(plan.default_limits, limits.get(), s, "ipt.imadjust");
+        p.device_limits = limits.get();
+    }
+    adjust_float<T><<<dim3(grid_for(plan.plane, kThreads, 528), p.channels), kThreads, 0, s>>>(
+        dptr<const T>(plan.I), dptr<T>(out), plan.plane, p);
 }
 
 void run_imadjust(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    const ipt_tensor* img = args.image("I");
-    const int channels = static_cast<int>(img->channels);
-    ChannelParams p{};
-    p.channels = channels;
-    const bool given_in = args.present("low_high_in");
-    const double* gam = args.floats("gamma");
-    const uint64_t ngam = args.count("gamma");
-    if (channels != 1 && channels != 3) ipt::plugin::invalid("ipt.imadjust: parameter 'I' must have 1 or 3 channels");
-    if (!(ngam == 1 || (channels == 3 && ngam == 3)))
-        ipt::plugin::invalid("ipt.imadjust: parameter 'gamma' must have 1 value" +
-                             std::string(channels == 3 ? " or 3 (one per channel)" : ""));
-    for (int ch = 0; ch < channels; ++ch) {
-        p.gamma[ch] = gam[ngam == 1 ? 0 : ch];
-        if (!(p.gamma[ch] >= 0.0 && std::isfinite(p.gamma[ch])))
-            ipt::plugin::invalid("ipt.imadjust: parameter 'gamma' must be finite and >= 0");
-    }
-    read_pairs(args, "low_high_out", channels, p.lo, p.ho, false);
-    if (given_in) read_pairs(args, "low_high_in", channels, p.li, p.hi, true);
-    const ipt_tensor* out = args.output("J", img->dtype, img->rows, img->cols, img->channels);
-    cudaStream_t s = dev.stream;
-    DeviceArray<double> limits;
-    if (!given_in) {
-        limits = DeviceArray<double>(2 * channels, s);
-        stretchlim_async(img, 0.01, 0.99, limits.get(), s, "ipt.imadjust");
-        p.device_limits = limits.get();
-    }
-    const int64_t plane = img->rows * img->cols;
-    if (plane == 0) return;
-    visit_dtype(img->dtype, [&](auto tag) {
+    const ImadjustPlan plan = ipt::frontend::plan_imadjust(args);
+    const ipt_tensor* out = args.output("J", plan.dtype, plan.rows, plan.cols, plan.channels);
+    if (plan.plane == 0) return;
+    visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
-                      std::is_same_v<T, int16_t>) {
-            const int levels = std::is_same_v<T, uint8_t> ? 256 : 65536;
-            DeviceArray<T> table(static_cast<size_t>(levels) * channels, s);
-            build_table<T><<<dim3((levels + 255) / 256, channels), 256, 0, s>>>(p, table.get(), levels);
-            check_launch("ipt.imadjust (table)");
-            if constexpr (std::is_same_v<T, uint8_t>) {
-                const bool vec = plane % 16 == 0 && reinterpret_cast<uintptr_t>(img->data) % 16 == 0 &&
-                                 reinterpret_cast<uintptr_t>(out->data) % 16 == 0;
-                apply_table_u8<<<dim3(grid_for(vec ? plane / 16 : plane, kThreads, 528), channels), kThreads, 0, s>>>(
-                    dptr<const uint8_t>(img), table.get(), dptr<uint8_t>(out), plane, vec);
-            } else {
-                apply_table<T><<<dim3(grid_for(plane, kThreads, 528), channels), kThreads, 0, s>>>(
-                    dptr<const T>(img), table.get(), dptr<T>(out), plane, levels);
-            }
-        } else if constexpr (std::is_floating_point_v<T>) {
-            adjust_float<T><<<dim3(grid_for(plane, kThreads, 528), channels), kThreads, 0, s>>>(
-                dptr<const T>(img), dptr<T>(out), plane, p);
-        } else {
+        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>)
+            apply_table_of<T>(plan, out, dev.stream);
+        else if constexpr (std::is_floating_point_v<T>)
+            apply_curve<T>(plan, out, dev.stream);
+        else
             ipt::plugin::unsupported("ipt.imadjust: class of 'I' not handled");
-        }
         check_launch("ipt.imadjust");
     });
 }

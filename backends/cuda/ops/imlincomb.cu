@@ -1,15 +1,17 @@
-// imlincomb: Z = K1*A1 + ... + Kn*An + K, each element in double and converted
-// once (round half away, saturate). The classes of the images are read at
+// imlincomb as the front-end plans it (common/ops/imlincomb.hpp): Z = K1*A1 +
+// ... + Kn*An + K, each element in double and converted once (round half
+// away, saturate). The classes of the images are read at
 // run time inside the kernel (a uniform branch), which keeps one kernel for
 // every combination of classes; the work is bandwidth-bound.
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "ops/imlincomb.hpp"
 
 namespace ipt::cuda {
 namespace {
 
-constexpr int kMaxImages = 8;
+constexpr int kMaxImages = ipt::frontend::kImlincombMaxImages;
 
 struct LinComb {
     const void* a[kMaxImages];
@@ -69,55 +71,30 @@ __global__ void lincomb_u8(LinComb c, uint8_t* __restrict__ z, int64_t n) {
     }
 }
 
-int32_t class_from_name(const std::string& s, int32_t a1) {
-    if (s == "default") return a1 == IPT_LOGICAL ? IPT_DOUBLE : a1;
-    if (s == "uint8") return IPT_UINT8;
-    if (s == "uint16") return IPT_UINT16;
-    if (s == "int16") return IPT_INT16;
-    if (s == "int32") return IPT_INT32;
-    if (s == "uint32") return IPT_UINT32;
-    if (s == "single") return IPT_SINGLE;
-    if (s == "double") return IPT_DOUBLE;
-    ipt::plugin::invalid("ipt.imlincomb: parameter 'outclass' has an unknown value '" + s + "'");
-}
-
 void run_imlincomb(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    static const char* names[kMaxImages] = {"A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8"};
+    const ipt::frontend::ImlincombPlan plan = ipt::frontend::plan_imlincomb(args);
     LinComb c{};
-    const ipt_tensor* a1 = args.image("A1");
-    int count = 0;
-    for (int j = 0; j < kMaxImages; ++j) {
-        const ipt_tensor* t = args.image(names[j]);
-        if (!t) break;
-        if (t->rows != a1->rows || t->cols != a1->cols || t->channels != a1->channels)
-            ipt::plugin::invalid(std::string("ipt.imlincomb: parameter '") + names[j] +
-                                 "' must have the size of A1");
-        c.a[count] = t->data;
-        c.dtype[count] = t->dtype;
-        ++count;
+    c.count = static_cast<int>(plan.images.size());
+    for (int j = 0; j < c.count; ++j) {
+        c.a[j] = plan.images[j]->data;
+        c.dtype[j] = plan.images[j]->dtype;
+        c.k[j] = plan.k[j];
     }
-    const uint64_t nk = args.count("K");
-    const double* k = args.floats("K");
-    if (nk != static_cast<uint64_t>(count) && nk != static_cast<uint64_t>(count) + 1)
-        ipt::plugin::invalid("ipt.imlincomb: parameter 'K' must have one value per image, or one more");
-    for (int j = 0; j < count; ++j) c.k[j] = k[j];
-    c.count = count;
-    c.has_offset = nk == static_cast<uint64_t>(count) + 1;
-    c.offset = c.has_offset ? k[count] : 0.0;
-    const int32_t out = class_from_name(args.text("outclass"), a1->dtype);
-    const ipt_tensor* z = args.output("Z", out, a1->rows, a1->cols, a1->channels);
-    const int64_t n = numel(a1);
+    c.has_offset = plan.has_offset;
+    c.offset = plan.offset;
+    const ipt_tensor* z = args.output("Z", plan.out_dtype, plan.rows, plan.cols, plan.channels);
+    const int64_t n = plan.numel;
     if (n == 0) return;
-    bool all_u8 = out == IPT_UINT8 && reinterpret_cast<uintptr_t>(z->data) % 16 == 0;
-    for (int j = 0; j < count; ++j)
-        all_u8 = all_u8 && c.dtype[j] == IPT_UINT8 && reinterpret_cast<uintptr_t>(c.a[j]) % 16 == 0;
+    bool all_u8 = plan.out_dtype == IPT_UINT8 && plan.in_dtype == IPT_UINT8 &&
+                  reinterpret_cast<uintptr_t>(z->data) % 16 == 0;
+    for (int j = 0; j < c.count; ++j) all_u8 = all_u8 && reinterpret_cast<uintptr_t>(c.a[j]) % 16 == 0;
     if (all_u8) {
         lincomb_u8<<<grid_for((n + 15) / 16), kThreads, 0, dev.stream>>>(c, dptr<uint8_t>(z), n);
         check_launch("ipt.imlincomb");
         return;
     }
-    visit_dtype(out, [&](auto tag) {
+    visit_dtype(plan.out_dtype, [&](auto tag) {
         using O = decltype(tag);
         if constexpr (std::is_same_v<O, bool>) {
             ipt::plugin::unsupported("ipt.imlincomb: logical output");

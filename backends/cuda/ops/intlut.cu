@@ -1,9 +1,11 @@
-// intlut: B = LUT(A + 1) (int16: LUT(A + 32769)). Bandwidth-bound: 16-byte
+// intlut as the front-end plans it (common/ops/intlut.hpp): B = LUT(A + 1)
+// (int16: LUT(A + 32769)). Bandwidth-bound: 16-byte
 // loads and stores per thread, grid-stride; the uint8 table sits in shared
 // memory, the 16-bit tables (128 KiB) are read through the read-only cache.
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "ops/intlut.hpp"
 
 namespace ipt::cuda {
 namespace {
@@ -67,17 +69,14 @@ bool aligned16(const void* p, const void* q) {
 
 void run_intlut(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    const ipt_tensor* a = args.image("A");
-    const ipt_tensor* lut = args.image("LUT");
-    const int64_t need = a->dtype == IPT_UINT8 ? 256 : 65536;
-    if (lut->dtype != a->dtype || numel(lut) != need)
-        ipt::plugin::invalid("ipt.intlut: parameter 'LUT' must have " + std::to_string(need) +
-                             " entries of the class of A");
-    const ipt_tensor* b = args.output("B", a->dtype, a->rows, a->cols, a->channels);
-    const int64_t n = numel(a);
+    const ipt::frontend::IntlutPlan plan = ipt::frontend::plan_intlut(args);
+    const ipt_tensor* b = args.output("B", plan.dtype, plan.rows, plan.cols, plan.channels);
+    const int64_t n = plan.numel;
     if (n == 0) return;
+    const ipt_tensor* a = plan.A;
+    const ipt_tensor* lut = plan.LUT;
     const bool vec = aligned16(a->data, b->data);
-    switch (a->dtype) {
+    switch (plan.dtype) {
     case IPT_UINT8:
         intlut_u8<<<grid_for(vec ? (n + 15) / 16 : n), kThreads, 0, dev.stream>>>(
             dptr<uint8_t>(a), dptr<uint8_t>(lut), dptr<uint8_t>(b), n, vec);
@@ -86,11 +85,10 @@ void run_intlut(const ipt::plugin::KernelArgs& args) {
         intlut_16<uint16_t><<<grid_for(vec ? (n + 7) / 8 : n), kThreads, 0, dev.stream>>>(
             dptr<uint16_t>(a), dptr<uint16_t>(lut), dptr<uint16_t>(b), n, vec);
         break;
-    case IPT_INT16:
+    default:
         intlut_16<int16_t><<<grid_for(vec ? (n + 7) / 8 : n), kThreads, 0, dev.stream>>>(
             dptr<int16_t>(a), dptr<int16_t>(lut), dptr<int16_t>(b), n, vec);
         break;
-    default: ipt::plugin::unsupported("ipt.intlut: class of 'A' not handled");
     }
     check_launch("ipt.intlut");
 }

@@ -1,4 +1,4 @@
-// mean2: sum(double(A(:))) / numel(A). Integer and logical classes accumulate
+// mean2 as the front-end plans it (common/ops/mean2.hpp). Integer and logical classes accumulate
 // exactly in 64-bit integers (uint8/logical four bytes at a time with one
 // SAD instruction, 16-byte loads); floating classes accumulate in
 // double-double, so the result is the correctly rounded mean whatever the
@@ -7,6 +7,7 @@
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
 #include "common/reduce.cuh"
+#include "ops/mean2.hpp"
 
 namespace ipt::cuda {
 namespace {
@@ -77,12 +78,11 @@ void mean2_typed(const T* p, int64_t n, const ipt_tensor* m, int32_t out_class, 
 
 void run_mean2(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    const ipt_tensor* a = args.image("A");
-    const int32_t out_class = a->dtype == IPT_SINGLE ? IPT_SINGLE : IPT_DOUBLE;
-    const ipt_tensor* m = args.output("m", out_class, 1, 1, 1);
-    visit_dtype(a->dtype, [&](auto tag) {
+    const ipt::frontend::Mean2Plan plan = ipt::frontend::plan_mean2(args);
+    const ipt_tensor* m = args.output("m", plan.out_dtype, 1, 1, 1);
+    visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
-        mean2_typed<T>(dptr<const T>(a), numel(a), m, out_class, dev.stream);
+        mean2_typed<T>(dptr<const T>(plan.A), plan.numel, m, plan.out_dtype, dev.stream);
     });
 }
 

@@ -1,8 +1,10 @@
-// ipt.mean2 on Vulkan: a two-pass reduction (per-group partials, then one
+// ipt.mean2 on Vulkan as the front-end plans it (common/ops/mean2.hpp): a
+// two-pass reduction (per-group partials, then one
 // group), exact in int64 for integer and logical classes.
 #include <algorithm>
 
 #include "op_support.hpp"
+#include "ops/mean2.hpp"
 
 namespace {
 
@@ -19,11 +21,11 @@ struct FinalPush {
 };
 
 void run_mean2(OpContext& ctx) {
-    const ipt_tensor* a = ctx.args.image("A");
-    const int64_t n = a->rows * a->cols * a->channels;
+    const ipt::frontend::Mean2Plan plan = ipt::frontend::plan_mean2(ctx.args);
+    const ipt_tensor* a = plan.A;
+    const int64_t n = plan.numel;
     check_size("ipt.mean2", n);
-    const int32_t out_dt = a->dtype == IPT_SINGLE ? IPT_SINGLE : IPT_DOUBLE;
-    const ipt_tensor* m = ctx.args.output("m", out_dt, 1, 1, 1);
+    const ipt_tensor* m = ctx.args.output("m", plan.out_dtype, 1, 1, 1);
     const uint32_t width = ctx.tuning.group_size;
     // At most 1024 partials; each group takes a multiple of its width.
     int64_t chunk = std::max<int64_t>(int64_t(width) * ctx.tuning.per_invocation * 4, (n + 1023) / 1024);
