@@ -21,8 +21,8 @@ std::vector<ipt_impl_desc>& registered_impls() {
 extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table* host,
                                                                         const char** reason) {
     if (!host || host->header.abi_version != IPT_ABI_VERSION ||
-        host->header.struct_size < sizeof(ipt_host_table)) {
-        if (reason) *reason = "libipt_cpu needs a host table of ABI version 1";
+        host->header.struct_size < IPT_HOST_TABLE_MIN_SIZE) {
+        if (reason) *reason = "libipt_cpu: the host speaks another ABI version or its table is shorter than API version 1";
         return nullptr;
     }
     ipt::plugin::host() = host;
@@ -33,7 +33,8 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         t.vendor = "OpenIPT";
         t.version = IPT_VERSION_STRING;
         t.device_note = "";
-        const auto& impls = ipt::cpu::registered_impls();
+        static std::vector<const ipt_impl_desc*> impls;
+        for (const ipt_impl_desc& d : ipt::cpu::registered_impls()) impls.push_back(&d);
         t.impl_count = static_cast<uint32_t>(impls.size());
         t.impls = impls.data();
         return t;

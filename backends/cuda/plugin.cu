@@ -249,8 +249,8 @@ void shutdown() {
 extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table* host,
                                                                         const char** reason) {
     if (!host || host->header.abi_version != IPT_ABI_VERSION ||
-        host->header.struct_size < sizeof(ipt_host_table)) {
-        if (reason) *reason = "libipt_cuda needs a host table of ABI version 1";
+        host->header.struct_size < IPT_HOST_TABLE_MIN_SIZE) {
+        if (reason) *reason = "libipt_cuda: the host speaks another ABI version or its table is shorter than API version 1";
         return nullptr;
     }
     ipt::plugin::host() = host;
@@ -272,7 +272,9 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         t.vendor = "OpenIPT";
         t.version = IPT_VERSION_STRING;
         t.device_count = static_cast<uint32_t>(devices().size());
-        t.devices = descs().data();
+        static std::vector<const ipt_device_desc*> device_list;
+        for (const ipt_device_desc& d : descs()) device_list.push_back(&d);
+        t.devices = device_list.data();
         t.device_note = device_note().c_str();
         t.mem_alloc = mem_alloc;
         t.mem_free = mem_free;
@@ -282,7 +284,8 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         t.native_handle = native_handle;
         // With no device the implementations are still listed (they bind to no
         // device), so `ipt info` shows what the plugin offers.
-        const auto& impls = registered_impls();
+        static std::vector<const ipt_impl_desc*> impls;
+        for (const ipt_impl_desc& d : registered_impls()) impls.push_back(&d);
         t.impl_count = static_cast<uint32_t>(impls.size());
         t.impls = impls.data();
         t.shutdown = shutdown;

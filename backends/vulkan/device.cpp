@@ -1230,7 +1230,7 @@ void Instance::init() {
         log(1, "skipping Vulkan device " + line);
         skipped += (skipped.empty() ? "" : "; ") + line;
     }
-    for (auto& d : devices_) descs_.push_back(d->desc());
+    for (auto& d : devices_) descs_.push_back(&d->desc());
     if (devices_.empty())
         note_ = physical.empty() ? "no Vulkan physical device (is a Vulkan driver/ICD installed?)"
                                  : "no usable Vulkan device: " + skipped;

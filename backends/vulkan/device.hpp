@@ -228,7 +228,8 @@ public:
 
     uint32_t device_count() const { return static_cast<uint32_t>(devices_.size()); }
     Device& device(uint32_t index) { return *devices_.at(index); }
-    const ipt_device_desc* descs() const { return descs_.empty() ? nullptr : descs_.data(); }
+    // The plugin table's device list: one pointer per device.
+    const ipt_device_desc* const* descs() const { return descs_.empty() ? nullptr : descs_.data(); }
     const std::string& note() const { return note_; }
     VkInstance handle() const { return instance_; }
 
@@ -245,7 +246,7 @@ private:
     bool validation_ = false;
     bool initialised_ = false;
     std::vector<std::unique_ptr<Device>> devices_;
-    std::vector<ipt_device_desc> descs_;
+    std::vector<const ipt_device_desc*> descs_;
     std::string note_;
     std::mutex validation_mutex_;
     uint64_t validation_errors_ = 0;

@@ -2,9 +2,14 @@
 // of each variant, device and image access, and dispatch geometry.
 //
 //   static void run_intlut(ipt::vk::OpContext& ctx) { ... }
-//   IPT_VK_OP("ipt.intlut", run_intlut)          // variants wave32 and wave64
-//   IPT_VK_OP_PLAIN("ipt.dither", run_dither)    // one variant ("")
-//   IPT_VK_OP_VARIANT("ipt.conv2", ipt::vk::kFft, 70, run_conv2_fft)
+//   IPT_VK_OP("ipt.intlut", "wave32", 60, run_intlut)
+//   IPT_VK_OP("ipt.intlut", "wave64", 50, run_intlut)
+//   IPT_VK_OP("ipt.dither", "", 55, run_dither)
+//   IPT_VK_OP("ipt.conv2", "fft", 70, run_conv2_fft)
+//
+// The variant names the tuning the body runs with (kWave32, kWave64, kPlain
+// for "", kFft); the line has the same shape in every backend (see
+// op_registration.hpp).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,7 @@
 
 #include "device.hpp"
 #include "ipt/ipt_plugin.hpp"
+#include "op_registration.hpp"
 
 namespace ipt::vk {
 
@@ -35,6 +41,8 @@ extern const Tuning kWave64;
 extern const Tuning kPlain;
 // conv2's FFT variant: the plain tuning under the variant name "fft".
 extern const Tuning kFft;
+// The tuning a variant name stands for; nullptr if none.
+const Tuning* tuning_named(const char* variant);
 
 // Everything an implementation needs for one call.
 struct OpContext {
@@ -54,10 +62,11 @@ struct OpContext {
     static bool aligned(std::initializer_list<VkDeviceAddress> addresses, uint32_t bytes);
 };
 
-// Registered implementations (filled by static registrations, read by the entry).
+// Registered implementations (filled by static registrations, read by the
+// entry, which finds each variant's tuning).
 struct Registered {
     const char* op;
-    const Tuning* tuning;
+    const char* variant;
     int32_t priority;
     ipt_kernel_fn fn;
 };
@@ -66,9 +75,13 @@ std::vector<Registered>& registrations();
 using OpBody = void (*)(OpContext&);
 ipt_status run_op(const ipt_kernel_call* call, OpBody body);
 
-struct Registration {
-    Registration(const char* op, const Tuning* tuning, int32_t priority, ipt_kernel_fn fn) {
-        registrations().push_back({op, tuning, priority, fn});
+struct Registry {
+    template <void (*Body)(OpContext&)>
+    static ipt_status entry(const ipt_kernel_call* call) {
+        return run_op(call, Body);
+    }
+    static void add(const char* op, const char* variant, int32_t priority, ipt_kernel_fn fn) {
+        registrations().push_back({op, variant, priority, fn});
     }
 };
 
@@ -87,27 +100,5 @@ inline uint32_t div_up(uint64_t a, uint64_t b) { return static_cast<uint32_t>((a
 
 }  // namespace ipt::vk
 
-#define IPT_VK_CONCAT2(a, b) a##b
-#define IPT_VK_CONCAT(a, b) IPT_VK_CONCAT2(a, b)
-#define IPT_VK_OP(op_name, body)                                                          \
-    static ipt_status IPT_VK_CONCAT(body, _entry)(const ipt_kernel_call* call) {          \
-        return ::ipt::vk::run_op(call, body);                                              \
-    }                                                                                      \
-    static const ::ipt::vk::Registration IPT_VK_CONCAT(body, _wave32)(                    \
-        op_name, &::ipt::vk::kWave32, 60, IPT_VK_CONCAT(body, _entry));                    \
-    static const ::ipt::vk::Registration IPT_VK_CONCAT(body, _wave64)(                    \
-        op_name, &::ipt::vk::kWave64, 50, IPT_VK_CONCAT(body, _entry));
-#define IPT_VK_OP_PLAIN(op_name, body)                                                    \
-    static ipt_status IPT_VK_CONCAT(body, _entry)(const ipt_kernel_call* call) {          \
-        return ::ipt::vk::run_op(call, body);                                              \
-    }                                                                                      \
-    static const ::ipt::vk::Registration IPT_VK_CONCAT(body, _plain)(                     \
-        op_name, &::ipt::vk::kPlain, 55, IPT_VK_CONCAT(body, _entry));
-// A named variant of another algorithm (conv2's "fft"), with its own tuning
-// and static priority.
-#define IPT_VK_OP_VARIANT(op_name, tuning, priority, body)                                \
-    static ipt_status IPT_VK_CONCAT(body, _entry)(const ipt_kernel_call* call) {          \
-        return ::ipt::vk::run_op(call, body);                                              \
-    }                                                                                      \
-    static const ::ipt::vk::Registration IPT_VK_CONCAT(body, _variant)(                   \
-        op_name, &(tuning), priority, IPT_VK_CONCAT(body, _entry));
+#define IPT_VK_OP(op_name, variant, priority, body) \
+    IPT_REGISTER_OP(::ipt::vk::Registry, op_name, variant, priority, body)

@@ -21,6 +21,12 @@ const Tuning kWave64 = {"wave64", 64, 256, 64, 4, 4, 4};
 const Tuning kPlain = {"", 0, 128, 32, 4, 1, 1};
 const Tuning kFft = {"fft", 0, 128, 32, 4, 1, 1};
 
+const Tuning* tuning_named(const char* variant) {
+    for (const Tuning* t : {&kWave32, &kWave64, &kPlain, &kFft})
+        if (std::strcmp(t->variant, variant) == 0) return t;
+    return nullptr;
+}
+
 std::vector<Registered>& registrations() {
     static std::vector<Registered> list;
     return list;
@@ -182,6 +188,7 @@ std::mutex entry_mutex;
 int entry_count = 0;
 ipt_plugin_table table{};
 std::vector<ipt_impl_desc> descs;
+std::vector<const ipt_impl_desc*> desc_list;  // the table's list: pointers into descs
 
 void shutdown() {
     std::lock_guard<std::mutex> lock(entry_mutex);
@@ -197,13 +204,22 @@ const ipt_plugin_table* enter() {
     // every call takes that path whatever the device.
     const char* forced = std::getenv("IPT_VULKAN_VARIANT");
     descs.clear();
+    desc_list.clear();
     for (const Registered& r : registrations()) {
-        if (forced && *forced && *r.tuning->variant && std::strcmp(forced, r.tuning->variant) != 0)
+        const Tuning* tuning = tuning_named(r.variant);
+        if (!tuning) {
+            const std::string message =
+                std::string(r.op) + ": variant '" + r.variant + "' names no tuning; not registered";
+            if (ipt::plugin::host()->log) ipt::plugin::host()->log(3, "vulkan", message.c_str());
             continue;
-        descs.push_back(ipt_impl_desc{sizeof(ipt_impl_desc), r.op, r.tuning->variant, "vulkan",
+        }
+        if (forced && *forced && *tuning->variant && std::strcmp(forced, tuning->variant) != 0)
+            continue;
+        descs.push_back(ipt_impl_desc{sizeof(ipt_impl_desc), r.op, tuning->variant, "vulkan",
                                       r.priority, r.fn,
-                                      const_cast<void*>(static_cast<const void*>(r.tuning))});
+                                      const_cast<void*>(static_cast<const void*>(tuning))});
     }
+    for (const ipt_impl_desc& d : descs) desc_list.push_back(&d);
     table = ipt_plugin_table{};
     table.header = {sizeof(ipt_plugin_table), IPT_ABI_VERSION, IPT_API_VERSION};
     table.name = "vulkan";
@@ -218,8 +234,8 @@ const ipt_plugin_table* enter() {
     table.mem_download = mem_download;
     table.sync = sync;
     table.native_handle = native_handle;
-    table.impl_count = static_cast<uint32_t>(descs.size());
-    table.impls = descs.data();
+    table.impl_count = static_cast<uint32_t>(desc_list.size());
+    table.impls = desc_list.data();
     table.shutdown = shutdown;
     return &table;
 }
@@ -230,8 +246,8 @@ const ipt_plugin_table* enter() {
 extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table* host,
                                                                         const char** reason) {
     if (!host || host->header.abi_version != IPT_ABI_VERSION ||
-        host->header.struct_size < sizeof(ipt_host_table)) {
-        if (reason) *reason = "libipt_vulkan needs a host table of ABI version 1";
+        host->header.struct_size < IPT_HOST_TABLE_MIN_SIZE) {
+        if (reason) *reason = "libipt_vulkan: the host speaks another ABI version or its table is shorter than API version 1";
         return nullptr;
     }
     ipt::plugin::host() = host;

@@ -233,7 +233,7 @@ bool load_plugin(const std::string& path, const ipt_host_table* host, Plugin* p)
 const ipt_impl_desc* find_impl(const Plugin* p, const char* op, const char* variant) {
     if (!p || !p->table) return nullptr;
     for (uint32_t i = 0; i < p->table->impl_count; ++i) {
-        const ipt_impl_desc& d = p->table->impls[i];
+        const ipt_impl_desc& d = *p->table->impls[i];
         if (std::strcmp(d.op, op) == 0 && std::strcmp(d.variant, variant) == 0) return &d;
     }
     return nullptr;
@@ -403,6 +403,7 @@ RunResult run_once(const ipt_op_schema* schema, const ipt_impl_desc* impl, const
     kc.device_id = cuda ? 1 : 0;
     kc.device_index = 0;
     kc.value_count = schema->param_count;
+    kc.value_stride = sizeof(ipt_value);
     kc.values = b->values.data();
     kc.host_call = &hc;
     g_error.clear();
@@ -762,7 +763,7 @@ int main(int argc, char** argv) {
         std::printf("SKIP: no CUDA device (%s)\n", cuda.table->device_note);
         return skip_code;
     }
-    const ipt_device_desc& dev = cuda.table->devices[0];
+    const ipt_device_desc& dev = *cuda.table->devices[0];
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
@@ -891,6 +892,7 @@ int main(int argc, char** argv) {
                 kc.schema = schema;
                 kc.device_id = 1;
                 kc.value_count = schema->param_count;
+                kc.value_stride = sizeof(ipt_value);
                 kc.values = b->values.data();
                 kc.host_call = &hc;
                 last = gi->run(&kc);

@@ -284,6 +284,7 @@ void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Im
     kc.device_index = dev.index_in_plugin;
     kc.impl_user = impl.user;
     kc.value_count = op.param_count;
+    kc.value_stride = sizeof(ipt_value);
     kc.values = a.kv.data();
     kc.host_call = &a.hc;
 

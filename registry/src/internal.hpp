@@ -76,6 +76,11 @@ struct Plugin {
     std::vector<uint32_t> device_ids;
     std::vector<Impl> impl_templates;  // device_id unset; bound by kind
     std::vector<std::string> impl_kinds;
+    // The operators it introduces, copied into this library's layout of
+    // ipt_op_schema and ipt_param_schema (the plugin may be built against an
+    // older or newer header), so the registry may index their parameters.
+    std::deque<ipt_op_schema> schemas;
+    std::deque<std::vector<ipt_param_schema>> schema_params;
     bool has_slot(size_t offset_end) const { return table->header.struct_size >= offset_end; }
 };
 

@@ -63,7 +63,42 @@ const ipt_host_table the_host_table = {
     host_cpu_threads,
 };
 
-#define IPT_SLOT_END(type, field) (offsetof(type, field) + sizeof(((type*)nullptr)->field))
+#define IPT_SLOT_END(type, field) IPT_SIZE_THROUGH(type, field)
+
+// A copy of a plugin's schema in this library's layout: the fields the
+// plugin's struct_size and param_stride cover, zero beyond them.
+const ipt_op_schema* adopt_schema(Plugin& plugin, const ipt_op_schema& s) {
+    ipt_op_schema copy{};
+    std::memcpy(&copy, &s, std::min<size_t>(s.struct_size, sizeof copy));
+    copy.struct_size = sizeof copy;
+    auto& params = plugin.schema_params.emplace_back(s.param_count);
+    const size_t bytes = std::min<size_t>(s.param_stride, sizeof(ipt_param_schema));
+    for (uint32_t i = 0; i < s.param_count; ++i) std::memcpy(&params[i], ipt_op_param(&s, i), bytes);
+    copy.param_stride = sizeof(ipt_param_schema);
+    copy.params = params.data();
+    return &plugin.schemas.emplace_back(copy);
+}
+
+// Checks that a schema a plugin hands over can be read: sizes (IPT_ERR_ABI)
+// first, then contents (IPT_ERR_PLUGIN).
+ipt_status check_schema(const ipt_op_schema* s, uint32_t i) {
+    const std::string which = "schema " + std::to_string(i);
+    if (!s) return fail(IPT_ERR_PLUGIN, which + " is NULL");
+    if (s->struct_size < IPT_OP_SCHEMA_MIN_SIZE)
+        return fail(IPT_ERR_ABI, which + " has struct_size " + std::to_string(s->struct_size) +
+                                     ", API version 1 needs at least " + std::to_string(IPT_OP_SCHEMA_MIN_SIZE));
+    if (!s->name || !s->params) return fail(IPT_ERR_PLUGIN, which + " is incomplete");
+    if (s->param_count > 0 &&
+        (s->param_stride < IPT_PARAM_SCHEMA_MIN_SIZE || s->param_stride % alignof(ipt_param_schema) != 0))
+        return fail(IPT_ERR_ABI, which + " ('" + s->name + "') has param_stride " + std::to_string(s->param_stride) +
+                                     ", API version 1 needs a multiple of " +
+                                     std::to_string(alignof(ipt_param_schema)) + " of at least " +
+                                     std::to_string(IPT_PARAM_SCHEMA_MIN_SIZE));
+    for (uint32_t k = 0; k < s->param_count; ++k)
+        if (!ipt_op_param(s, k)->name)
+            return fail(IPT_ERR_PLUGIN, which + " ('" + s->name + "') has a parameter without a name");
+    return IPT_OK;
+}
 
 std::string canonical_path(const std::string& path) {
     std::error_code ec;
@@ -80,11 +115,11 @@ ipt_status adopt_table(ipt_context* ctx, Plugin& plugin, Report& report) {
     if (t->header.abi_version != IPT_ABI_VERSION)
         return fail(IPT_ERR_ABI, "plugin speaks ABI version " + std::to_string(t->header.abi_version) +
                                      ", this host speaks " + std::to_string(IPT_ABI_VERSION));
-    // Every slot of API version 1 up to the schemas must be there; shutdown is optional.
-    const size_t needed = IPT_SLOT_END(ipt_plugin_table, schemas);
-    if (t->header.struct_size < needed)
+    // Every slot of API version 1 must be there (optional ones may be NULL).
+    if (t->header.struct_size < IPT_PLUGIN_TABLE_MIN_SIZE)
         return fail(IPT_ERR_ABI, "plugin table is " + std::to_string(t->header.struct_size) +
-                                     " bytes, API version 1 needs at least " + std::to_string(needed));
+                                     " bytes, API version 1 needs at least " +
+                                     std::to_string(IPT_PLUGIN_TABLE_MIN_SIZE));
     if (!t->name || !*t->name) return fail(IPT_ERR_PLUGIN, "plugin table has no name");
     report.name = t->name;
     report.vendor = t->vendor ? t->vendor : "";
@@ -95,25 +130,29 @@ ipt_status adopt_table(ipt_context* ctx, Plugin& plugin, Report& report) {
         if (!t->mem_alloc || !t->mem_free || !t->mem_upload || !t->mem_download || !t->sync)
             return fail(IPT_ERR_PLUGIN, "plugin owns devices but lacks memory functions "
                                         "(mem_alloc, mem_free, mem_upload, mem_download, sync)");
-        for (uint32_t i = 0; i < t->device_count; ++i)
-            if (t->devices[i].struct_size < IPT_SLOT_END(ipt_device_desc, subgroup_size))
+        for (uint32_t i = 0; i < t->device_count; ++i) {
+            if (!t->devices[i]) return fail(IPT_ERR_PLUGIN, "device " + std::to_string(i) + " description is NULL");
+            if (t->devices[i]->struct_size < IPT_DEVICE_DESC_MIN_SIZE)
                 return fail(IPT_ERR_ABI, "device " + std::to_string(i) + " description has struct_size " +
-                                             std::to_string(t->devices[i].struct_size));
+                                             std::to_string(t->devices[i]->struct_size) +
+                                             ", API version 1 needs at least " +
+                                             std::to_string(IPT_DEVICE_DESC_MIN_SIZE));
+        }
     }
     if (t->impl_count > 0 && !t->impls) return fail(IPT_ERR_PLUGIN, "plugin reports implementations but the list is NULL");
     if (t->schema_count > 0 && !t->schemas) return fail(IPT_ERR_PLUGIN, "plugin reports schemas but the list is NULL");
 
-    // Operators the plugin introduces.
+    // Operators the plugin introduces, checked before anything is copied.
+    for (uint32_t i = 0; i < t->schema_count; ++i)
+        if (ipt_status s = check_schema(t->schemas[i], i); s != IPT_OK) return s;
     std::map<std::string, const ipt_op_schema*> new_ops;
     for (uint32_t i = 0; i < t->schema_count; ++i) {
         const ipt_op_schema* s = t->schemas[i];
-        if (!s || s->struct_size < IPT_SLOT_END(ipt_op_schema, compare_doc) || !s->name || !s->params)
-            return fail(IPT_ERR_PLUGIN, "schema " + std::to_string(i) + " is incomplete");
         if (!std::strchr(s->name, '.'))
             return fail(IPT_ERR_PLUGIN, std::string("operator '") + s->name + "' is not namespaced (e.g. 'acme.facet')");
         if (ctx->ops_by_name.count(s->name) || new_ops.count(s->name))
             return fail(IPT_ERR_PLUGIN, std::string("plugin introduces operator '") + s->name + "', which already exists");
-        new_ops[s->name] = s;
+        new_ops[s->name] = adopt_schema(plugin, *s);
     }
 
     // Implementations: each must name a known operator, once per (variant, device kind).
@@ -121,8 +160,13 @@ ipt_status adopt_table(ipt_context* ctx, Plugin& plugin, Report& report) {
     std::vector<Impl> templates;
     std::vector<std::string> kinds;
     for (uint32_t i = 0; i < t->impl_count; ++i) {
-        const ipt_impl_desc& d = t->impls[i];
-        if (d.struct_size < IPT_SLOT_END(ipt_impl_desc, user) || !d.op || !d.run || !d.device_kind)
+        if (!t->impls[i]) return fail(IPT_ERR_PLUGIN, "implementation " + std::to_string(i) + " is NULL");
+        const ipt_impl_desc& d = *t->impls[i];
+        if (d.struct_size < IPT_IMPL_DESC_MIN_SIZE)
+            return fail(IPT_ERR_ABI, "implementation " + std::to_string(i) + " has struct_size " +
+                                         std::to_string(d.struct_size) + ", API version 1 needs at least " +
+                                         std::to_string(IPT_IMPL_DESC_MIN_SIZE));
+        if (!d.op || !d.run || !d.device_kind)
             return fail(IPT_ERR_PLUGIN, "implementation " + std::to_string(i) + " is incomplete");
         const std::string variant = d.variant ? d.variant : "";
         const std::string key = std::string(d.op) + "|" + variant + "|" + d.device_kind;
@@ -146,7 +190,7 @@ ipt_status adopt_table(ipt_context* ctx, Plugin& plugin, Report& report) {
 
     // Everything checks out: publish devices, operators, implementations.
     for (uint32_t i = 0; i < t->device_count; ++i) {
-        const ipt_device_desc& dd = t->devices[i];
+        const ipt_device_desc& dd = *t->devices[i];
         Device dev;
         dev.id = static_cast<uint32_t>(ctx->devices.size());
         dev.name = dd.name ? dd.name : "";

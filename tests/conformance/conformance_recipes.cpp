@@ -118,8 +118,10 @@ std::string param_text(const ipt_op_schema& schema, const CaseSpec& c, const std
         default: return "";
         }
     }
-    for (uint32_t i = 0; i < schema.param_count; ++i)
-        if (name == schema.params[i].name && schema.params[i].default_text) return schema.params[i].default_text;
+    for (uint32_t i = 0; i < schema.param_count; ++i) {
+        const ipt_param_schema* p = ipt_op_param(&schema, i);
+        if (name == p->name && p->default_text) return p->default_text;
+    }
     return "";
 }
 
@@ -154,7 +156,7 @@ const Shape kDensityShape = {67, 61};  // enough pixels for 0.1% to hold a few
 
 const ipt_param_schema* find_param(const ipt_op_schema& schema, const std::string& name) {
     for (uint32_t i = 0; i < schema.param_count; ++i)
-        if (name == schema.params[i].name) return &schema.params[i];
+        if (name == ipt_op_param(&schema, i)->name) return ipt_op_param(&schema, i);
     return nullptr;
 }
 
@@ -904,7 +906,7 @@ double mid_value(const ipt_param_schema& p) {
 OpRecipe generic_recipe(const ipt_op_schema& schema) {
     OpRecipe r;
     for (uint32_t i = 0; i < schema.param_count; ++i) {
-        const ipt_param_schema& p = schema.params[i];
+        const ipt_param_schema& p = *ipt_op_param(&schema, i);
         if (p.kind == IPT_PARAM_INPUT && !(p.flags & IPT_P_OPTIONAL) && !(p.flags & IPT_P_HOST)) {
             r.main = p.name;
             break;
@@ -915,7 +917,7 @@ OpRecipe generic_recipe(const ipt_op_schema& schema) {
     auto base = [s](const ImageSpec& main, const std::string& main_name) {
         CaseSpec c;
         for (uint32_t i = 0; i < s->param_count; ++i) {
-            const ipt_param_schema& p = s->params[i];
+            const ipt_param_schema& p = *ipt_op_param(s, i);
             const bool required = !(p.flags & IPT_P_OPTIONAL) && !p.default_text;
             if (p.kind == IPT_PARAM_INPUT) {
                 if (p.name == main_name) {
@@ -949,13 +951,13 @@ OpRecipe generic_recipe(const ipt_op_schema& schema) {
         ImageSpec main = spec(IPT_DOUBLE, 17, 23);
         if (!main_name.empty()) {
             for (uint32_t i = 0; i < s->param_count; ++i)
-                if (main_name == s->params[i].name) {
-                    const std::vector<ipt_dtype> ds = dtypes_in(s->params[i].dtypes);
+                if (main_name == ipt_op_param(s, i)->name) {
+                    const std::vector<ipt_dtype> ds = dtypes_in(ipt_op_param(s, i)->dtypes);
                     if (!ds.empty()) main.dtype = first_of(ds, {IPT_UINT8, IPT_DOUBLE});
                 }
         }
         for (uint32_t i = 0; i < s->param_count; ++i) {
-            const ipt_param_schema& p = s->params[i];
+            const ipt_param_schema& p = *ipt_op_param(s, i);
             if (p.kind == IPT_PARAM_ENUM && p.values) {
                 std::string all = p.values;
                 for (size_t at = 0; at <= all.size();) {

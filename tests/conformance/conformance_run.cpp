@@ -28,7 +28,7 @@ namespace {
 
 const ipt_param_schema* param_of(const ipt_op_schema& s, const std::string& name) {
     for (uint32_t i = 0; i < s.param_count; ++i)
-        if (name == s.params[i].name) return &s.params[i];
+        if (name == ipt_op_param(&s, i)->name) return ipt_op_param(&s, i);
     return nullptr;
 }
 
@@ -58,7 +58,7 @@ ipt_status prepare(ipt_call* call, ipt::Context& ctx, const Target& t, const ipt
         if (s != IPT_OK) return s;
     }
     for (uint32_t i = 0; i < schema.param_count; ++i) {
-        const ipt_param_schema& p = schema.params[i];
+        const ipt_param_schema& p = *ipt_op_param(&schema, i);
         if (p.kind != IPT_PARAM_OUTPUT || !(p.flags & IPT_P_OPTIONAL)) continue;
         const bool want = c.want_all_optional || std::find(c.want.begin(), c.want.end(), p.name) != c.want.end();
         if (want)
@@ -106,7 +106,7 @@ RunResult run_case(const Target& t, const ipt_op_schema& schema, const CaseSpec&
         res.ran_variant = d.variant ? d.variant : "";
     }
     for (uint32_t i = 0; i < schema.param_count; ++i) {
-        const ipt_param_schema& p = schema.params[i];
+        const ipt_param_schema& p = *ipt_op_param(&schema, i);
         if (p.kind != IPT_PARAM_OUTPUT) continue;
         if (p.flags & IPT_P_OPTIONAL) {
             const bool want = c.want_all_optional || std::find(c.want.begin(), c.want.end(), p.name) != c.want.end();

@@ -303,7 +303,7 @@ TEST(ConformanceRecipes, CoverEveryOptionClassShapeAndSpecialImage) {
         ASSERT_FALSE(cases.empty());
         EXPECT_EQ(std::set<std::string>(labels.begin(), labels.end()).size(), labels.size()) << "labels must be unique";
         for (uint32_t i = 0; i < s.param_count; ++i) {
-            const ipt_param_schema& p = s.params[i];
+            const ipt_param_schema& p = *ipt_op_param(&s, i);
             // Each value of each option (the default may be implied).
             if ((p.kind == IPT_PARAM_ENUM || p.kind == IPT_PARAM_INT) && p.values) {
                 std::string all = p.values;
@@ -323,8 +323,10 @@ TEST(ConformanceRecipes, CoverEveryOptionClassShapeAndSpecialImage) {
         // The first required input: every class it accepts, the edge shapes,
         // special images, the large case.
         const ipt_param_schema* main = nullptr;
-        for (uint32_t i = 0; i < s.param_count && !main; ++i)
-            if (s.params[i].kind == IPT_PARAM_INPUT && !(s.params[i].flags & IPT_P_OPTIONAL)) main = &s.params[i];
+        for (uint32_t i = 0; i < s.param_count && !main; ++i) {
+            const ipt_param_schema* p = ipt_op_param(&s, i);
+            if (p->kind == IPT_PARAM_INPUT && !(p->flags & IPT_P_OPTIONAL)) main = p;
+        }
         if (!main) continue;
         for (ipt_dtype d : dtypes_in(main->dtypes)) {
             const std::string prefix = std::string(main->name) + "=" + std::string(dtype_label(d)) + " ";

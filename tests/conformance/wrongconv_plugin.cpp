@@ -64,15 +64,14 @@ ipt_status run_wrong_conv2(const ipt_kernel_call* call) {
     return ipt::plugin::guarded([&] { wrong_conv2(KernelArgs(call)); });
 }
 
-const ipt_impl_desc kImpls[] = {
-    {sizeof(ipt_impl_desc), "ipt.conv2", "", IPT_KIND_HOST, 1000, run_wrong_conv2, nullptr},
-};
+const ipt_impl_desc kConv2 = {sizeof(ipt_impl_desc), "ipt.conv2", "", IPT_KIND_HOST, 1000, run_wrong_conv2, nullptr};
+const ipt_impl_desc* const kImpls[] = {&kConv2};
 
 }  // namespace
 
 extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table* host, const char** reason) {
-    if (!host || host->header.abi_version != IPT_ABI_VERSION) {
-        if (reason) *reason = "libipt_wrongconv needs ABI version 1";
+    if (!host || host->header.abi_version != IPT_ABI_VERSION || host->header.struct_size < IPT_HOST_TABLE_MIN_SIZE) {
+        if (reason) *reason = "libipt_wrongconv: the host speaks another ABI version";
         return nullptr;
     }
     ipt::plugin::host() = host;

@@ -7,14 +7,37 @@
 
 namespace {
 
-ipt_status run_nothing(const ipt_kernel_call*) { return IPT_OK; }
+[[maybe_unused]] ipt_status run_nothing(const ipt_kernel_call*) { return IPT_OK; }
 
-const ipt_impl_desc twice[] = {
-    {sizeof(ipt_impl_desc), "ipt.mean2", "", IPT_KIND_HOST, 1, run_nothing, nullptr},
-    {sizeof(ipt_impl_desc), "ipt.mean2", "", IPT_KIND_HOST, 1, run_nothing, nullptr},
+[[maybe_unused]] const ipt_impl_desc mean2 = {sizeof(ipt_impl_desc), "ipt.mean2", "", IPT_KIND_HOST, 1, run_nothing, nullptr};
+[[maybe_unused]] const ipt_impl_desc* const twice[] = {&mean2, &mean2};
+
+// Descriptions shorter than API version 1 allows: a writer built against a
+// header older than any this ABI has, or one that forgot to set the size.
+[[maybe_unused]] const ipt_impl_desc short_impl = {offsetof(ipt_impl_desc, run), "ipt.mean2", "", IPT_KIND_HOST, 1, run_nothing, nullptr};
+[[maybe_unused]] const ipt_impl_desc* const short_impls[] = {&short_impl};
+
+[[maybe_unused]] const ipt_device_desc short_device = {offsetof(ipt_device_desc, memory_bytes), "short", "short", "", "", 0, 0, 0};
+[[maybe_unused]] const ipt_device_desc* const short_devices[] = {&short_device};
+[[maybe_unused]] ipt_status mem_alloc(uint32_t, uint64_t, void**, void**) { return IPT_ERR_OUT_OF_MEMORY; }
+[[maybe_unused]] void mem_free(uint32_t, void*) {}
+[[maybe_unused]] ipt_status mem_copy(uint32_t, void*, uint64_t, const void*, uint64_t) { return IPT_ERR_DEVICE; }
+[[maybe_unused]] ipt_status mem_read(uint32_t, void*, uint64_t, void*, uint64_t) { return IPT_ERR_DEVICE; }
+[[maybe_unused]] ipt_status sync(uint32_t) { return IPT_OK; }
+
+[[maybe_unused]] const ipt_param_schema params[] = {
+    IPT_IN("A", IPT_DT_NUMERIC, 0, NULL, "image"),
+    IPT_OUT("B", IPT_DT(IPT_DOUBLE), 0, "result"),
 };
+// The parameters are laid out one after another, but the stride claims less.
+[[maybe_unused]] const ipt_op_schema short_stride = {sizeof(ipt_op_schema), "fault.stride", "", "", 2,
+                                    IPT_PARAM_SCHEMA_MIN_SIZE - 8, params, NULL, IPT_CMP_EXACT, 0, ""};
+[[maybe_unused]] const ipt_op_schema short_schema = {offsetof(ipt_op_schema, compare), "fault.short", "", "", IPT_PARAMS(params),
+                                    NULL, IPT_CMP_EXACT, 0, ""};
+[[maybe_unused]] const ipt_op_schema* const stride_schemas[] = {&short_stride};
+[[maybe_unused]] const ipt_op_schema* const short_schemas[] = {&short_schema};
 
-ipt_plugin_table make_table() {
+[[maybe_unused]] ipt_plugin_table make_table() {
     ipt_plugin_table t{};
     t.header = {sizeof(ipt_plugin_table), IPT_ABI_VERSION, IPT_API_VERSION};
     t.name = "fault";
@@ -41,21 +64,38 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
     (void)reason;
     throw std::runtime_error("initialisation failed on purpose");
 #elif defined(IPT_FAULT_dup_op)
-    (void)reason;
     table.impl_count = 2;
     table.impls = twice;
     return &table;
 #elif defined(IPT_FAULT_short_table)
-    (void)reason;
     table.header.struct_size = offsetof(ipt_plugin_table, devices);
+    return &table;
+#elif defined(IPT_FAULT_short_impl)
+    table.impl_count = 1;
+    table.impls = short_impls;
+    return &table;
+#elif defined(IPT_FAULT_short_device)
+    table.device_count = 1;
+    table.devices = short_devices;
+    table.mem_alloc = mem_alloc;
+    table.mem_free = mem_free;
+    table.mem_upload = mem_copy;
+    table.mem_download = mem_read;
+    table.sync = sync;
+    return &table;
+#elif defined(IPT_FAULT_short_param_stride)
+    table.schema_count = 1;
+    table.schemas = stride_schemas;
+    return &table;
+#elif defined(IPT_FAULT_short_schema)
+    table.schema_count = 1;
+    table.schemas = short_schemas;
     return &table;
 #endif
 }
 #else
 // The entry is there under another name only.
 extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry_misspelt(const ipt_host_table*, const char**) {
-    (void)twice;
-    (void)make_table;
     return nullptr;
 }
 #endif

@@ -87,6 +87,8 @@ const ipt_impl_desc impls[] = {
     {sizeof(ipt_impl_desc), "ipt.mean2", "slow", IPT_TESTDEV_KIND, 1000, mean2_slow, nullptr},
     {sizeof(ipt_impl_desc), "ipt.imlincomb", "throws", IPT_TESTDEV_KIND, 0, imlincomb_throws, nullptr},
 };
+const ipt_impl_desc* const impl_list[] = {&impls[0], &impls[1], &impls[2]};
+const ipt_device_desc* const device_list[] = {&device};
 
 }  // namespace
 
@@ -99,7 +101,7 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         table.vendor = "OpenIPT tests";
         table.version = "1.0";
         table.device_count = 1;
-        table.devices = &device;
+        table.devices = device_list;
         table.device_note = "";
         table.mem_alloc = mem_alloc;
         table.mem_free = mem_free;
@@ -107,8 +109,8 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         table.mem_download = mem_download;
         table.sync = sync;
         table.native_handle = native_handle;
-        table.impl_count = sizeof impls / sizeof impls[0];
-        table.impls = impls;
+        table.impl_count = sizeof impl_list / sizeof impl_list[0];
+        table.impls = impl_list;
         return table;
     }();
     return &t;

@@ -2,10 +2,12 @@
 // process and the other plugins keep working.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <string>
 
 #include "ipt/ipt.hpp"
+#include "ipt/ipt_plugin.h"
 
 namespace {
 
@@ -38,7 +40,9 @@ void expect_fault(const std::string& name, ipt_status status, const std::string&
     EXPECT_GT(ipt_impl_count(ctx.get(), nullptr), 0u);
 }
 
-TEST(AbiFaults, WrongAbiVersion) { expect_fault("fault_wrong_abi", IPT_ERR_ABI, "ABI version 99"); }
+TEST(AbiFaults, WrongAbiVersion) {
+    expect_fault("fault_wrong_abi", IPT_ERR_ABI, "ABI version " + std::to_string(IPT_ABI_VERSION + 98));
+}
 
 TEST(AbiFaults, MissingEntrySymbol) { expect_fault("fault_no_entry", IPT_ERR_PLUGIN, "no exported symbol 'ipt_plugin_entry'"); }
 
@@ -53,6 +57,31 @@ TEST(AbiFaults, EntryThrowsCxxException) {
 TEST(AbiFaults, OperatorRegisteredTwice) { expect_fault("fault_dup_op", IPT_ERR_PLUGIN, "'ipt.mean2' (variant '', device kind 'cpu') twice"); }
 
 TEST(AbiFaults, TableTooShortForItsVersion) { expect_fault("fault_short_table", IPT_ERR_ABI, "plugin table is"); }
+
+// Descriptions and strides below the API version 1 sizes are refused, each
+// with the size seen and the size needed.
+TEST(AbiFaults, ImplementationDescriptionTooShort) {
+    expect_fault("fault_short_impl", IPT_ERR_ABI,
+                 "implementation 0 has struct_size " + std::to_string(offsetof(ipt_impl_desc, run)) +
+                     ", API version 1 needs at least " + std::to_string(IPT_IMPL_DESC_MIN_SIZE));
+}
+
+TEST(AbiFaults, DeviceDescriptionTooShort) {
+    expect_fault("fault_short_device", IPT_ERR_ABI,
+                 "device 0 description has struct_size " + std::to_string(offsetof(ipt_device_desc, memory_bytes)) +
+                     ", API version 1 needs at least " + std::to_string(IPT_DEVICE_DESC_MIN_SIZE));
+}
+
+TEST(AbiFaults, ParameterStrideTooSmall) {
+    expect_fault("fault_short_param_stride", IPT_ERR_ABI,
+                 "schema 0 ('fault.stride') has param_stride " + std::to_string(IPT_PARAM_SCHEMA_MIN_SIZE - 8));
+}
+
+TEST(AbiFaults, SchemaTooShort) {
+    expect_fault("fault_short_schema", IPT_ERR_ABI,
+                 "schema 0 has struct_size " + std::to_string(offsetof(ipt_op_schema, compare)) +
+                     ", API version 1 needs at least " + std::to_string(IPT_OP_SCHEMA_MIN_SIZE));
+}
 
 TEST(AbiFaults, FileIsNotASharedLibrary) { expect_fault("fault_notalib", IPT_ERR_PLUGIN, "cannot load shared library"); }
 

@@ -259,7 +259,7 @@ TEST(Validation, CatalogueDefaultsAllParse) {
     for (const ipt_op_schema* op : ctx().ops()) {
         ipt::Call call(ctx(), op->name);
         for (uint32_t i = 0; i < op->param_count; ++i) {
-            const ipt_param_schema& p = op->params[i];
+            const ipt_param_schema& p = *ipt_op_param(op, i);
             if (!p.default_text) continue;
             EXPECT_EQ(ipt_call_set_text(call.get(), p.name, p.default_text), IPT_OK)
                 << op->name << "." << p.name << " default '" << p.default_text << "': " << ipt_last_error();

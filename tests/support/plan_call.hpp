@@ -57,7 +57,7 @@ class PlanCall {
 public:
     explicit PlanCall(const char* op) : schema_(&catalogue_schema(op)), values_(schema_->param_count) {
         set_.assign(schema_->param_count, false);
-        for (uint32_t i = 0; i < schema_->param_count; ++i) values_[i].kind = schema_->params[i].kind;
+        for (uint32_t i = 0; i < schema_->param_count; ++i) values_[i].kind = ipt_op_param(schema_, i)->kind;
     }
 
     PlanCall& image(const char* name, int32_t dtype, int64_t rows, int64_t cols, int64_t channels = 1,
@@ -102,7 +102,7 @@ public:
     // The call as an implementation sees it; unset parameters take defaults.
     ipt::plugin::KernelArgs args() {
         for (uint32_t i = 0; i < schema_->param_count; ++i) {
-            const ipt_param_schema& p = schema_->params[i];
+            const ipt_param_schema& p = *ipt_op_param(schema_, i);
             ipt_value& v = values_[i];
             if (p.kind == IPT_PARAM_OUTPUT) {
                 bool explicit_want = false;
@@ -129,6 +129,7 @@ public:
         call_.struct_size = sizeof(ipt_kernel_call);
         call_.schema = schema_;
         call_.value_count = schema_->param_count;
+        call_.value_stride = sizeof(ipt_value);
         call_.values = values_.data();
         return ipt::plugin::KernelArgs(&call_);
     }
@@ -136,7 +137,7 @@ public:
 private:
     uint32_t index(const char* name) const {
         for (uint32_t i = 0; i < schema_->param_count; ++i)
-            if (std::strcmp(schema_->params[i].name, name) == 0) return i;
+            if (std::strcmp(ipt_op_param(schema_, i)->name, name) == 0) return i;
         throw std::invalid_argument(std::string(schema_->name) + " has no parameter " + name);
     }
     ipt_value& at(const char* name) { return values_[index(name)]; }

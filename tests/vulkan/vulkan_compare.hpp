@@ -110,7 +110,7 @@ inline std::map<std::string, Output> run_on(uint32_t device, const std::string& 
     for (const char* o : outputs) {
         const ipt_op_schema* s = ipt_op_find(ipt_test::context().get(), op);
         for (uint32_t i = 0; i < s->param_count; ++i)
-            if (std::strcmp(s->params[i].name, o) == 0 && (s->params[i].flags & IPT_P_OPTIONAL)) call.want(o);
+            if (std::strcmp(ipt_op_param(s, i)->name, o) == 0 && (ipt_op_param(s, i)->flags & IPT_P_OPTIONAL)) call.want(o);
     }
     call.run();
     std::map<std::string, Output> result;

@@ -15,13 +15,13 @@ constexpr uint64_t bench_seed = 20260101;
 
 bool has_image_input(const ipt_op_schema& s) {
     for (uint32_t i = 0; i < s.param_count; ++i)
-        if (s.params[i].kind == IPT_PARAM_INPUT && !(s.params[i].flags & IPT_P_HOST)) return true;
+        if (ipt_op_param(&s, i)->kind == IPT_PARAM_INPUT && !(ipt_op_param(&s, i)->flags & IPT_P_HOST)) return true;
     return false;
 }
 
 const ipt_param_schema* param_of(const ipt_op_schema& s, const std::string& name) {
     for (uint32_t i = 0; i < s.param_count; ++i)
-        if (name == s.params[i].name) return &s.params[i];
+        if (name == ipt_op_param(&s, i)->name) return ipt_op_param(&s, i);
     return nullptr;
 }
 

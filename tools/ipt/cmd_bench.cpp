@@ -72,9 +72,9 @@ double run_once(ipt::Context& ctx, ipt::Call& call, const ipt_op_schema& op, uin
     call.run();
     ctx.sync();
     for (uint32_t i = 0; results_to != kResultsStayPut && i < op.param_count; ++i) {
-        if (op.params[i].kind != IPT_PARAM_OUTPUT) continue;
+        if (ipt_op_param(&op, i)->kind != IPT_PARAM_OUTPUT) continue;
         ipt_image* img = nullptr;
-        if (ipt_call_take_output(call.get(), op.params[i].name, &img) != IPT_OK) continue;
+        if (ipt_call_take_output(call.get(), ipt_op_param(&op, i)->name, &img) != IPT_OK) continue;
         ipt::Image out(img);
         if (results_to == IPT_DEVICE_HOST) {
             // One buffer for every download: a fresh one per run would add

@@ -118,7 +118,7 @@ nlohmann::json param_json(const ipt_param_schema& p) {
 
 nlohmann::json op_json(const Snapshot& s, const ipt_op_schema& op) {
     nlohmann::json params = nlohmann::json::array();
-    for (uint32_t i = 0; i < op.param_count; ++i) params.push_back(param_json(op.params[i]));
+    for (uint32_t i = 0; i < op.param_count; ++i) params.push_back(param_json(*ipt_op_param(&op, i)));
     nlohmann::json impls = nlohmann::json::array();
     for (const auto& impl : s.impls)
         if (str(impl.op) == op.name)
@@ -247,7 +247,7 @@ void print_op(std::ostream& out, const Snapshot& s, const ipt_op_schema& op) {
     out << "  compared: " << compare_name(op.compare) << " - " << str(op.compare_doc) << "\n";
     Table table({"PARAM", "KIND", "CLASSES / VALUES", "DEFAULT", "RANGE", "FLAGS", "DOC"});
     for (uint32_t i = 0; i < op.param_count; ++i) {
-        const auto& p = op.params[i];
+        const auto& p = *ipt_op_param(&op, i);
         const std::string values = (p.kind == IPT_PARAM_INPUT || p.kind == IPT_PARAM_OUTPUT)
                                        ? dtypes_in_words(p.dtypes)
                                        : str(p.values);

@@ -65,7 +65,7 @@ constexpr std::size_t kPrintLimit = 16;
 std::vector<std::string> names_of(const ipt_op_schema& op, bool (*wanted)(const ipt_param_schema&)) {
     std::vector<std::string> names;
     for (uint32_t i = 0; i < op.param_count; ++i)
-        if (wanted(op.params[i])) names.emplace_back(op.params[i].name);
+        if (wanted(*ipt_op_param(&op, i))) names.emplace_back(ipt_op_param(&op, i)->name);
     return names;
 }
 bool is_input(const ipt_param_schema& p) { return p.kind == IPT_PARAM_INPUT; }
@@ -74,7 +74,7 @@ bool is_value(const ipt_param_schema& p) { return !is_input(p) && !is_output(p);
 
 const ipt_param_schema* find_param(const ipt_op_schema& op, const std::string& name) {
     for (uint32_t i = 0; i < op.param_count; ++i)
-        if (name == op.params[i].name) return &op.params[i];
+        if (name == ipt_op_param(&op, i)->name) return ipt_op_param(&op, i);
     return nullptr;
 }
 
@@ -177,7 +177,7 @@ int run(const RunOptions& opt) {
     nlohmann::json outputs_json = nlohmann::json::array();
     std::vector<std::string> lines;
     for (uint32_t i = 0; i < op.param_count; ++i) {
-        const ipt_param_schema& p = op.params[i];
+        const ipt_param_schema& p = *ipt_op_param(&op, i);
         if (!is_output(p) || ((p.flags & IPT_P_OPTIONAL) && !wanted.count(p.name))) continue;
         const HostImage host = download(call.take(p.name));
         std::string file;

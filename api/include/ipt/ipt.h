@@ -29,9 +29,15 @@ extern "C" {
 #endif
 
 /* Versions of the contract this header describes. abi_version changes only on
- * a breaking change; api_version grows when functions or slots are appended. */
-#define IPT_ABI_VERSION 1u
+ * a breaking change; api_version grows when functions or slots are appended,
+ * and starts again at 1 with each abi_version (docs/abi.md lists what each
+ * API version added). */
+#define IPT_ABI_VERSION 2u
 #define IPT_API_VERSION 1u
+
+/* Bytes of `type` up to and including `field`: a reader may read `field` of a
+ * struct only when its struct_size (or its array's stride) is at least this. */
+#define IPT_SIZE_THROUGH(type, field) (offsetof(type, field) + sizeof(((type*)0)->field))
 
 typedef enum ipt_status {
     IPT_OK = 0,

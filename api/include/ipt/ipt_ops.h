@@ -52,6 +52,8 @@ typedef enum ipt_param_kind {
 #define IPT_P_ORDER_OF 0x0800u  /* int: 1 <= value <= nnz(ref) */
 #define IPT_P_MAP 0x1000u       /* image: a colormap, n x 3 with n >= 1 */
 
+/* One parameter of an operator. It carries no struct_size: it travels only in
+ * arrays whose container gives the stride (ipt_op_schema.param_stride). */
 typedef struct ipt_param_schema {
     const char* name;
     int32_t kind;              /* ipt_param_kind */
@@ -82,6 +84,8 @@ typedef struct ipt_op_schema {
     const char* matlab;        /* the MATLAB function it follows */
     const char* summary;
     uint32_t param_count;
+    uint32_t param_stride;     /* bytes from one parameter to the next: the writer's
+                                  sizeof(ipt_param_schema); read them with ipt_op_param() */
     const ipt_param_schema* params;
     const char* alternatives;  /* "B|u,v": exactly one group of optional inputs is given */
     int32_t compare;           /* ipt_compare_kind, for floating outputs */
@@ -89,7 +93,18 @@ typedef struct ipt_op_schema {
     const char* compare_doc;
 } ipt_op_schema;
 
-/* Helpers to write schemas as short positional initialisers. */
+/* The least sizes a reader accepts: every field of API version 1. */
+#define IPT_PARAM_SCHEMA_MIN_SIZE IPT_SIZE_THROUGH(ipt_param_schema, doc)
+#define IPT_OP_SCHEMA_MIN_SIZE IPT_SIZE_THROUGH(ipt_op_schema, compare_doc)
+
+/* The index-th parameter of an operator, whatever the size of ipt_param_schema
+ * in the header its writer was built with. */
+static inline const ipt_param_schema* ipt_op_param(const ipt_op_schema* op, uint32_t index) {
+    return (const ipt_param_schema*)((const char*)op->params + (size_t)index * op->param_stride);
+}
+
+/* Helpers to write schemas as short positional initialisers. IPT_PARAMS(a)
+ * gives the count, stride and address of a parameter array, in that order. */
 #define IPT_IN(name, dtypes, flags, ref, doc) \
     { name, IPT_PARAM_INPUT, dtypes, flags, NULL, NULL, 0, 0, 0, 0, ref, doc }
 #define IPT_OUT(name, dtypes, flags, doc) \
@@ -103,6 +118,7 @@ typedef struct ipt_op_schema {
 #define IPT_ENUM(name, flags, values, def, doc) \
     { name, IPT_PARAM_ENUM, 0, flags, values, def, 0, 0, 0, 0, NULL, doc }
 #define IPT_COUNT_OF(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+#define IPT_PARAMS(a) IPT_COUNT_OF(a), (uint32_t)sizeof((a)[0]), (a)
 /* "no bound": range checks apply to finite values only */
 #define IPT_UNBOUNDED DBL_MAX
 
@@ -293,7 +309,7 @@ static const ipt_param_schema ipt_dither_params[] = {
 };
 
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
-    { sizeof(ipt_op_schema), name, matlab, summary, IPT_COUNT_OF(params), params, alt, cmp, tol, cmpdoc }
+    { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
 static const ipt_op_schema ipt_builtin_ops[] = {
     IPT_SCHEMA("ipt.intlut", "intlut", "convert integer values using a lookup table",

@@ -13,6 +13,14 @@
  * NULL. No C++ exception may leave a plugin function (the host guards every
  * call anyway and turns a stray exception into a load or call failure).
  *
+ * Growth: either side may be built against an older or a newer header. No
+ * side indexes an array of the other's structs with its own sizeof: arrays of
+ * descriptions a plugin hands over are arrays of pointers, and the arrays of
+ * parameters and values carry their stride (ipt_op_param, ipt_kernel_value).
+ * Every struct passed by pointer starts with struct_size. A field is read
+ * only when struct_size or the stride covers it (IPT_SIZE_THROUGH); less than
+ * the API version 1 size (IPT_*_MIN_SIZE) is refused.
+ *
  * See docs/abi.md and docs/writing-a-plugin.md.
  */
 #ifndef IPT_PLUGIN_H
@@ -55,7 +63,8 @@ typedef struct ipt_tensor {
     uint32_t device_id;        /* global device id */
 } ipt_tensor;
 
-/* One parameter value, in schema order, defaults already filled in. */
+/* One parameter value, in schema order, defaults already filled in. It
+ * carries no struct_size: the call gives the stride (ipt_kernel_call). */
 typedef struct ipt_value {
     int32_t kind;              /* ipt_param_kind of the schema parameter */
     int32_t present;           /* 0: optional and not given (no default) */
@@ -88,9 +97,16 @@ typedef struct ipt_kernel_call {
     uint32_t device_index;         /* index in the owning plugin's device list */
     void* impl_user;               /* ipt_impl_desc.user */
     uint32_t value_count;          /* == schema->param_count */
-    const ipt_value* values;
+    uint32_t value_stride;         /* bytes from one value to the next: the host's sizeof(ipt_value) */
+    const ipt_value* values;       /* read them with ipt_kernel_value() */
     void* host_call;               /* opaque: pass to the host table's functions */
 } ipt_kernel_call;
+
+/* The index-th value of a call, whatever the size of ipt_value in the header
+ * the host was built with. */
+static inline const ipt_value* ipt_kernel_value(const ipt_kernel_call* call, uint32_t index) {
+    return (const ipt_value*)((const char*)call->values + (size_t)index * call->value_stride);
+}
 
 /* Table the host gives a plugin. */
 typedef struct ipt_host_table {
@@ -148,7 +164,7 @@ typedef struct ipt_plugin_table {
     const char* version;
 
     uint32_t device_count;
-    const ipt_device_desc* devices;
+    const ipt_device_desc* const* devices;  /* device_count pointers */
     const char* device_note;       /* why device_count is 0 ("" otherwise) */
 
     /* Memory of the plugin's own devices (device_index is plugin-local).
@@ -166,15 +182,24 @@ typedef struct ipt_plugin_table {
     ipt_status (*native_handle)(uint32_t device_index, int32_t kind, void* buffer, void** out);
 
     uint32_t impl_count;
-    const ipt_impl_desc* impls;
+    const ipt_impl_desc* const* impls;      /* impl_count pointers */
 
     /* Operators this plugin introduces (NULL/0 for built-ins only). */
     uint32_t schema_count;
-    const struct ipt_op_schema* const* schemas;
+    const struct ipt_op_schema* const* schemas;  /* schema_count pointers */
 
     /* Called once before the library is unloaded. */
     void (*shutdown)(void);
 } ipt_plugin_table;
+
+/* The least sizes a reader accepts: every slot and field of API version 1. */
+#define IPT_HOST_TABLE_MIN_SIZE IPT_SIZE_THROUGH(ipt_host_table, cpu_threads)
+#define IPT_PLUGIN_TABLE_MIN_SIZE IPT_SIZE_THROUGH(ipt_plugin_table, shutdown)
+#define IPT_DEVICE_DESC_MIN_SIZE IPT_SIZE_THROUGH(ipt_device_desc, subgroup_size)
+#define IPT_IMPL_DESC_MIN_SIZE IPT_SIZE_THROUGH(ipt_impl_desc, user)
+#define IPT_TENSOR_MIN_SIZE IPT_SIZE_THROUGH(ipt_tensor, device_id)
+#define IPT_VALUE_MIN_SIZE IPT_SIZE_THROUGH(ipt_value, wanted)
+#define IPT_KERNEL_CALL_MIN_SIZE IPT_SIZE_THROUGH(ipt_kernel_call, host_call)
 
 typedef const ipt_plugin_table* (*ipt_plugin_entry_fn)(const ipt_host_table* host,
                                                         const char** reason);

@@ -77,22 +77,34 @@ inline size_t dtype_size(int32_t dtype) {
     }
 }
 
-// Named access to the values of a kernel call.
+// Named access to the values of a kernel call. The call's values and the
+// schema's parameters are read with the strides the host gives, never with
+// this header's sizeof (the host may be built against another header).
 class KernelArgs {
 public:
-    explicit KernelArgs(const ipt_kernel_call* call) : call_(call) {}
+    explicit KernelArgs(const ipt_kernel_call* call) : call_(call) {
+        if (!call || call->struct_size < IPT_KERNEL_CALL_MIN_SIZE || !call->schema ||
+            call->schema->struct_size < IPT_OP_SCHEMA_MIN_SIZE)
+            fail(IPT_ERR_ABI, "kernel call or its schema is shorter than API version 1");
+        if (call->value_stride < IPT_VALUE_MIN_SIZE ||
+            (call->value_count > 0 && call->schema->param_stride < IPT_PARAM_SCHEMA_MIN_SIZE))
+            fail(IPT_ERR_ABI, std::string(call->schema->name ? call->schema->name : "?") +
+                                  ": value or parameter stride is smaller than API version 1");
+    }
 
     const ipt_kernel_call* raw() const { return call_; }
     const ipt_op_schema& schema() const { return *call_->schema; }
     const char* op() const { return call_->schema->name; }
+    const ipt_param_schema& param_at(uint32_t i) const { return *ipt_op_param(call_->schema, i); }
+    const ipt_value& value_at(uint32_t i) const { return *ipt_kernel_value(call_, i); }
 
     // Index of a parameter by name; throws if the schema has none.
     uint32_t index(const char* name) const {
         for (uint32_t i = 0; i < call_->value_count; ++i)
-            if (std::strcmp(call_->schema->params[i].name, name) == 0) return i;
+            if (std::strcmp(param_at(i).name, name) == 0) return i;
         fail(IPT_ERR_INTERNAL, std::string(op()) + ": no parameter '" + name + "'");
     }
-    const ipt_value& value(const char* name) const { return call_->values[index(name)]; }
+    const ipt_value& value(const char* name) const { return value_at(index(name)); }
 
     bool present(const char* name) const { return value(name).present != 0; }
     const ipt_tensor* image(const char* name) const {

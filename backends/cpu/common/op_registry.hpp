@@ -1,4 +1,5 @@
-// How an operator file of the CPU backend registers its implementation:
+// How an operator file of the CPU backend registers its implementation (the
+// line has the same shape in every backend, see op_registration.hpp):
 //
 //   static void run_conv2(const ipt::plugin::KernelArgs& args) { ... }
 //   IPT_CPU_OP("ipt.conv2", "", 100, run_conv2)
@@ -10,13 +11,18 @@
 #include <vector>
 
 #include "ipt/ipt_plugin.hpp"
+#include "op_registration.hpp"
 
 namespace ipt::cpu {
 
 std::vector<ipt_impl_desc>& registered_impls();
 
-struct Registration {
-    Registration(const char* op, const char* variant, int32_t priority, ipt_kernel_fn fn) {
+struct Registry {
+    template <void (*Body)(const ipt::plugin::KernelArgs&)>
+    static ipt_status entry(const ipt_kernel_call* call) {
+        return ipt::backend::kernel_entry<Body>(call);
+    }
+    static void add(const char* op, const char* variant, int32_t priority, ipt_kernel_fn fn) {
         registered_impls().push_back(
             ipt_impl_desc{sizeof(ipt_impl_desc), op, variant, IPT_KIND_HOST, priority, fn, nullptr});
     }
@@ -24,11 +30,5 @@ struct Registration {
 
 }  // namespace ipt::cpu
 
-#define IPT_CPU_CONCAT2(a, b) a##b
-#define IPT_CPU_CONCAT(a, b) IPT_CPU_CONCAT2(a, b)
-#define IPT_CPU_OP(op_name, variant, priority, body)                                   \
-    static ipt_status IPT_CPU_CONCAT(body, _entry)(const ipt_kernel_call* call) {      \
-        return ipt::plugin::guarded([&] { body(ipt::plugin::KernelArgs(call)); });     \
-    }                                                                                  \
-    static const ipt::cpu::Registration IPT_CPU_CONCAT(body, _registration)(           \
-        op_name, variant, priority, IPT_CPU_CONCAT(body, _entry));
+#define IPT_CPU_OP(op_name, variant, priority, body) \
+    IPT_REGISTER_OP(::ipt::cpu::Registry, op_name, variant, priority, body)

@@ -1,4 +1,5 @@
-// How an operator file of the CUDA backend registers an implementation:
+// How an operator file of the CUDA backend registers an implementation (the
+// line has the same shape in every backend, see op_registration.hpp):
 //
 //   static void run_conv2(const ipt::plugin::KernelArgs& args) { ... }
 //   IPT_CUDA_OP("ipt.conv2", "", 100, run_conv2)
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "ipt/ipt_plugin.hpp"
+#include "op_registration.hpp"
 
 namespace ipt::cuda {
 
@@ -17,8 +19,12 @@ inline constexpr const char* kDeviceKind = "cuda";
 
 std::vector<ipt_impl_desc>& registered_impls();
 
-struct Registration {
-    Registration(const char* op, const char* variant, int32_t priority, ipt_kernel_fn fn) {
+struct Registry {
+    template <void (*Body)(const ipt::plugin::KernelArgs&)>
+    static ipt_status entry(const ipt_kernel_call* call) {
+        return ipt::backend::kernel_entry<Body>(call);
+    }
+    static void add(const char* op, const char* variant, int32_t priority, ipt_kernel_fn fn) {
         registered_impls().push_back(
             ipt_impl_desc{sizeof(ipt_impl_desc), op, variant, kDeviceKind, priority, fn, nullptr});
     }
@@ -26,11 +32,5 @@ struct Registration {
 
 }  // namespace ipt::cuda
 
-#define IPT_CUDA_CONCAT2(a, b) a##b
-#define IPT_CUDA_CONCAT(a, b) IPT_CUDA_CONCAT2(a, b)
-#define IPT_CUDA_OP(op_name, variant, priority, body)                                  \
-    static ipt_status IPT_CUDA_CONCAT(body, _entry)(const ipt_kernel_call* call) {     \
-        return ipt::plugin::guarded([&] { body(ipt::plugin::KernelArgs(call)); });     \
-    }                                                                                  \
-    static const ipt::cuda::Registration IPT_CUDA_CONCAT(body, _registration)(         \
-        op_name, variant, priority, IPT_CUDA_CONCAT(body, _entry));
+#define IPT_CUDA_OP(op_name, variant, priority, body) \
+    IPT_REGISTER_OP(::ipt::cuda::Registry, op_name, variant, priority, body)

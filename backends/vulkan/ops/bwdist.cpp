@@ -113,4 +113,5 @@ void run_bwdist(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.bwdist", run_bwdist)
+IPT_VK_OP("ipt.bwdist", "wave32", 60, run_bwdist)
+IPT_VK_OP("ipt.bwdist", "wave64", 50, run_bwdist)

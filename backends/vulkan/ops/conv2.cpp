@@ -190,7 +190,8 @@ void run_conv2_fft(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.conv2", run_conv2)
+IPT_VK_OP("ipt.conv2", "wave32", 60, run_conv2)
+IPT_VK_OP("ipt.conv2", "wave64", 50, run_conv2)
 #ifdef IPT_VULKAN_FFT
-IPT_VK_OP_VARIANT("ipt.conv2", ipt::vk::kFft, 70, run_conv2_fft)
+IPT_VK_OP("ipt.conv2", "fft", 70, run_conv2_fft)
 #endif

@@ -182,4 +182,4 @@ void run_dither(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP_PLAIN("ipt.dither", run_dither)
+IPT_VK_OP("ipt.dither", "", 55, run_dither)

@@ -217,4 +217,5 @@ void run_edge(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.edge", run_edge)
+IPT_VK_OP("ipt.edge", "wave32", 60, run_edge)
+IPT_VK_OP("ipt.edge", "wave64", 50, run_edge)

@@ -31,4 +31,4 @@ void run_fspecial(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP_PLAIN("ipt.fspecial", run_fspecial)
+IPT_VK_OP("ipt.fspecial", "", 55, run_fspecial)

@@ -99,4 +99,5 @@ void run_imadjust(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.imadjust", run_imadjust)
+IPT_VK_OP("ipt.imadjust", "wave32", 60, run_imadjust)
+IPT_VK_OP("ipt.imadjust", "wave64", 50, run_imadjust)

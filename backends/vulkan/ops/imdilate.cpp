@@ -9,4 +9,5 @@ void run_imdilate(ipt::vk::OpContext& ctx) { ipt::vk::run_morphology(ctx, ipt::f
 
 }  // namespace
 
-IPT_VK_OP("ipt.imdilate", run_imdilate)
+IPT_VK_OP("ipt.imdilate", "wave32", 60, run_imdilate)
+IPT_VK_OP("ipt.imdilate", "wave64", 50, run_imdilate)

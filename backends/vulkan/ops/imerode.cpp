@@ -9,4 +9,5 @@ void run_imerode(ipt::vk::OpContext& ctx) { ipt::vk::run_morphology(ctx, ipt::fr
 
 }  // namespace
 
-IPT_VK_OP("ipt.imerode", run_imerode)
+IPT_VK_OP("ipt.imerode", "wave32", 60, run_imerode)
+IPT_VK_OP("ipt.imerode", "wave64", 50, run_imerode)

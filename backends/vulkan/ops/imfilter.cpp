@@ -124,4 +124,5 @@ void run_imfilter(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.imfilter", run_imfilter)
+IPT_VK_OP("ipt.imfilter", "wave32", 60, run_imfilter)
+IPT_VK_OP("ipt.imfilter", "wave64", 50, run_imfilter)

@@ -47,4 +47,5 @@ void run_imlincomb(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.imlincomb", run_imlincomb)
+IPT_VK_OP("ipt.imlincomb", "wave32", 60, run_imlincomb)
+IPT_VK_OP("ipt.imlincomb", "wave64", 50, run_imlincomb)

@@ -35,4 +35,5 @@ void run_imregionalmax(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.imregionalmax", run_imregionalmax)
+IPT_VK_OP("ipt.imregionalmax", "wave32", 60, run_imregionalmax)
+IPT_VK_OP("ipt.imregionalmax", "wave64", 50, run_imregionalmax)

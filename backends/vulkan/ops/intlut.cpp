@@ -31,4 +31,5 @@ void run_intlut(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.intlut", run_intlut)
+IPT_VK_OP("ipt.intlut", "wave32", 60, run_intlut)
+IPT_VK_OP("ipt.intlut", "wave64", 50, run_intlut)

@@ -46,4 +46,5 @@ void run_mean2(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.mean2", run_mean2)
+IPT_VK_OP("ipt.mean2", "wave32", 60, run_mean2)
+IPT_VK_OP("ipt.mean2", "wave64", 50, run_mean2)

@@ -28,4 +28,5 @@ void run_medfilt2(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.medfilt2", run_medfilt2)
+IPT_VK_OP("ipt.medfilt2", "wave32", 60, run_medfilt2)
+IPT_VK_OP("ipt.medfilt2", "wave64", 50, run_medfilt2)

@@ -24,4 +24,5 @@ void run_ordfilt2(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.ordfilt2", run_ordfilt2)
+IPT_VK_OP("ipt.ordfilt2", "wave32", 60, run_ordfilt2)
+IPT_VK_OP("ipt.ordfilt2", "wave64", 50, run_ordfilt2)

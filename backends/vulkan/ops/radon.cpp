@@ -61,4 +61,5 @@ void run_radon(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.radon", run_radon)
+IPT_VK_OP("ipt.radon", "wave32", 60, run_radon)
+IPT_VK_OP("ipt.radon", "wave64", 50, run_radon)

@@ -26,4 +26,4 @@ void run_strel(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP_PLAIN("ipt.strel", run_strel)
+IPT_VK_OP("ipt.strel", "", 55, run_strel)

@@ -65,4 +65,5 @@ void run_stretchlim(OpContext& ctx) {
 
 }  // namespace
 
-IPT_VK_OP("ipt.stretchlim", run_stretchlim)
+IPT_VK_OP("ipt.stretchlim", "wave32", 60, run_stretchlim)
+IPT_VK_OP("ipt.stretchlim", "wave64", 50, run_stretchlim)

@@ -34,8 +34,7 @@ const ipt_op_schema kRobustSchema = {
     kOpName,
     "",  // no MATLAB function
     "robust variable-order facet model (Huber IRLS, degrees 0..3, Householder QR)",
-    IPT_COUNT_OF(kParams),
-    kParams,
+    IPT_PARAMS(kParams),  // count, stride, address
     nullptr,
     IPT_CMP_RANGE_EPS,
     4,

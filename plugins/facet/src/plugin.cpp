@@ -16,10 +16,16 @@
 namespace facet {
 namespace {
 
-const ipt_impl_desc kImpls[] = {
-    {sizeof(ipt_impl_desc), kOpName, "", IPT_KIND_HOST, 0, run_cpu, nullptr},
+const ipt_impl_desc kCpu = {sizeof(ipt_impl_desc), kOpName, "", IPT_KIND_HOST, 0, run_cpu, nullptr};
 #if defined(FACET_HAVE_CUDA)
-    {sizeof(ipt_impl_desc), kOpName, "", "cuda", 10, run_cuda, nullptr},
+const ipt_impl_desc kCuda = {sizeof(ipt_impl_desc), kOpName, "", "cuda", 10, run_cuda, nullptr};
+#endif
+// The table lists descriptions by pointer, so either side may be built
+// against a header whose ipt_impl_desc is longer.
+const ipt_impl_desc* const kImpls[] = {
+    &kCpu,
+#if defined(FACET_HAVE_CUDA)
+    &kCuda,
 #endif
 };
 
@@ -53,7 +59,7 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         if (reason) *reason = "libipt_facet: host speaks another ABI version";
         return nullptr;
     }
-    if (host->header.struct_size < sizeof(ipt_host_table)) {
+    if (host->header.struct_size < IPT_HOST_TABLE_MIN_SIZE) {
         if (reason) *reason = "libipt_facet: host table too short (needs API version 1)";
         return nullptr;
     }

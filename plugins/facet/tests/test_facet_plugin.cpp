@@ -98,7 +98,7 @@ TEST(FacetPlugin, LoadsThroughPluginPathAndIntroducesTheOperator) {
     const ipt_op_schema* s = ipt_op_find(context().get(), kOp);
     ASSERT_NE(s, nullptr);
     std::vector<std::string> names;
-    for (uint32_t i = 0; i < s->param_count; ++i) names.emplace_back(s->params[i].name);
+    for (uint32_t i = 0; i < s->param_count; ++i) names.emplace_back(ipt_op_param(s, i)->name);
     const std::vector<std::string> want = {"I",      "window", "max_degree", "max_iter", "epsilon",
                                            "tuning", "J",      "degree",     "coefficients"};
     EXPECT_EQ(names, want);
