@@ -227,7 +227,7 @@ TEST(Medfilt2Plan, TheCatalogueHoldsTheSizeRule) {
     const ipt_op_schema& op = ipt::test::catalogue_schema("ipt.medfilt2");
     const ipt_param_schema* size = nullptr;
     for (uint32_t i = 0; i < op.param_count; ++i)
-        if (std::string(op.params[i].name) == "size") size = &op.params[i];
+        if (std::string(ipt_op_param(&op, i)->name) == "size") size = ipt_op_param(&op, i);
     ASSERT_NE(size, nullptr);
     EXPECT_TRUE(size->flags & IPT_P_FINITE);
     EXPECT_TRUE(size->flags & IPT_P_INTEGRAL);

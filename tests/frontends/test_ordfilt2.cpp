@@ -261,7 +261,7 @@ TEST(Ordfilt2Plan, TheCatalogueChecksWhatThePlanTrusts) {
     const ipt_op_schema& op = ipt::test::catalogue_schema("ipt.ordfilt2");
     auto param = [&](const char* name) -> const ipt_param_schema& {
         for (uint32_t i = 0; i < op.param_count; ++i)
-            if (std::string(op.params[i].name) == name) return op.params[i];
+            if (std::string(ipt_op_param(&op, i)->name) == name) return *ipt_op_param(&op, i);
         throw std::invalid_argument(name);
     };
     EXPECT_TRUE(param("order").flags & IPT_P_ORDER_OF);
