@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "device.hpp"
+#include "common/device.hpp"
 #include "ipt/ipt_plugin.hpp"
 
 namespace ipt::vk {

@@ -19,9 +19,9 @@
 #include <limits>
 #include <string>
 
-#include "correlate.hpp"
+#include "common/correlate.hpp"
 #ifdef IPT_VULKAN_FFT
-#include "fft_convolve.hpp"
+#include "common/fft_convolve.hpp"
 #endif
 #include "rank1.hpp"
 

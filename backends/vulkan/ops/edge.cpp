@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "correlate.hpp"
+#include "common/correlate.hpp"
 #include "edge_operators.hpp"
 #include "fspecial.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "intensity.hpp"
+#include "common/stretchlim.hpp"
 
 namespace {
 

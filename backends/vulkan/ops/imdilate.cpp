@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "morphology.hpp"
+#include "common/morphology.hpp"
 
 namespace ipt::vk {
 

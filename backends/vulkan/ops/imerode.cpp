@@ -1,6 +1,6 @@
 // ipt.imerode on Vulkan: the SE as given (not reflected), min over it; the
 // host side is shared with ipt.imdilate (ops/imdilate.cpp).
-#include "morphology.hpp"
+#include "common/morphology.hpp"
 
 namespace {
 

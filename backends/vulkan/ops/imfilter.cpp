@@ -14,7 +14,7 @@
 #include <limits>
 #include <string>
 
-#include "correlate.hpp"
+#include "common/correlate.hpp"
 
 namespace {
 

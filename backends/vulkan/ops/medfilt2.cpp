@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "order_filter.hpp"
+#include "common/order_filter.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "order_filter.hpp"
+#include "common/order_filter.hpp"
 
 namespace ipt::vk {
 

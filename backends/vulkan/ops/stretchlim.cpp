@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/stretchlim.hpp"
 #include "intensity.hpp"
-#include "../common/intensity.hpp"
 
 namespace ipt::vk {
 namespace {
