@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "device.hpp"
+#include "common/device.hpp"
 #include "ipt/ipt_plugin.hpp"
 #include "op_registration.hpp"
 

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <vector>
 
-#include "device.hpp"
+#include "common/device.hpp"
 #include "ipt/ipt_plugin.hpp"
 #include "op_support.hpp"
 

@@ -1,12 +1,13 @@
-// Calls: parameters set by name, validation, the choice of an implementation,
-// moving inputs to its device, running it, and the dispatch record.
+// Calls: parameters set by name, validation, trying implementations in the
+// order the selection gives (selection/), moving inputs to the device of each,
+// running it, and the dispatch record.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 
 #include "internal.hpp"
-#include "tuning.hpp"
+#include "selection.hpp"
 
 using namespace ipt::reg;
 
@@ -30,16 +31,6 @@ struct HostCall {
     const ipt_op_schema* schema = nullptr;
     const Device* device = nullptr;
     std::vector<ImagePtr> outputs;
-};
-
-struct CandidateRecord {
-    std::string plugin, variant, note;
-    uint32_t device_id = 0;
-    double run_ms = -1, transfer_ms = 0, cost_ms = -1;
-    uint64_t output_bytes = 0;
-    uint32_t output_count = 0;
-    int32_t source = IPT_COST_STATIC;
-    bool chosen = false;
 };
 
 struct DispatchRecord {
@@ -213,12 +204,6 @@ ipt_status host_native_handle(void* host_call, int32_t kind, const ipt_tensor* t
 
 namespace {
 
-struct Candidate {
-    const Impl* impl;
-    bool on_input_device;
-    CandidateRecord record;
-};
-
 // One run of one implementation on the call's values: inputs moved to its
 // device, outputs allocated through the host. Outputs are kept in `hc`.
 struct Attempt {
@@ -310,242 +295,24 @@ void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Im
             }
 }
 
-// Bytes and number of the image inputs that are not on `dev`.
-std::pair<uint64_t, uint32_t> inputs_not_on(const ipt_call* call, const std::vector<ParamValue>& values,
-                                            const Device& dev) {
-    uint64_t bytes = 0;
-    uint32_t count = 0;
-    const ipt_op_schema& op = *call->schema;
-    for (uint32_t i = 0; i < op.param_count; ++i)
-        if (op.params[i].kind == IPT_PARAM_INPUT && values[i].set && !(op.params[i].flags & IPT_P_HOST) &&
-            values[i].image->device != &dev) {
-            bytes += values[i].image->bytes;
-            ++count;
-        }
-    return {bytes, count};
-}
-
-// Median milliseconds of `runs` timed repetitions of `copy`, after one untimed
-// (a device's first copies into a new buffer set up what later ones reuse:
-// on lavapipe they priced a 4 KiB copy at 0.06 ms against 0.044 warm);
-// -1 on failure.
-template <class Copy>
-double median_copy_ms(int runs, Copy&& copy) {
-    if (!copy()) return -1;
-    std::vector<double> t;
-    for (int k = 0; k < runs; ++k) {
-        auto t0 = Clock::now();
-        if (!copy()) return -1;
-        t.push_back(ms_since(t0));
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
-
-// Host<->device copy costs of a device, measured once and kept in the tuning
-// cache: median times of copies of 4 KiB (the fixed cost of a copy), 256 KiB,
-// 4 MiB and 64 MiB, each waiting for the device as a real transfer does.
-// For the host itself the copies are the caller's download of a result that
-// is already in host memory (a memcpy), which a GPU's download replaces.
-TransferModel transfer_model(ipt_context* ctx, const Device& dev) {
-    if (auto r = ctx->tuning->transfer_model(dev.identity)) return *r;
-    struct Size {
-        uint64_t bytes;
-        int runs;
+// The selection's way to time an implementation: one synchronous attempt,
+// whose outputs and moved inputs live as long as the result.
+RunTrial trial_runner(ipt_call* call) {
+    return [call](const std::vector<ParamValue>& values, const Impl& impl) {
+        auto a = std::make_shared<Attempt>();
+        run_attempt(call, values, impl, true, *a);
+        TrialRun t;
+        t.status = a->status;
+        t.message = a->message;
+        t.run_ms = a->run_ms;
+        for (const auto& o : a->hc.outputs)
+            if (o) {
+                t.output_bytes += o->bytes;
+                ++t.output_count;
+            }
+        t.held = std::move(a);
+        return t;
     };
-    constexpr Size sizes[] = {{4u << 10, 15}, {256u << 10, 7}, {4u << 20, 5}, {64u << 20, 3}};
-    std::vector<unsigned char> host(sizes[std::size(sizes) - 1].bytes, 1);
-    TransferModel m;
-    for (const Size& size : sizes) {
-        ipt_status s = IPT_OK;
-        auto img = allocate_image(ctx, dev, IPT_UINT8, 1, static_cast<int64_t>(size.bytes), 1, &s);
-        if (!img) return {};
-        const double up = median_copy_ms(size.runs, [&] {
-            return copy_bytes_from_host(img.get(), host.data()) == IPT_OK && sync_device(dev) == IPT_OK;
-        });
-        const double down =
-            median_copy_ms(size.runs, [&] { return copy_bytes_to_host(img.get(), host.data()) == IPT_OK; });
-        release_image(img.release());
-        if (up < 0 || down < 0) return {};
-        m.up.points.emplace_back(static_cast<double>(size.bytes), up);
-        m.down.points.emplace_back(static_cast<double>(size.bytes), down);
-    }
-    ctx->tuning->record_transfer_model(dev.identity, m);
-    return m;
-}
-
-// What handing a call from GPU `from` to GPU `to` and back costs beyond the
-// copies' own prices: on one GPU driven through two APIs (CUDA and Vulkan)
-// the two contexts take turns, and a 64 KiB image sent from Vulkan to CUDA
-// and back cost 0.4 ms more than its copies did alone. Timed as that round
-// trip of a 4 KiB image (down from `from`, up to `to`, synchronised, and back)
-// less the four copies' own times; measured once per ordered pair and kept.
-double switch_cost(ipt_context* ctx, const Device& from, const Device& to) {
-    if (from.is_host() || to.is_host() || &from == &to) return 0;
-    if (auto r = ctx->tuning->switch_cost(from.identity, to.identity)) return *r;
-    constexpr uint64_t bytes = 4u << 10;
-    ipt_status s = IPT_OK;
-    auto a = allocate_image(ctx, from, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
-    auto b = allocate_image(ctx, to, IPT_UINT8, 1, static_cast<int64_t>(bytes), 1, &s);
-    if (!a || !b) return 0;
-    std::vector<unsigned char> host(bytes, 1);
-    const double round_trip = median_copy_ms(9, [&] {
-        return copy_bytes_to_host(a.get(), host.data()) == IPT_OK &&
-               copy_bytes_from_host(b.get(), host.data()) == IPT_OK && sync_device(to) == IPT_OK &&
-               copy_bytes_to_host(b.get(), host.data()) == IPT_OK &&
-               copy_bytes_from_host(a.get(), host.data()) == IPT_OK && sync_device(from) == IPT_OK;
-    });
-    release_image(a.release());
-    release_image(b.release());
-    if (round_trip < 0) return 0;
-    const TransferModel mf = transfer_model(ctx, from), mt = transfer_model(ctx, to);
-    const double copies = mf.down_ms(bytes, 1) + mt.up_ms(bytes, 1) + mt.down_ms(bytes, 1) + mf.up_ms(bytes, 1);
-    const double extra = std::max(round_trip - copies, 0.0);
-    ctx->tuning->record_switch_cost(from.identity, to.identity, extra);
-    return extra;
-}
-
-// Estimated milliseconds to bring inputs to `dev` and, when the data lives
-// elsewhere, the results back to where it lives. Device to device goes
-// through host memory: down from one, up to the other.
-double transfer_estimate(ipt_context* ctx, const ipt_call* call, const std::vector<ParamValue>& values,
-                         const Device& dev, const Device* data_device, uint64_t output_bytes, uint32_t output_count) {
-    double ms = 0;
-    const auto [in_bytes, in_count] = inputs_not_on(call, values, dev);
-    if (in_count) {
-        if (data_device && !data_device->is_host()) ms += transfer_model(ctx, *data_device).down_ms(in_bytes, in_count);
-        if (!dev.is_host()) ms += transfer_model(ctx, dev).up_ms(in_bytes, in_count);
-    }
-    if (data_device && data_device != &dev && output_count) {
-        // A host result goes up from where it lies; anything else comes down first.
-        if (!dev.is_host()) ms += transfer_model(ctx, dev).down_ms(output_bytes, output_count);
-        if (!data_device->is_host()) ms += transfer_model(ctx, *data_device).up_ms(output_bytes, output_count);
-        ms += switch_cost(ctx, *data_device, dev);
-    } else if (data_device && data_device->is_host() && dev.is_host() && output_count) {
-        // The caller reads a host result out as well: a memcpy where a GPU's
-        // candidate pays its download instead.
-        ms += transfer_model(ctx, dev).down_ms(output_bytes, output_count);
-    }
-    return ms;
-}
-
-std::pair<uint64_t, uint32_t> outputs_of(const HostCall& hc) {
-    uint64_t bytes = 0;
-    uint32_t count = 0;
-    for (const auto& o : hc.outputs)
-        if (o) {
-            bytes += o->bytes;
-            ++count;
-        }
-    return {bytes, count};
-}
-
-// Median run times of implementations on the call's real inputs, with
-// scratch outputs: each is warmed up once and then timed right away, 7 runs
-// (3 when a run takes over 20 ms, 1 over 200 ms), one candidate after the
-// other. Not in rounds across candidates: two GPU contexts (CUDA and Vulkan on one GPU)
-// take turns, and a run right after the other API's paid the switch (run 26:
-// CUDA's 0.016 ms intlut measured dearer than a CPU call with its copies).
-// The inputs are moved to each candidate's device once, before its warm-up,
-// and the device synchronised: the run time is measured with the data
-// already there, as the cost model counts it (moved with every run, the
-// tail of a 512 MiB upload to Vulkan was timed as part of conv2's run and
-// made wave64 look slower than wave32).
-void measure(ipt_call* call, const std::vector<ParamValue>& values, const std::vector<Candidate*>& cands) {
-    ipt_context* ctx = call->ctx;
-    const ipt_op_schema& op = *call->schema;
-    std::map<uint32_t, std::vector<ParamValue>> values_on;  // device id -> the call's values with inputs there
-    std::vector<ImagePtr> moved;
-    for (Candidate* c : cands) {
-        const Device& dev = ctx->devices[c->impl->device_id];
-        auto [there, fresh] = values_on.try_emplace(dev.id, values);
-        if (fresh) {
-            for (uint32_t i = 0; i < op.param_count; ++i) {
-                ParamValue& v = there->second[i];
-                if (op.params[i].kind != IPT_PARAM_INPUT || !v.set || (op.params[i].flags & IPT_P_HOST) ||
-                    v.image->device == &dev)
-                    continue;
-                ipt_status s = IPT_OK;
-                auto copy = copy_image(ctx, v.image, dev, &s);
-                if (!copy) continue;  // run_attempt moves it, and reports what fails
-                v.image = copy.get();
-                moved.emplace_back(copy.release());
-            }
-            sync_device(dev);
-        }
-        const std::vector<ParamValue>& on_device = there->second;
-        Attempt warm;
-        run_attempt(call, on_device, *c->impl, true, warm);
-        if (warm.status != IPT_OK) {
-            c->record.source = warm.status == IPT_ERR_UNSUPPORTED ? IPT_COST_DECLINED : IPT_COST_FAILED;
-            c->record.note = warm.message.empty() ? ipt_status_name(warm.status) : warm.message;
-            continue;
-        }
-        const auto [out_bytes, out_count] = outputs_of(warm.hc);
-        std::vector<double> times;
-        const int runs = warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7);
-        for (int k = 0; k < runs; ++k) {
-            Attempt a;
-            run_attempt(call, on_device, *c->impl, true, a);
-            if (a.status != IPT_OK) {
-                c->record.source = IPT_COST_FAILED;
-                c->record.note = a.message;
-                break;
-            }
-            times.push_back(a.run_ms);
-        }
-        if (c->record.source == IPT_COST_FAILED) continue;
-        std::sort(times.begin(), times.end());
-        c->record.run_ms = times[times.size() / 2];
-        c->record.output_bytes = out_bytes;
-        c->record.output_count = out_count;
-        c->record.source = IPT_COST_MEASURED;
-    }
-}
-
-// Ranks candidates by cost = run time (cached or measured now) + transfers.
-void rank_by_cost(ipt_call* call, const std::vector<ParamValue>& values, std::vector<Candidate>& cands,
-                  const Device* data_device) {
-    ipt_context* ctx = call->ctx;
-    const std::string key = selection_key(*call->schema, values);
-    std::vector<Candidate*> to_measure;
-    for (Candidate& c : cands) {
-        const std::string& id = c.impl->identity;
-        if (auto m = ctx->tuning->find(key, id)) {
-            c.record.run_ms = m->run_ms;
-            c.record.output_bytes = m->output_bytes;
-            c.record.output_count = m->output_count;
-            c.record.source = IPT_COST_CACHED;
-        } else if (ctx->tuning->declined(key, id)) {
-            // Measuring it again would move the inputs there again, on every call.
-            c.record.source = IPT_COST_DECLINED;
-            c.record.note = "declined this key earlier in this process";
-        } else {
-            to_measure.push_back(&c);
-        }
-    }
-    measure(call, values, to_measure);
-    for (Candidate* c : to_measure) {
-        const std::string& id = c->impl->identity;
-        if (c->record.source == IPT_COST_MEASURED)
-            ctx->tuning->record(key, id, Measurement{c->record.run_ms, c->record.output_bytes, c->record.output_count});
-        else if (c->record.source == IPT_COST_DECLINED)
-            ctx->tuning->record_decline(key, id);
-    }
-    for (Candidate& c : cands) {
-        const Device& dev = ctx->devices[c.impl->device_id];
-        if (c.record.source == IPT_COST_MEASURED || c.record.source == IPT_COST_CACHED) {
-            c.record.transfer_ms = transfer_estimate(ctx, call, values, dev, data_device, c.record.output_bytes,
-                                                     c.record.output_count);
-            c.record.cost_ms = c.record.run_ms + c.record.transfer_ms;
-        }
-    }
-    std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
-        const bool ka = a.record.cost_ms >= 0, kb = b.record.cost_ms >= 0;
-        if (ka != kb) return ka;  // known costs first; declined and failed last
-        if (ka && a.record.cost_ms != b.record.cost_ms) return a.record.cost_ms < b.record.cost_ms;
-        return a.impl->priority > b.impl->priority;
-    });
 }
 
 // Runs the call on the best candidate that accepts it.
@@ -593,14 +360,7 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
     if (!pinned_here)
         for (const Impl* i : all) cands.push_back({i, input_device && i->device_id == input_device->id, {}});
 
-    // Static order first: it breaks ties and is the whole rule under IPT_SELECT_STATIC.
-    std::stable_sort(cands.begin(), cands.end(), [&](const Candidate& a, const Candidate& b) {
-        if (!pinned_here && a.on_input_device != b.on_input_device) return a.on_input_device;
-        if (a.impl->priority != b.impl->priority) return a.impl->priority > b.impl->priority;
-        return a.impl->device_id < b.impl->device_id;
-    });
-    const bool measured = ctx->selection.load() == IPT_SELECT_AUTO && cands.size() > 1;
-    if (measured) rank_by_cost(call, values, cands, input_device ? input_device : &ctx->devices[IPT_DEVICE_HOST]);
+    const bool measured = order_candidates(ctx, op, values, cands, pinned_here, input_device, trial_runner(call));
 
     uint32_t declined = 0;
     std::string declines;

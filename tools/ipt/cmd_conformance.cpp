@@ -1,5 +1,5 @@
 // `ipt conformance`: certifies devices and plugins against the CPU reference
-// with the suite of tests/conformance (see docs/conformance.md).
+// with the engine in conformance/ (see docs/conformance.md).
 #include <iostream>
 #include <memory>
 

@@ -5,6 +5,7 @@
 //   ipt::Image a = ctx.upload(IPT_DOUBLE, 4, 5, data);  // on the host device
 //   ipt::Call call(ctx, "ipt.conv2");
 //   call.image("A", a).image("B", k).text("shape", "same").run();
+//   call.image("A", ctx.upload<double>(4, 5, v)).run();  // the call keeps a temporary
 //   ipt::Image c = call.take("C");
 //   std::vector<double> out = c.download<double>();
 #ifndef IPT_HPP
@@ -194,18 +195,31 @@ private:
 class Call {
 public:
     Call(Context& ctx, const std::string& op) { check(ipt_call_create(ctx.get(), op.c_str(), &h_)); }
-    Call(Call&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+    Call(Call&& o) noexcept : h_(std::exchange(o.h_, nullptr)), kept_(std::move(o.kept_)) {}
     Call(const Call&) = delete;
     Call& operator=(const Call&) = delete;
     ~Call() { ipt_call_free(h_); }
 
     ipt_call* get() const { return h_; }
 
-    // The call refers to the image: keep `img` alive until run() (not a temporary).
+    // The call refers to the image: keep `img` alive until run().
     Call& image(const char* name, const Image& img) {
         check(ipt_call_set_image(h_, name, img.get()));
+        drop_kept(name);
         return *this;
     }
+    // An image handed over (a temporary, or std::move) is kept by the call
+    // until the parameter is set again or the call is destroyed.
+    Call& image(const char* name, Image&& img) {
+        std::string key = name ? name : "";
+        kept_.reserve(kept_.size() + 1);  // nothing below throws once the call refers to img
+        check(ipt_call_set_image(h_, name, img.get()));
+        drop_kept(key);
+        kept_.emplace_back(std::move(key), std::move(img));
+        return *this;
+    }
+    // A const temporary can be neither kept nor referred to.
+    Call& image(const char* name, const Image&& img) = delete;
     Call& integer(const char* name, int64_t v) {
         check(ipt_call_set_int(h_, name, v));
         return *this;
@@ -253,7 +267,17 @@ public:
     }
 
 private:
+    void drop_kept(const std::string& name) {
+        for (auto it = kept_.begin(); it != kept_.end(); ++it)
+            if (it->first == name) {
+                kept_.erase(it);
+                return;
+            }
+    }
+
     ipt_call* h_ = nullptr;
+    // Images handed over by value, by parameter name; freed after the call.
+    std::vector<std::pair<std::string, Image>> kept_;
 };
 
 }  // namespace ipt

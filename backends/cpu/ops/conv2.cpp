@@ -21,7 +21,7 @@
 #include "common/fft_convolve.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
-#include "ops/conv2.hpp"
+#include "common/ops/conv2.hpp"
 
 namespace {
 

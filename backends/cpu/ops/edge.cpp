@@ -35,8 +35,8 @@
 #include "common/op_registry.hpp"
 #include "common/padding.hpp"
 #include "common/parallel.hpp"
-#include "ops/edge.hpp"
-#include "ops/imfilter.hpp"
+#include "common/ops/edge.hpp"
+#include "common/ops/imfilter.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "common/image.hpp"
 #include "common/lut.hpp"
 #include "common/op_registry.hpp"
-#include "ops/imadjust.hpp"
+#include "common/ops/imadjust.hpp"
 
 namespace {
 

@@ -28,7 +28,7 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/padding.hpp"
-#include "ops/imfilter.hpp"
+#include "common/ops/imfilter.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
-#include "ops/imlincomb.hpp"
+#include "common/ops/imlincomb.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include "common/image.hpp"
 #include "common/lut.hpp"
 #include "common/op_registry.hpp"
-#include "ops/intlut.hpp"
+#include "common/ops/intlut.hpp"
 
 namespace {
 

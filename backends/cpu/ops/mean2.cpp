@@ -22,7 +22,7 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
-#include "ops/mean2.hpp"
+#include "common/ops/mean2.hpp"
 
 namespace {
 

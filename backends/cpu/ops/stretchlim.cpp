@@ -9,7 +9,7 @@
 #include "common/histogram.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
-#include "ops/stretchlim.hpp"
+#include "common/ops/stretchlim.hpp"
 
 namespace {
 

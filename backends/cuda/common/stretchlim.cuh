@@ -8,7 +8,7 @@
 
 #include "common/buffer.hpp"
 #include "common/device.cuh"
-#include "ops/stretchlim.hpp"
+#include "common/ops/stretchlim.hpp"
 
 namespace ipt::cuda {
 

@@ -15,7 +15,7 @@
 #include "common/correlate.cuh"
 #include "common/fft_convolve.cuh"
 #include "common/op_registry.hpp"
-#include "ops/conv2.hpp"
+#include "common/ops/conv2.hpp"
 
 namespace ipt::cuda {
 namespace {

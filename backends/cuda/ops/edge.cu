@@ -36,8 +36,8 @@
 #include "common/op_registry.hpp"
 #include "common/reduce.cuh"
 #include "common/union_find.cuh"
-#include "ops/edge.hpp"
-#include "ops/imfilter.hpp"
+#include "common/ops/edge.hpp"
+#include "common/ops/imfilter.hpp"
 #include "rank1.hpp"
 
 namespace ipt::cuda {

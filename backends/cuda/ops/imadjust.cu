@@ -10,7 +10,7 @@
 #include "common/context.hpp"
 #include "common/op_registry.hpp"
 #include "common/stretchlim.cuh"
-#include "ops/imadjust.hpp"
+#include "common/ops/imadjust.hpp"
 
 namespace ipt::cuda {
 namespace {

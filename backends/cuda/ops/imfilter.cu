@@ -6,7 +6,7 @@
 #include "common/context.hpp"
 #include "common/correlate.cuh"
 #include "common/op_registry.hpp"
-#include "ops/imfilter.hpp"
+#include "common/ops/imfilter.hpp"
 
 namespace ipt::cuda {
 namespace {

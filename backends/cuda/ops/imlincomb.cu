@@ -6,7 +6,7 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
-#include "ops/imlincomb.hpp"
+#include "common/ops/imlincomb.hpp"
 
 namespace ipt::cuda {
 namespace {

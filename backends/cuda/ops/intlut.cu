@@ -5,7 +5,7 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
-#include "ops/intlut.hpp"
+#include "common/ops/intlut.hpp"
 
 namespace ipt::cuda {
 namespace {

@@ -7,7 +7,7 @@
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
 #include "common/reduce.cuh"
-#include "ops/mean2.hpp"
+#include "common/ops/mean2.hpp"
 
 namespace ipt::cuda {
 namespace {

@@ -3,7 +3,7 @@
 #include "common/context.hpp"
 #include "common/op_registry.hpp"
 #include "common/stretchlim.cuh"
-#include "ops/stretchlim.hpp"
+#include "common/ops/stretchlim.hpp"
 
 namespace ipt::cuda {
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "correlate.hpp"
-#include "ops/imfilter.hpp"
+#include "common/ops/imfilter.hpp"
 #include "rank1.hpp"
 
 namespace ipt::vk {

@@ -17,11 +17,11 @@
 // (common/ops/conv2.hpp); the engine's host side is common/correlate.cpp.
 #include <cstdint>
 
-#include "correlate.hpp"
+#include "common/correlate.hpp"
 #ifdef IPT_VULKAN_FFT
-#include "fft_convolve.hpp"
+#include "common/fft_convolve.hpp"
 #endif
-#include "ops/conv2.hpp"
+#include "common/ops/conv2.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 // strong pixel, labelled by union-find. Every threshold stays on the device.
 #include <vector>
 
-#include "correlate.hpp"
-#include "ops/edge.hpp"
+#include "common/correlate.hpp"
+#include "common/ops/edge.hpp"
 
 namespace {
 

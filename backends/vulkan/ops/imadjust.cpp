@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "intensity.hpp"
-#include "ops/imadjust.hpp"
+#include "common/stretchlim.hpp"
+#include "common/ops/imadjust.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // ipt.imdilate on Vulkan: the front-end's plan (backends/common/ops/imdilate.hpp)
 // run by the morphology engine shared with ipt.imerode (common/morphology.cpp).
 #include "common/ops/imdilate.hpp"
-#include "morphology.hpp"
+#include "common/morphology.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // ipt.imerode on Vulkan: the front-end's plan (backends/common/ops/imerode.hpp)
 // run by the morphology engine shared with ipt.imdilate (common/morphology.cpp).
 #include "common/ops/imerode.hpp"
-#include "morphology.hpp"
+#include "common/morphology.hpp"
 
 namespace {
 

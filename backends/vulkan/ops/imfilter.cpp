@@ -12,8 +12,8 @@
 // indirect dispatch, without a host round trip.
 #include <limits>
 
-#include "correlate.hpp"
-#include "ops/imfilter.hpp"
+#include "common/correlate.hpp"
+#include "common/ops/imfilter.hpp"
 #include "rank1.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "op_support.hpp"
-#include "ops/imlincomb.hpp"
+#include "common/ops/imlincomb.hpp"
 
 namespace {
 

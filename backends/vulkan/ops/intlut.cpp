@@ -2,7 +2,7 @@
 // pass over every channel with the one table. The wave64 tuning converts a
 // 32-bit word per load.
 #include "op_support.hpp"
-#include "ops/intlut.hpp"
+#include "common/ops/intlut.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "op_support.hpp"
-#include "ops/mean2.hpp"
+#include "common/ops/mean2.hpp"
 
 namespace {
 

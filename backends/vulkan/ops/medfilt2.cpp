@@ -4,7 +4,7 @@
 // common/order_filter.cpp, whose shader applies it: 0.5*v1 + 0.5*v2 in
 // double stored once, integers rounded half away; logical the upper order).
 #include "common/ops/medfilt2.hpp"
-#include "order_filter.hpp"
+#include "common/order_filter.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // ipt.ordfilt2 on Vulkan: the plan's order statistic over the domain's
 // offsets (rules: common/ops/ordfilt2.hpp; engine: common/order_filter.cpp).
 #include "common/ops/ordfilt2.hpp"
-#include "order_filter.hpp"
+#include "common/order_filter.hpp"
 
 namespace {
 

@@ -4,6 +4,7 @@
 // thresholds (the reference's cdf comparisons as integers).
 #include <vector>
 
+#include "common/stretchlim.hpp"
 #include "intensity.hpp"
 
 namespace ipt::vk {

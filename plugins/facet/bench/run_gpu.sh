@@ -35,7 +35,7 @@ step() { printf '\n== %s\n' "$*"; }
 build() {
   if [ -z "${OPENIPT_PREFIX:-}" ]; then
     step "OpenIPT with the CUDA backend -> $prefix"
-    # Tests stay configured because `ipt conformance` is built from tests/conformance.
+    # `ipt conformance` comes with the tools (the engine in conformance/).
     cmake -S "$root" -B "$work/openipt" -DCMAKE_BUILD_TYPE=Release -DIPT_WITH_CUDA=ON -DIPT_WITH_VULKAN=OFF \
       -DIPT_BUILD_BENCH=OFF -DIPT_BUILD_CUDA_BENCH=OFF
     cmake --build "$work/openipt" --target ipt ipt_cpu ipt_cuda ipt_cli -j "$jobs"

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "op_support.hpp"
-#include "ops/stretchlim.hpp"
+#include "common/ops/stretchlim.hpp"
 
 namespace ipt::vk {
 

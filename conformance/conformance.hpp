@@ -34,7 +34,7 @@ struct Options {
     bool json = false;                 // JSON on `out` instead of the tables
     std::optional<uint64_t> seed;      // replay; random when absent (printed)
     std::string reference;             // CPU reference plugin file; "" = the 'cpu' plugin next to libipt
-    std::string deviations;            // deviation list file; "" = the built-in tests/conformance/deviations.txt
+    std::string deviations;            // deviation list file; "" = the built-in conformance/deviations.txt
     std::string case_filter;           // only cases whose label matches this glob
     Progress progress = Progress::Auto;
 };

@@ -2,6 +2,9 @@
 // for device memory, in-order submission on one queue with a timeline
 // semaphore, deferred release of everything queued work may still use, and
 // compute pipelines (built from the embedded SPIR-V, cached on disk).
+// Defined in instance.cpp (Instance, Device set-up and health), memory.cpp
+// (allocation, release, host transfers), commands.cpp (Recorder, submission,
+// waiting, IPT_VULKAN_TIMING) and pipelines.cpp (pipelines, attachments).
 #pragma once
 
 #include <atomic>

@@ -1,4 +1,4 @@
-// Known deviations: one data file (tests/conformance/deviations.txt, built
+// Known deviations: one data file (conformance/deviations.txt, built
 // into the library; --deviations FILE replaces it), one deviation per line:
 //
 //   operator | device kind | case pattern | reason
