@@ -90,7 +90,7 @@ void run_conv2(const ipt::plugin::KernelArgs& args) {
 // Kernel sizes below which the fft variant declines and the direct one runs.
 // Measured on an H100 at 2048^2 ('same'): the fft variant takes 0.37 ms for
 // any kernel (single 15x15, 21x21, 31x31; double 21x21: 0.39 ms); the direct
-// engine grows by about 1.7 us per tap (H100 run 4: 7x7 0.13 ms, 31x31
+// engine grows by about 1.7 us per tap (on an H100: 7x7 0.13 ms, 31x31
 // 1.64 ms), so they meet near 220 taps (15x15). The thresholds sit below
 // that, so that near the crossover the registry's measurement decides. One
 // pair for both classes: the direct engine accumulates in double for single

@@ -542,7 +542,7 @@ bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_ten
     auto threads_for = [&](int m) { return (pairs + m - 1) / m; };
     // The fewest pairs per thread that fit in one block: on an H100 at 2048²
     // gray took 1.18 ms with one pair per thread, 1.48 with two, 2.42 with
-    // four (run 8): more threads at each barrier cost less than the longer
+    // four: more threads at each barrier cost less than the longer
     // step of a thread with more pairs.
     int per_thread = 0;
     if (forced_pairs && threads_for(forced_pairs) <= kMaxThreads) per_thread = forced_pairs;

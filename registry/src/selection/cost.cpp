@@ -140,8 +140,8 @@ double transfer_estimate(ipt_context* ctx, const ipt_op_schema& op, const std::v
 // scratch outputs: each is warmed up once and then timed right away, 7 runs
 // (3 when a run takes over 20 ms, 1 over 200 ms), one candidate after the
 // other. Not in rounds across candidates: two GPU contexts (CUDA and Vulkan on one GPU)
-// take turns, and a run right after the other API's paid the switch (run 26:
-// CUDA's 0.016 ms intlut measured dearer than a CPU call with its copies).
+// take turns, and a run right after the other API's pays the switch (CUDA's
+// 0.016 ms intlut then measures dearer than a CPU call with its copies).
 // The inputs are moved to each candidate's device once, before its warm-up,
 // and the device synchronised: the run time is measured with the data
 // already there, as the cost model counts it (moved with every run, the
