@@ -1,0 +1,50 @@
+// stretchlim on the device (common/stretchlim.hpp), shared by ipt.stretchlim
+// and ipt.imadjust: per-channel histogram with imhist's binning, then the
+// first bins where the cumulative count reaches the plan's count thresholds
+// (the reference's cdf comparisons as integers).
+#include <vector>
+
+#include "stretchlim.hpp"
+
+namespace ipt::vk {
+namespace {
+
+struct HistPush {
+    uint64_t a, hist;
+    double int_scale;
+    int32_t plane;
+};
+struct LimitsPush {
+    uint64_t hist, limits;
+    uint32_t count_low, count_high;
+    int32_t channels;
+};
+
+}  // namespace
+
+void record_stretchlim(OpContext& ctx, Recorder& rec, const ipt::frontend::StretchlimPlan& plan, Buffer* limits,
+                       VkDeviceSize limits_offset) {
+    const int64_t channels = plan.channels;
+    if (!plan.needs_histogram) {
+        std::vector<double> v(size_t(2 * channels));
+        for (int64_t ch = 0; ch < channels; ++ch) {
+            v[ch] = 0.0;
+            v[channels + ch] = 1.0;
+        }
+        rec.write(limits, limits_offset, v.data(), v.size() * sizeof(double));
+        return;
+    }
+    const uint32_t nbins = uint32_t(plan.nbins);
+    Buffer* hist = rec.scratch(uint64_t(channels) * nbins * 4);
+    rec.fill(hist, 0, uint64_t(channels) * nbins * 4, 0);
+    const uint32_t width = ctx.tuning.group_size;
+    HistPush hp{ctx.address(plan.I), hist->address, double(nbins - 1) / 4294967295.0, int32_t(plan.plane)};
+    Grid grid = grid_for(ctx.device, plan.plane, uint64_t(width) * ctx.tuning.per_invocation);
+    rec.dispatch(ctx.pipeline("stretchlim_hist", width, 1, {uint32_t(plan.dtype), nbins}), &hp, sizeof hp, grid.x,
+                 grid.y, uint32_t(channels));
+    LimitsPush lp{hist->address, limits->address + limits_offset, uint32_t(plan.count_low),
+                  uint32_t(plan.count_high), int32_t(channels)};
+    rec.dispatch(ctx.pipeline("stretchlim_limits", width, 1, {nbins}), &lp, sizeof lp, 1, 1, uint32_t(channels));
+}
+
+}  // namespace ipt::vk
