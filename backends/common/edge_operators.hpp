@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "fspecial.hpp"
+#include "fspecial_filters.hpp"
 #include "ipt/ipt_plugin.h"
 
 namespace ipt::common {

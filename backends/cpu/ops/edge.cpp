@@ -35,7 +35,7 @@
 #include "common/padding.hpp"
 #include "common/parallel.hpp"
 #include "edge_operators.hpp"
-#include "fspecial.hpp"
+#include "fspecial_filters.hpp"
 
 namespace {
 

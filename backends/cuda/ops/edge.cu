@@ -36,7 +36,7 @@
 #include "common/reduce.cuh"
 #include "common/union_find.cuh"
 #include "edge_operators.hpp"
-#include "fspecial.hpp"
+#include "fspecial_filters.hpp"
 #include "rank1.hpp"
 
 namespace ipt::cuda {

@@ -13,7 +13,7 @@
 
 #include "correlate.hpp"
 #include "edge_operators.hpp"
-#include "fspecial.hpp"
+#include "fspecial_filters.hpp"
 
 namespace {
 
