@@ -24,7 +24,8 @@
 
 namespace ipt::frontend {
 
-// MATLAB's radonc converts degrees with this constant, not pi/180.
+// MATLAB's radonc converts degrees with this constant, not pi/180
+// (MATLAB_SEMANTICS.md, radon).
 constexpr double kRadonDegToRad = 3.14159265358979 / 180.0;
 
 struct RadonPlan {

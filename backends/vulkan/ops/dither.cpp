@@ -15,10 +15,8 @@
 // shared memory; or IPT_VULKAN_DITHER=direct): dither reads the input in
 // place, one step pair ahead.
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <vector>
 
 #include "op_support.hpp"
