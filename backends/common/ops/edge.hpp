@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "../fspecial.hpp"
+#include "../fspecial_filters.hpp"
 #include "ipt/ipt_plugin.hpp"
 
 namespace ipt::frontend {

@@ -1,5 +1,6 @@
 // ipt.bwdist: distance to the nearest nonzero pixel, and that pixel's 1-based
-// column-major linear index (MATLAB_SEMANTICS.md, bwdist).
+// column-major linear index (MATLAB_SEMANTICS.md, bwdist; the rules are the
+// front-end's, backends/common/ops/bwdist.hpp).
 //
 // Every metric is computed exactly by the two-phase scheme of Meijster,
 // Roerdink and Hesselink (2000):
@@ -23,12 +24,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <numbers>
 #include <vector>
 
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
+#include "common/ops/bwdist.hpp"
 
 namespace {
 
@@ -117,7 +118,7 @@ struct Chessboard {
 struct QuasiEuclidean {
     using Value = double;
     static Value f(int64_t dx, int64_t g) {
-        constexpr double k = std::numbers::sqrt2 - 1.0;
+        constexpr double k = ipt::frontend::kQuasiEuclideanK;
         return dx > g ? static_cast<double>(dx) + k * static_cast<double>(g)
                       : static_cast<double>(g) + k * static_cast<double>(dx);
     }
@@ -211,24 +212,17 @@ void envelope_pass(int64_t rows, int64_t cols, const int32_t* nearest,
 }
 
 void run_bwdist(const KernelArgs& args) {
+    using ipt::frontend::BwdistMetric;
+    const ipt::frontend::BwdistPlan plan = ipt::frontend::plan_bwdist(args);
     const ipt_tensor* bw = args.image("BW");
-    const int64_t rows = bw->rows, cols = bw->cols;
-    const bool want_idx = args.wanted("IDX");
-    if (bw->channels != 1)
-        ipt::plugin::invalid("ipt.bwdist: parameter 'BW' must have one channel");
-    if (rows > std::numeric_limits<int32_t>::max() - 1 ||
-        (want_idx && rows * cols > int64_t(std::numeric_limits<uint32_t>::max())))
-        ipt::plugin::invalid("ipt.bwdist: parameter 'BW' is too large (IDX is uint32)");
-    enum class Metric { Euclidean, Cityblock, Chessboard, Quasi } metric;
-    if (args.is("method", "euclidean")) metric = Metric::Euclidean;
-    else if (args.is("method", "cityblock")) metric = Metric::Cityblock;
-    else if (args.is("method", "chessboard")) metric = Metric::Chessboard;
-    else if (args.is("method", "quasi-euclidean")) metric = Metric::Quasi;
-    else ipt::plugin::invalid("ipt.bwdist: parameter 'method' must be euclidean, cityblock, "
-                              "chessboard or quasi-euclidean");
+    const int64_t rows = plan.rows, cols = plan.cols;
+    const bool want_idx = plan.want_idx;
+    const BwdistMetric metric = plan.metric;
+    if (rows > std::numeric_limits<int32_t>::max() - 1)
+        ipt::plugin::unsupported("ipt.bwdist: images of 2^31-1 rows or more (rows are int32 here)");
 
     const int64_t n = rows * cols;
-    const bool need_below = metric == Metric::Chessboard && want_idx;
+    const bool need_below = metric == BwdistMetric::Chessboard && want_idx;
     std::vector<int32_t> nearest(n), below(need_below ? n : 0);
     ipt::cpu::visit_dtype(bw->dtype, [&](auto tag) {
         using T = decltype(tag);
@@ -241,21 +235,23 @@ void run_bwdist(const KernelArgs& args) {
         if (nearest[c] != kNone) present.push_back(static_cast<int32_t>(c));
 
     // Outputs after every allocation: nothing is written when one fails.
-    const ipt_tensor* d_t = args.output("D", IPT_SINGLE, rows, cols, 1);
-    const ipt_tensor* idx_t = want_idx ? args.output("IDX", IPT_UINT32, rows, cols, 1) : nullptr;
+    const ipt_tensor* d_t = args.output("D", plan.d_dtype, rows, cols, 1);
+    const ipt_tensor* idx_t = want_idx ? args.output("IDX", plan.idx_dtype, rows, cols, 1) : nullptr;
     if (n == 0) return;
     Outputs out{static_cast<float*>(d_t->data), idx_t ? static_cast<uint32_t*>(idx_t->data) : nullptr,
                 need_below ? below.data() : nullptr};
-    if (present.empty()) {  // no feature at all: D = Inf, IDX = 0
-        std::fill(out.d, out.d + n, std::numeric_limits<float>::infinity());
-        if (out.idx) std::fill(out.idx, out.idx + n, 0u);
+    if (present.empty()) {  // no feature at all
+        std::fill(out.d, out.d + n, ipt::frontend::kBwdistNoFeatureD);
+        if (out.idx) std::fill(out.idx, out.idx + n, ipt::frontend::kBwdistNoFeatureIdx);
         return;
     }
     switch (metric) {
-    case Metric::Euclidean: envelope_pass<Euclidean>(rows, cols, nearest.data(), present, out); break;
-    case Metric::Cityblock: envelope_pass<Cityblock>(rows, cols, nearest.data(), present, out); break;
-    case Metric::Chessboard: envelope_pass<Chessboard>(rows, cols, nearest.data(), present, out); break;
-    case Metric::Quasi: envelope_pass<QuasiEuclidean>(rows, cols, nearest.data(), present, out); break;
+    case BwdistMetric::Euclidean: envelope_pass<Euclidean>(rows, cols, nearest.data(), present, out); break;
+    case BwdistMetric::Cityblock: envelope_pass<Cityblock>(rows, cols, nearest.data(), present, out); break;
+    case BwdistMetric::Chessboard: envelope_pass<Chessboard>(rows, cols, nearest.data(), present, out); break;
+    case BwdistMetric::QuasiEuclidean:
+        envelope_pass<QuasiEuclidean>(rows, cols, nearest.data(), present, out);
+        break;
     }
 }
 

@@ -1,27 +1,16 @@
-// ipt.fspecial: h = fspecial(type, ...). The filters are built by
-// backends/common/fspecial.hpp (shared with the GPU backends and edge); this
-// file checks which parameters the type takes and fills in MATLAB's defaults.
-#include <cmath>
+// ipt.fspecial: h = fspecial(type, ...). The front-end (backends/common/ops/
+// fspecial.hpp) builds the filter; the reference copies it into the output.
 #include <cstring>
-#include <string>
 
-#include "common/image.hpp"
 #include "common/op_registry.hpp"
-#include "fspecial.hpp"
-#include "fspecial_args.hpp"
+#include "common/ops/fspecial.hpp"
 
 namespace {
 
-using ipt::common::Filter2D;
-using ipt::plugin::invalid;
-using ipt::plugin::KernelArgs;
-
-using ipt::common::fspecial_args::build;
-
-void run_fspecial(const KernelArgs& args) {
-    const Filter2D h = build(args);
-    const ipt_tensor* out = args.output("h", IPT_DOUBLE, h.rows, h.cols, 1);
-    if (!h.h.empty()) std::memcpy(out->data, h.h.data(), h.h.size() * sizeof(double));
+void run_fspecial(const ipt::plugin::KernelArgs& args) {
+    const ipt::frontend::FspecialPlan plan = ipt::frontend::plan_fspecial(args);
+    const ipt_tensor* out = args.output("h", IPT_DOUBLE, plan.h.rows, plan.h.cols, 1);
+    if (!plan.h.h.empty()) std::memcpy(out->data, plan.h.h.data(), plan.h.h.size() * sizeof(double));
 }
 
 }  // namespace

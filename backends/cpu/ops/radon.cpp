@@ -1,9 +1,6 @@
-// ipt.radon: MATLAB's radonc algorithm (MATLAB_SEMANTICS.md, radon). Each
-// nonzero pixel is split into four sub-pixels at +-0.25 around its centre,
-// each carrying a quarter of its value; a sub-pixel's projection
-// r = x cos(theta) + y sin(theta) is shared linearly between the two bins
-// around r - rFirst. theta is converted with MATLAB's constant
-// 3.14159265358979/180.
+// ipt.radon: MATLAB's radonc algorithm (MATLAB_SEMANTICS.md, radon). The
+// geometry, the angles' cos and sin and the sub-pixel rule are the
+// front-end's (backends/common/ops/radon.hpp).
 //
 // The nonzero pixels are listed once, in MATLAB's column-major order, so each
 // angle visits them in the same order as radonc (the same sums). Angles run
@@ -17,12 +14,11 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
+#include "common/ops/radon.hpp"
 
 namespace {
 
 using ipt::plugin::KernelArgs;
-
-constexpr double kDegToRad = 3.14159265358979 / 180.0;
 
 // Nonzero pixels, column by column: column x holds entries [start[x], start[x+1]).
 struct NonzeroPixels {
@@ -57,22 +53,10 @@ inline void deposit(double* bins, double value, double r) {
 }
 
 void run_radon(const KernelArgs& args) {
+    const ipt::frontend::RadonPlan plan = ipt::frontend::plan_radon(args);
     const ipt_tensor* img = args.image("I");
-    const double* theta = args.floats("theta");
-    const int64_t angles = static_cast<int64_t>(args.count("theta"));
-    if (img->channels != 1) ipt::plugin::invalid("ipt.radon: parameter 'I' must have one channel");
-    if (angles < 1) ipt::plugin::invalid("ipt.radon: parameter 'theta' must not be empty");
-    for (int64_t k = 0; k < angles; ++k)
-        if (!std::isfinite(theta[k]))
-            ipt::plugin::invalid("ipt.radon: parameter 'theta' must be finite (no NaN or Inf)");
-
-    const int64_t rows = img->rows, cols = img->cols;
-    // Origin floor((size+1)/2) 1-based, i.e. (size+1)/2 - 1 0-based (-1 when empty).
-    const int64_t x_origin = (cols + 1) / 2 - 1, y_origin = (rows + 1) / 2 - 1;
-    const double dx = static_cast<double>(cols - 1 - x_origin);
-    const double dy = static_cast<double>(rows - 1 - y_origin);
-    const int64_t r_last = static_cast<int64_t>(std::ceil(std::sqrt(dx * dx + dy * dy))) + 1;
-    const int64_t r_first = -r_last, bins = 2 * r_last + 1;
+    const int64_t rows = plan.rows, cols = plan.cols, angles = plan.angles, bins = plan.bins;
+    const int64_t x_origin = plan.x_origin, y_origin = plan.y_origin;
 
     const NonzeroPixels pixels = ipt::cpu::visit_dtype(img->dtype, [&](auto tag) {
         using T = decltype(tag);
@@ -86,17 +70,16 @@ void run_radon(const KernelArgs& args) {
 
     // Outputs last: nothing is written when a check or an allocation fails.
     double* out = static_cast<double*>(args.output("R", IPT_DOUBLE, bins, angles, 1)->data);
-    if (args.wanted("xp")) {
+    if (plan.want_xp) {
         double* xp = static_cast<double*>(args.output("xp", IPT_DOUBLE, bins, 1, 1)->data);
-        for (int64_t i = 0; i < bins; ++i) xp[i] = static_cast<double>(r_first + i);
+        std::copy(plan.xp.begin(), plan.xp.end(), xp);
     }
     ipt::cpu::parallel_for(0, blocks, [&](int64_t b) {
         double* x_cos = work.data() + b * scratch;
         double* y_sin = x_cos + 2 * cols;
         double* column = y_sin + 2 * rows;
         for (int64_t k = angles * b / blocks; k < angles * (b + 1) / blocks; ++k) {
-            const double angle = theta[k] * kDegToRad;
-            const double c = std::cos(angle), s = std::sin(angle);
+            const double c = plan.cos_theta[k], s = plan.sin_theta[k];
             for (int64_t x = 0; x < cols; ++x) {
                 const double base = static_cast<double>(x - x_origin) * c;
                 x_cos[2 * x] = base - 0.25 * c;
@@ -108,7 +91,7 @@ void run_radon(const KernelArgs& args) {
                 y_sin[2 * y + 1] = base + 0.25 * s;
             }
             std::fill(column, column + bins, 0.0);
-            const double shift = static_cast<double>(r_first);
+            const double shift = static_cast<double>(plan.r_first);
             for (int64_t x = 0; x < cols; ++x) {
                 const double x0 = x_cos[2 * x], x1 = x_cos[2 * x + 1];
                 for (int64_t i = pixels.start[x]; i < pixels.start[x + 1]; ++i) {

@@ -33,11 +33,12 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "common/ops/bwdist.hpp"
 
 namespace ipt::cuda {
 namespace {
 
-enum class Metric : int { Euclidean, Cityblock, Chessboard, Quasi };
+using Metric = ipt::frontend::BwdistMetric;
 
 constexpr int kNone = -1;
 
@@ -330,8 +331,8 @@ __global__ void euclidean_rows(const int* __restrict__ near_row, float* __restri
         uint32_t* idx_row = idx ? idx + r * cols : nullptr;
         if (head == kNone) {  // no feature in the image
             for (int x = lane; x < cols; x += kLanes) {
-                d_row[x] = INFINITY;
-                if (idx_row) idx_row[x] = 0;
+                d_row[x] = ipt::frontend::kBwdistNoFeatureD;
+                if (idx_row) idx_row[x] = ipt::frontend::kBwdistNoFeatureIdx;
             }
             __syncwarp();
             continue;
@@ -392,7 +393,7 @@ __device__ inline double metric(Metric m, double dr, double dc) {
     case Metric::Chessboard: return dr > dc ? dr : dc;
     default: {
         const double hi = dr > dc ? dr : dc, lo = dr > dc ? dc : dr;
-        return hi + (1.4142135623730951 - 1.0) * lo;
+        return hi + ipt::frontend::kQuasiEuclideanK * lo;
     }
     }
 }
@@ -423,8 +424,8 @@ __global__ void nearest_feature(const int* __restrict__ near_row, float* __restr
     }
     const int64_t out = r * cols + c;
     if (best_index < 0) {
-        d[out] = INFINITY;
-        if (idx) idx[out] = 0;
+        d[out] = ipt::frontend::kBwdistNoFeatureD;
+        if (idx) idx[out] = ipt::frontend::kBwdistNoFeatureIdx;
         return;
     }
     d[out] = static_cast<float>(best);
@@ -433,21 +434,18 @@ __global__ void nearest_feature(const int* __restrict__ near_row, float* __restr
 
 void run_bwdist(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
+    const ipt::frontend::BwdistPlan plan = ipt::frontend::plan_bwdist(args);
     const ipt_tensor* bw = args.image("BW");
-    const std::string method = args.text("method");
-    const Metric m = method == "cityblock" ? Metric::Cityblock
-                     : method == "chessboard" ? Metric::Chessboard
-                     : method == "quasi-euclidean" ? Metric::Quasi
-                                                   : Metric::Euclidean;
-    const int64_t rows = bw->rows, cols = bw->cols;
+    const Metric m = plan.metric;
+    const int64_t rows = plan.rows, cols = plan.cols;
     if (rows * cols >= (int64_t{1} << 32))
         ipt::plugin::unsupported("ipt.bwdist: images of 2^32 pixels or more do not fit IDX");
     // Rows and columns are int32 in the kernels (only a 1 x N or N x 1 image
     // of 2^31 pixels or more is left out by this).
     if (rows >= (int64_t{1} << 31) - 1 || cols >= (int64_t{1} << 31) - 1)
         ipt::plugin::unsupported("ipt.bwdist: a side of 2^31-1 pixels or more");
-    const ipt_tensor* d = args.output("D", IPT_SINGLE, rows, cols, 1);
-    const ipt_tensor* idx = args.wanted("IDX") ? args.output("IDX", IPT_UINT32, rows, cols, 1) : nullptr;
+    const ipt_tensor* d = args.output("D", plan.d_dtype, rows, cols, 1);
+    const ipt_tensor* idx = plan.want_idx ? args.output("IDX", plan.idx_dtype, rows, cols, 1) : nullptr;
     if (rows == 0 || cols == 0) return;
     cudaStream_t s = dev.stream;
     const ColumnSegments seg = column_segments(rows, cols);

@@ -17,7 +17,7 @@
 // stream in with cp.async three deep, and the colour indices go out the same
 // way into a skewed buffer that a last kernel puts back in place. Gray
 // images take their four error shares from a table of the clamped value;
-// RGB images look up the inverse colormap (built on the device) and the
+// RGB images look up the inverse colormap (the front-end's) and the
 // colormap, in shared memory when they fit.
 //
 // Warp chunks (the previous kernel; for images too tall for one block, i.e.
@@ -37,14 +37,15 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
-#include "dither.hpp"
+#include "common/ops/dither.hpp"
 
 namespace ipt::cuda {
 namespace {
 
-using ipt::common::DitherSetup;
+using ipt::frontend::DitherPlan;
 
-__host__ __device__ inline int share(int e, int n, int bias) {
+// ipt::frontend::dither_share and dither_level on the device.
+__device__ inline int share(int e, int n, int bias) {
     return e > 0 ? (bias + n * e) >> 4 : (e < 0 ? -((bias - n * e) >> 4) : 0);
 }
 
@@ -56,45 +57,7 @@ __device__ inline int to_uint8(T v) {
     else return saturate_round<uint8_t>(255.0 * static_cast<double>(v));
 }
 
-// floor(v*(L-1)/255 + 0.5) in integers (backends/common/dither.hpp).
 __device__ inline int level_of(int v8, int top) { return (2 * v8 * top + 255) / 510; }
-
-// Nearest colour of the colormap to a cell centre; ties to the lowest index.
-__host__ __device__ inline int nearest_colour(const int* mapq, int colours, int64_t cr, int64_t cg, int64_t cb) {
-    int best = 0;
-    int64_t best_d = -1;
-    for (int k = 0; k < colours; ++k) {
-        const int64_t dr = cr - mapq[3 * k], dg = cg - mapq[3 * k + 1], db = cb - mapq[3 * k + 2];
-        const int64_t d = dr * dr + dg * dg + db * db;
-        if (best_d < 0 || d < best_d) {
-            best_d = d;
-            best = k;
-        }
-    }
-    return best;
-}
-
-// Inverse colormap: 2^Qm cells per axis, cell (ir, ig, ib) at index
-// ((ir << Qm) | ig) << Qm | ib, centre i*w + w/2 with w = 2^shift.
-__global__ void dither_inverse_colormap(uint16_t* __restrict__ inverse, const int* __restrict__ mapq, int colours,
-                                        int qm, int shift) {
-    const int64_t cells = int64_t{1} << (3 * qm), mask = (int64_t{1} << qm) - 1;
-    const int64_t w = int64_t{1} << shift, half = w / 2;
-    IPT_GRID_STRIDE(cell, cells) {
-        const int64_t ir = cell >> (2 * qm), ig = (cell >> qm) & mask, ib = cell & mask;
-        inverse[cell] = static_cast<uint16_t>(nearest_colour(mapq, colours, ir * w + half, ig * w + half, ib * w + half));
-    }
-}
-
-DeviceArray<uint16_t> build_inverse(const DeviceArray<int>& mapq, int colours, const DitherSetup& setup,
-                                    cudaStream_t s) {
-    const int64_t cells = int64_t{1} << (3 * setup.qm);
-    DeviceArray<uint16_t> inverse(static_cast<size_t>(cells), s);
-    dither_inverse_colormap<<<grid_for(cells), kThreads, 0, s>>>(inverse.get(), mapq.get(), colours, setup.qm,
-                                                               setup.shift);
-    check_launch("ipt.dither (inverse colormap)");
-    return inverse;
-}
 
 // ---- row pairs ------------------------------------------------------------------------
 
@@ -490,38 +453,17 @@ DitherChoice dither_choice() {
     return c;
 }
 
-// Gray threshold and share table. The colour of a gray value is that of its
-// cell centre on the diagonal, which is white from some value on.
-struct GrayRule {
-    int white_from;
-    std::vector<uint32_t> shares;  // filled when top <= 255
-};
-
-GrayRule gray_rule(const DitherSetup& s) {
-    const int64_t w = int64_t{1} << s.shift;
-    auto colour = [&](int v) {
-        const int64_t centre = (int64_t{v} >> s.shift) * w + w / 2;
-        return nearest_colour(s.mapq.data(), 2, centre, centre, centre);
-    };
-    GrayRule g;
-    g.white_from = s.top + 1;
-    for (int v = 0; v <= s.top; ++v)
-        if (colour(v) == 1) {
-            g.white_from = v;
-            break;
-        }
-    for (int v = 0; v <= s.top; ++v)
-        if (colour(v) != (v >= g.white_from ? 1 : 0))
-            ipt::plugin::fail(IPT_ERR_INTERNAL, "ipt.dither: gray colours are not a threshold");
-    if (s.top <= 255) {
-        g.shares.resize(static_cast<size_t>(s.top) + 1);
-        for (int v = 0; v <= s.top; ++v) {
-            const int e = v - (v >= g.white_from ? s.top : 0);
-            auto byte = [&](int n, int at) { return static_cast<uint32_t>(static_cast<uint8_t>(share(e, n, s.bias))) << at; };
-            g.shares[v] = byte(7, 0) | byte(5, 8) | byte(3, 16) | byte(1, 24);
-        }
+// Gray: the four error shares of every clamped level, packed in bytes.
+std::vector<uint32_t> gray_shares(const DitherPlan& plan) {
+    std::vector<uint32_t> shares(static_cast<size_t>(plan.top) + 1);
+    for (int v = 0; v <= plan.top; ++v) {
+        const int e = v - (v >= plan.white_from ? plan.top : 0);
+        auto byte = [&](int n, int at) {
+            return static_cast<uint32_t>(static_cast<uint8_t>(ipt::frontend::dither_share(e, n, plan.bias))) << at;
+        };
+        shares[v] = byte(7, 0) | byte(5, 8) | byte(3, 16) | byte(1, 24);
     }
-    return g;
+    return shares;
 }
 
 template <int C, class Level, class Index, bool kShareTable, int M>
@@ -536,7 +478,7 @@ void launch_row_pairs(const RowPairParams& p, size_t smem, int threads, cudaStre
 // The row-pair kernel for one configuration; false (nothing enqueued) when
 // the image has too many rows for one block or its tiles do not fit.
 template <int C, class Level, class Index, bool kShareTable, class Out>
-bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_tensor* x, const DitherSetup& setup,
+bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_tensor* x, const DitherPlan& plan,
                          int forced_pairs) {
     const int64_t rows = img->rows, cols = img->cols, pairs = (rows + 1) / 2;
     auto threads_for = [&](int m) { return (pairs + m - 1) / m; };
@@ -557,11 +499,11 @@ bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_ten
     p.pairs = static_cast<int>(pairs);
     p.skewed_cols = static_cast<int>(cols + pairs - 1);
     p.rows_pad = static_cast<int>((rows + 15) / 16 * 16);
-    p.top = setup.top;
-    p.bias = setup.bias;
-    p.shift = setup.shift;
-    p.qm = setup.qm;
-    p.colours = static_cast<int>(setup.colours());
+    p.top = plan.top;
+    p.bias = plan.bias;
+    p.shift = plan.shift;
+    p.qm = plan.qm;
+    p.colours = static_cast<int>(plan.colours());
     // Widest tile that fits; RGB tables in shared memory if the tile can
     // still be 4 columns wide, else read through the cache.
     size_t smem = 0;
@@ -581,15 +523,14 @@ bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_ten
     DeviceArray<int> mapq;
     DeviceArray<uint16_t> inverse;
     if constexpr (C == 1) {
-        const GrayRule g = gray_rule(setup);
-        p.white_from = g.white_from;
+        p.white_from = plan.white_from;
         if constexpr (kShareTable) {
-            shares = to_device(g.shares, s);
+            shares = to_device(gray_shares(plan), s);
             p.gray_shares = shares.get();
         }
     } else {
-        mapq = to_device(setup.mapq, s);
-        inverse = build_inverse(mapq, p.colours, setup, s);
+        mapq = to_device(plan.mapq, s);
+        inverse = to_device(plan.inverse, s);
         p.mapq = mapq.get();
         p.inverse = inverse.get();
     }
@@ -621,26 +562,26 @@ bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_ten
     return true;
 }
 
-bool run_row_pairs(const Device& dev, const ipt_tensor* img, const ipt_tensor* x, const DitherSetup& setup,
+bool run_row_pairs(const Device& dev, const ipt_tensor* img, const ipt_tensor* x, const DitherPlan& plan,
                    int forced_pairs) {
-    const bool byte_levels = setup.top <= 255;
-    if (setup.gray)
-        return byte_levels ? run_row_pairs_typed<1, uint8_t, uint8_t, true, bool>(dev, img, x, setup, forced_pairs)
-                           : run_row_pairs_typed<1, uint16_t, uint8_t, false, bool>(dev, img, x, setup, forced_pairs);
-    if (setup.out_dtype == IPT_UINT8)
-        return byte_levels ? run_row_pairs_typed<3, uint8_t, uint8_t, false, uint8_t>(dev, img, x, setup, forced_pairs)
-                           : run_row_pairs_typed<3, uint16_t, uint8_t, false, uint8_t>(dev, img, x, setup, forced_pairs);
-    return byte_levels ? run_row_pairs_typed<3, uint8_t, uint16_t, false, uint16_t>(dev, img, x, setup, forced_pairs)
-                       : run_row_pairs_typed<3, uint16_t, uint16_t, false, uint16_t>(dev, img, x, setup, forced_pairs);
+    const bool byte_levels = plan.top <= 255;
+    if (plan.gray)
+        return byte_levels ? run_row_pairs_typed<1, uint8_t, uint8_t, true, bool>(dev, img, x, plan, forced_pairs)
+                           : run_row_pairs_typed<1, uint16_t, uint8_t, false, bool>(dev, img, x, plan, forced_pairs);
+    if (plan.out_dtype == IPT_UINT8)
+        return byte_levels ? run_row_pairs_typed<3, uint8_t, uint8_t, false, uint8_t>(dev, img, x, plan, forced_pairs)
+                           : run_row_pairs_typed<3, uint16_t, uint8_t, false, uint8_t>(dev, img, x, plan, forced_pairs);
+    return byte_levels ? run_row_pairs_typed<3, uint8_t, uint16_t, false, uint16_t>(dev, img, x, plan, forced_pairs)
+                       : run_row_pairs_typed<3, uint16_t, uint16_t, false, uint16_t>(dev, img, x, plan, forced_pairs);
 }
 
 // ---- warp chunks (previous kernel) ------------------------------------------------------
 
 struct WarpChunkParams {
     int64_t rows, cols;
-    int top, bias, shift, qm;
+    int top, bias, shift, qm, white_from;
     const int* mapq;            // n x 3
-    const uint16_t* inverse;    // cells -> colour index
+    const uint16_t* inverse;    // RGB: cells -> colour index
     const int* qtab;            // uint8 value -> quantised value
     int* boundary;              // (chunks) x rows x 3: errors into each chunk's first column
     unsigned* progress;         // per chunk: rows of its last column finished
@@ -712,10 +653,13 @@ __global__ void __launch_bounds__(32) dither_warp_chunks(const T* __restrict__ i
                     int x = q + from_left + carry[ch];
                     v[ch] = x < 0 ? 0 : (x > p.top ? p.top : x);
                 }
-                const int ir = v[0] >> p.shift;
-                const int ig = v[C == 3 ? 1 : 0] >> p.shift;
-                const int ib = v[C == 3 ? 2 : 0] >> p.shift;
-                const int idx = p.inverse[(((ir << p.qm) | ig) << p.qm) | ib];
+                int idx;
+                if constexpr (C == 1) {
+                    idx = v[0] >= p.white_from ? 1 : 0;
+                } else {
+                    const int ir = v[0] >> p.shift, ig = v[1] >> p.shift, ib = v[2] >> p.shift;
+                    idx = p.inverse[(((ir << p.qm) | ig) << p.qm) | ib];
+                }
                 out[r * cols + c] = static_cast<Out>(idx);
 #pragma unroll
                 for (int ch = 0; ch < C; ++ch) {
@@ -759,28 +703,30 @@ __global__ void __launch_bounds__(32) dither_warp_chunks(const T* __restrict__ i
     }
 }
 
-void run_warp_chunks(const Device& dev, const ipt_tensor* img, const ipt_tensor* x, const DitherSetup& setup) {
+void run_warp_chunks(const Device& dev, const ipt_tensor* img, const ipt_tensor* x, const DitherPlan& plan) {
     const int64_t rows = img->rows, cols = img->cols;
     std::vector<int> qtab(256);
-    for (int v = 0; v < 256; ++v) qtab[v] = ipt::common::dither_level(v, setup.top);
+    for (int v = 0; v < 256; ++v) qtab[v] = ipt::frontend::dither_level(v, plan.top);
     cudaStream_t s = dev.stream;
-    DeviceArray<int> d_mapq = to_device(setup.mapq, s), d_qtab = to_device(qtab, s);
-    DeviceArray<uint16_t> d_inv = build_inverse(d_mapq, static_cast<int>(setup.colours()), setup, s);
+    DeviceArray<int> d_mapq = to_device(plan.mapq, s), d_qtab = to_device(qtab, s);
+    DeviceArray<uint16_t> d_inv;
+    if (!plan.gray) d_inv = to_device(plan.inverse, s);
     const int chunks = static_cast<int>((cols + 31) / 32);
     DeviceArray<int> boundary(static_cast<size_t>(chunks) * rows * 3, s);
     DeviceArray<unsigned> progress(chunks, s);
     boundary.zero();
     progress.zero();
-    WarpChunkParams p{rows, cols, setup.top, setup.bias, setup.shift, setup.qm, d_mapq.get(), d_inv.get(),
+    WarpChunkParams p{rows, cols, plan.top, plan.bias, plan.shift, plan.qm, plan.white_from, d_mapq.get(),
+                      plan.gray ? nullptr : d_inv.get(),
                       d_qtab.get(), boundary.get(), progress.get(), chunks};
     // Every warp must be resident: chunk k waits on chunk k-1.
     const int grid = std::min(chunks, dev.sm_count * 16);
     visit_dtype(img->dtype, [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_floating_point_v<T>) {
-            if (setup.gray)
+            if (plan.gray)
                 dither_warp_chunks<T, 1, bool><<<grid, 32, 0, s>>>(dptr<const T>(img), dptr<bool>(x), p);
-            else if (setup.out_dtype == IPT_UINT8)
+            else if (plan.out_dtype == IPT_UINT8)
                 dither_warp_chunks<T, 3, uint8_t><<<grid, 32, 0, s>>>(dptr<const T>(img), dptr<uint8_t>(x), p);
             else
                 dither_warp_chunks<T, 3, uint16_t><<<grid, 32, 0, s>>>(dptr<const T>(img), dptr<uint16_t>(x), p);
@@ -794,13 +740,15 @@ void run_warp_chunks(const Device& dev, const ipt_tensor* img, const ipt_tensor*
 void run_dither(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt_tensor* img = args.image("I");
-    const DitherSetup setup = ipt::common::dither_setup(args);
-    if (setup.qm > 6) ipt::plugin::unsupported("ipt.dither: Qm above 6 is left to the reference");
-    const ipt_tensor* x = args.output("X", setup.out_dtype, img->rows, img->cols, 1);
+    const DitherPlan plan = ipt::frontend::plan_dither(args);
+    // RGB images need the front-end's inverse colormap, tabled up to this Qm.
+    if (plan.qm > ipt::frontend::kDitherTableMaxQm)
+        ipt::plugin::unsupported("ipt.dither: Qm above 6 is left to the reference");
+    const ipt_tensor* x = args.output("X", plan.out_dtype, img->rows, img->cols, 1);
     if (img->rows == 0 || img->cols == 0) return;
     const DitherChoice choice = dither_choice();
-    if (!choice.warp_chunks && run_row_pairs(dev, img, x, setup, choice.pairs_per_thread)) return;
-    run_warp_chunks(dev, img, x, setup);
+    if (!choice.warp_chunks && run_row_pairs(dev, img, x, plan, choice.pairs_per_thread)) return;
+    run_warp_chunks(dev, img, x, plan);
 }
 
 IPT_CUDA_OP("ipt.dither", "", 100, run_dither)

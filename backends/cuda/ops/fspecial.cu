@@ -1,24 +1,23 @@
-// ipt.fspecial on CUDA: the filter is built on the host by the shared
-// construction (backends/common/fspecial.hpp, the same taps as every backend)
-// and copied into the output on the device's stream, so a filter made for a
-// CUDA pipeline is already there. The parameter rules are the CPU
-// reference's (backends/common/fspecial_args.hpp). Registered below the CPU
-// reference's priority: the measured selection decides where it runs.
+// ipt.fspecial on CUDA: the front-end (backends/common/ops/fspecial.hpp)
+// builds the filter on the host; it is copied into the output on the
+// device's stream, so a filter made for a CUDA pipeline is already there.
+// Registered below the CPU reference's priority: the measured selection
+// decides where it runs.
 #include "common/context.hpp"
 #include "common/op_registry.hpp"
-#include "fspecial.hpp"
-#include "fspecial_args.hpp"
+#include "common/ops/fspecial.hpp"
 
 namespace ipt::cuda {
 namespace {
 
 void run_fspecial(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
-    const ipt::common::Filter2D h = ipt::common::fspecial_args::build(args);
-    const ipt_tensor* out = args.output("h", IPT_DOUBLE, h.rows, h.cols, 1);
-    if (h.h.empty()) return;
-    // From pageable memory: staged before the call returns, so `h` may go.
-    check(cudaMemcpyAsync(out->data, h.h.data(), h.h.size() * sizeof(double), cudaMemcpyHostToDevice, dev.stream),
+    const ipt::frontend::FspecialPlan plan = ipt::frontend::plan_fspecial(args);
+    const ipt_tensor* out = args.output("h", IPT_DOUBLE, plan.h.rows, plan.h.cols, 1);
+    if (plan.h.h.empty()) return;
+    // From pageable memory: staged before the call returns, so `plan` may go.
+    check(cudaMemcpyAsync(out->data, plan.h.h.data(), plan.h.h.size() * sizeof(double), cudaMemcpyHostToDevice,
+                          dev.stream),
           "ipt.fspecial: copy to the device");
 }
 

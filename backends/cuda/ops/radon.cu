@@ -1,7 +1,8 @@
 // radon: MATLAB's four-sub-pixel projection (radonc). A sub-pixel with value
 // v/4 at r = x cos(theta) + y sin(theta) lands at t = r - rFirst and gives
 // (1-delta)*v/4 to bin k = floor(t) and delta*v/4 to bin k+1. No atomics:
-// every run gives the same bits.
+// every run gives the same bits. The geometry and the angles' cos and sin
+// are the front-end's (backends/common/ops/radon.hpp).
 //
 // Bin owners (the default): one thread per (bin b, angle) visits exactly the
 // sub-pixels with floor(t) = b and keeps two sums, its own bin's (1-delta)
@@ -31,13 +32,10 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "common/ops/radon.hpp"
 
 namespace ipt::cuda {
 namespace {
-
-// MATLAB's radonc converts with this constant (MATLAB_SEMANTICS.md, radon);
-// folded once, as the reference folds it.
-constexpr double kDegToRad = 3.14159265358979 / 180.0;
 
 struct RadonGeometry {
     int64_t rows, cols;
@@ -247,10 +245,6 @@ __global__ void radon_strip_gather(const T* __restrict__ img, const double* __re
     r[b * g.angles + a] = acc;
 }
 
-__global__ void radon_xp(double* xp, int64_t bins, double r_first) {
-    IPT_GRID_STRIDE(i, bins) xp[i] = r_first + static_cast<double>(i);
-}
-
 // IPT_CUDA_RADON=strip selects the strip gather (to time both on a GPU).
 bool strip_gather_forced() {
     const char* v = std::getenv("IPT_CUDA_RADON");
@@ -259,37 +253,26 @@ bool strip_gather_forced() {
 
 void run_radon(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
+    const ipt::frontend::RadonPlan plan = ipt::frontend::plan_radon(args);
     const ipt_tensor* img = args.image("I");
-    const double* theta = args.floats("theta");
-    const int64_t nt = static_cast<int64_t>(args.count("theta"));
-    const int64_t m = img->rows, n = img->cols;
+    const int64_t m = plan.rows, n = plan.cols, nt = plan.angles;
     if (m == 0 || n == 0) ipt::plugin::unsupported("ipt.radon: empty images are left to the reference");
     RadonGeometry g;
     g.rows = m;
     g.cols = n;
-    const int64_t xo = (n - 1) / 2, yo = (m - 1) / 2;
-    g.x_origin = static_cast<double>(xo);
-    g.y_origin = static_cast<double>(yo);
-    const double dy = static_cast<double>(m - 1 - yo), dx = static_cast<double>(n - 1 - xo);
-    const int64_t r_last = static_cast<int64_t>(std::ceil(std::sqrt(dy * dy + dx * dx))) + 1;
-    g.r_first = static_cast<double>(-r_last);
-    g.bins = 2 * r_last + 1;
+    g.x_origin = static_cast<double>(plan.x_origin);
+    g.y_origin = static_cast<double>(plan.y_origin);
+    g.r_first = static_cast<double>(plan.r_first);
+    g.bins = plan.bins;
     g.angles = nt;
-    std::vector<double> cs(nt), sn(nt);
-    for (int64_t i = 0; i < nt; ++i) {
-        const double rad = theta[i] * kDegToRad;
-        cs[i] = std::cos(rad);
-        sn[i] = std::sin(rad);
-    }
     const ipt_tensor* r = args.output("R", IPT_DOUBLE, g.bins, nt, 1);
-    const ipt_tensor* xp = args.wanted("xp") ? args.output("xp", IPT_DOUBLE, g.bins, 1, 1) : nullptr;
+    const ipt_tensor* xp = plan.want_xp ? args.output("xp", IPT_DOUBLE, g.bins, 1, 1) : nullptr;
     cudaStream_t s = dev.stream;
-    if (xp) {
-        radon_xp<<<grid_for(g.bins), kThreads, 0, s>>>(dptr<double>(xp), g.bins, g.r_first);
-        check_launch("ipt.radon (xp)");
-    }
+    if (xp)  // from pageable memory: staged before the call returns
+        check(cudaMemcpyAsync(xp->data, plan.xp.data(), plan.xp.size() * sizeof(double), cudaMemcpyHostToDevice, s),
+              "ipt.radon: copy xp to the device");
     if (nt == 0) return;
-    DeviceArray<double> dcs = to_device(cs, s), dsn = to_device(sn, s);
+    DeviceArray<double> dcs = to_device(plan.cos_theta, s), dsn = to_device(plan.sin_theta, s);
 
     // The bin owners keep both sorted tables of an angle in shared memory;
     // half of the opt-in size leaves room for two blocks per SM.

@@ -5,10 +5,10 @@
 // best distance found (shaders/bwdist_*.comp). Exact for every metric.
 #include <algorithm>
 #include <cstdint>
-#include <numbers>
 #include <string>
 
 #include "op_support.hpp"
+#include "common/ops/bwdist.hpp"
 
 namespace {
 
@@ -67,21 +67,21 @@ void envelope_rows(OpContext& ctx, Recorder& rec, Buffer* nearest, const ipt_ten
 }
 
 void run_bwdist(OpContext& ctx) {
+    using ipt::frontend::BwdistMetric;
     const auto& args = ctx.args;
+    const ipt::frontend::BwdistPlan plan = ipt::frontend::plan_bwdist(args);
     const ipt_tensor* bw = args.image("BW");
-    if (bw->channels != 1) ipt::plugin::invalid("ipt.bwdist: parameter 'BW' must be a 2-D image");
-    uint32_t metric;
-    if (args.is("method", "euclidean")) metric = 0;
-    else if (args.is("method", "cityblock")) metric = 1;
-    else if (args.is("method", "chessboard")) metric = 2;
-    else if (args.is("method", "quasi-euclidean")) metric = 3;
-    else ipt::plugin::invalid("ipt.bwdist: parameter 'method' must be euclidean, cityblock, chessboard or quasi-euclidean");
-    const int64_t rows = bw->rows, cols = bw->cols, n = rows * cols;
+    // The shaders' metric numbers.
+    const uint32_t metric = plan.metric == BwdistMetric::Euclidean    ? 0
+                            : plan.metric == BwdistMetric::Cityblock  ? 1
+                            : plan.metric == BwdistMetric::Chessboard ? 2
+                                                                      : 3;
+    const int64_t rows = plan.rows, cols = plan.cols, n = rows * cols;
     check_size("ipt.bwdist", n);
-    const bool want_idx = args.wanted("IDX");
-    const bool want_below = want_idx && metric == 2;
-    const ipt_tensor* d = args.output("D", IPT_SINGLE, rows, cols, 1);
-    const ipt_tensor* idx = want_idx ? args.output("IDX", IPT_UINT32, rows, cols, 1) : nullptr;
+    const bool want_idx = plan.want_idx;
+    const bool want_below = want_idx && plan.metric == BwdistMetric::Chessboard;
+    const ipt_tensor* d = args.output("D", plan.d_dtype, rows, cols, 1);
+    const ipt_tensor* idx = want_idx ? args.output("IDX", plan.idx_dtype, rows, cols, 1) : nullptr;
     if (n == 0) return;
     Recorder rec(ctx.device);
     Buffer* nearest = rec.scratch(uint64_t(n) * 4);
@@ -104,7 +104,7 @@ void run_bwdist(OpContext& ctx) {
         return;
     }
     RowsPush p2{nearest->address, below ? below->address : 0, ctx.address(d), idx ? ctx.address(idx) : 0,
-                std::numbers::sqrt2 - 1.0, int32_t(rows), int32_t(cols)};
+                ipt::frontend::kQuasiEuclideanK, int32_t(rows), int32_t(cols)};
     const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
     rec.dispatch(ctx.pipeline("bwdist_rows", gx, gy, {metric, want_idx ? 1u : 0u}), &p2, sizeof p2, div_up(cols, gx),
                  div_up(rows, gy));

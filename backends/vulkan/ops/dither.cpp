@@ -1,7 +1,8 @@
-// ipt.dither on Vulkan: for RGB images the inverse colormap as a table built
-// in parallel (when 2^(3 Qm) cells are few enough), then the error diffusion
-// as a wavefront in one work group, each lane owning pairs of rows as the
-// CUDA backend's row pairs (shaders/dither*.comp). The scan is inherently
+// ipt.dither on Vulkan: the error diffusion of the front-end's plan
+// (backends/common/ops/dither.hpp; RGB images look up its inverse colormap
+// when it has one, else search the colormap) as a wavefront in one work
+// group, each lane owning pairs of rows as the CUDA backend's row pairs
+// (shaders/dither*.comp). The scan is inherently
 // sequential along its anti-diagonals; this is the operator that gains least
 // from a GPU.
 //
@@ -14,22 +15,17 @@
 // shared memory; or IPT_VULKAN_DITHER=direct): dither reads the input in
 // place, one step pair ahead.
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <vector>
 
 #include "op_support.hpp"
+#include "common/ops/dither.hpp"
 
 namespace {
 
 using namespace ipt::vk;
 
-struct InversePush {
-    uint64_t mapq, table;
-    int32_t colours, qm, shift, cells;
-};
 struct DitherPush {
     uint64_t img, mapq, table, slots, out;
     int32_t rows, cols, colours, top, bias, shift, qm, white_from, slot_count;
@@ -52,71 +48,24 @@ bool direct_forced() {
     return v && std::strcmp(v, "direct") == 0;
 }
 
-// Grey: the colour of a clamped value v is that of its cell centre on the
-// diagonal, black or white ([0 0 0; top top top]), ties to black. The centre
-// grows with v, so white is a threshold: the first v whose centre is nearer
-// to white.
-int32_t grey_white_from(int32_t top, int shift) {
-    const int64_t w = int64_t(1) << shift;
-    for (int32_t v = 0; v <= top; ++v) {
-        const int64_t centre = (int64_t(v) >> shift) * w + w / 2;
-        if ((centre - top) * (centre - top) < centre * centre) return v;
-    }
-    return top + 1;
-}
-
 void run_dither(OpContext& ctx) {
     const auto& args = ctx.args;
     const ipt_tensor* img = args.image("I");
-    const ipt_tensor* map = args.image("map");
-    const int64_t qm = args.integer("Qm"), qe = args.integer("Qe");
-    if (qm < 1 || qm > 16) ipt::plugin::invalid("ipt.dither: parameter 'Qm' must be in 1..16");
-    if (qe < 1 || qe > 16) ipt::plugin::invalid("ipt.dither: parameter 'Qe' must be in 1..16");
-    const int32_t dt = img->dtype;
-    if (dt != IPT_UINT8 && dt != IPT_UINT16 && dt != IPT_SINGLE && dt != IPT_DOUBLE)
-        ipt::plugin::invalid("ipt.dither: parameter 'I' must be uint8, uint16, single or double");
-    const int bits = static_cast<int>(std::max(qm, qe));
-    const double top = static_cast<double>((int64_t(1) << bits) - 1);
-    std::vector<int32_t> mapq;
-    if (map) {
-        if (img->channels != 3)
-            ipt::plugin::invalid("ipt.dither: parameter 'I' must be an RGB image (3 channels) when map is given");
-        if (map->dtype != IPT_DOUBLE || map->cols != 3 || map->rows < 1 || map->channels != 1)
-            ipt::plugin::invalid("ipt.dither: parameter 'map' must be an n x 3 double colormap");
-        if (map->rows > 65536) ipt::plugin::invalid("ipt.dither: parameter 'map' must have at most 65536 colours");
-        const double* m = static_cast<const double*>(map->data);
-        mapq.resize(static_cast<size_t>(map->rows * 3));
-        for (int64_t i = 0; i < map->rows * 3; ++i) {
-            if (!(m[i] >= 0.0 && m[i] <= 1.0))
-                ipt::plugin::invalid("ipt.dither: parameter 'map' must have values in [0, 1]");
-            mapq[i] = static_cast<int32_t>(std::floor(m[i] * top + 0.5));
-        }
-    } else {
-        if (img->channels != 1)
-            ipt::plugin::invalid("ipt.dither: parameter 'I' must be a grayscale image (1 channel) when no map is given");
-        const int32_t white = static_cast<int32_t>(top);
-        mapq = {0, 0, 0, white, white, white};
-    }
-    const int64_t colours = static_cast<int64_t>(mapq.size() / 3);
-    const int32_t out_dtype = !map ? IPT_LOGICAL : (colours <= 256 ? IPT_UINT8 : IPT_UINT16);
-    const int64_t rows = img->rows, cols = img->cols;
-    const int nch = map ? 3 : 1;
+    const ipt::frontend::DitherPlan plan = ipt::frontend::plan_dither(args);
+    const int64_t rows = plan.rows, cols = plan.cols, colours = plan.colours();
+    const int nch = plan.channels;
     check_size("ipt.dither", rows * cols * nch);
-    const int shift = bits - static_cast<int>(qm);
-    const int64_t cells = int64_t(1) << (3 * qm);
-    const bool use_table = map && cells <= (int64_t(1) << 21);
+    const int32_t dt = img->dtype, out_dtype = plan.out_dtype, top = plan.top, bias = plan.bias;
+    const int shift = plan.shift;
+    const int64_t qm = plan.qm;
+    const bool use_table = !plan.inverse.empty();
     const ipt_tensor* x = args.output("X", out_dtype, rows, cols, 1);
     if (rows == 0 || cols == 0) return;
 
     Recorder rec(ctx.device);
-    const VkDeviceAddress mapq_address = rec.params(mapq);
-    Buffer* table = use_table ? rec.scratch(uint64_t(cells) * 4) : nullptr;
-    if (use_table) {
-        InversePush ip{mapq_address, table->address, int32_t(colours), int32_t(qm), shift, int32_t(cells)};
-        const uint32_t width = ctx.tuning.group_size;
-        Grid grid = grid_for(ctx.device, cells, width);
-        rec.dispatch(ctx.pipeline("dither_inverse", width, 1, {}), &ip, sizeof ip, grid.x, grid.y);
-    }
+    const VkDeviceAddress mapq_address = rec.params(plan.mapq);
+    VkDeviceAddress table_address = 0;
+    if (use_table) table_address = rec.params(std::vector<uint32_t>(plan.inverse.begin(), plan.inverse.end()));
     // Row pairs: the fewest per lane that fit in one work group (as CUDA:
     // more lanes at each barrier cost less than a longer step per lane), the
     // lanes rounded up to 64 so that few sizes make pipelines.
@@ -129,8 +78,7 @@ void run_dither(OpContext& ctx) {
     const int64_t slot_count = pairs + 2;
     const int64_t shared_slots = (slot_count + 63) / 64 * 64;
     const bool slots_shared = shared_slots * 2 * nch * 4 <= int64_t(ctx.device.max_shared_bytes());
-    const int32_t white_from = map ? 0 : grey_white_from(int32_t(top), shift);
-    const int32_t bias = int32_t((int64_t(1) << bits) / 32);
+    const int32_t white_from = plan.white_from;
 
     // Skewed: GROUP step pairs per loop iteration, each lane holding the
     // level words of the next GROUP (GROUP x pairs x channels registers, at
@@ -152,12 +100,12 @@ void run_dither(OpContext& ctx) {
         Buffer* indices = rec.scratch(uint64_t(skewed_words) * 4);
         const uint32_t gw = ctx.tuning.group_size;
         const Grid grid = grid_for(ctx.device, uint64_t(pairs * ((cols + 15) / 16)), gw);  // a pair, 16 columns
-        LevelsPush lp{ctx.address(img), levels->address, int32_t(rows), int32_t(cols), int32_t(top),
+        LevelsPush lp{ctx.address(img), levels->address, int32_t(rows), int32_t(cols), top,
                       int32_t(lane_pairs), int32_t(skewed_pad)};
         rec.dispatch(ctx.pipeline("dither_levels", gw, 1, {uint32_t(dt), uint32_t(nch)}), &lp, sizeof lp, grid.x,
                      grid.y);
-        SkewedPush sp{levels->address, mapq_address, table ? table->address : 0, indices->address,
-                      int32_t(rows), int32_t(cols), int32_t(colours), int32_t(top), bias, shift, int32_t(qm),
+        SkewedPush sp{levels->address, mapq_address, table_address, indices->address,
+                      int32_t(rows), int32_t(cols), int32_t(colours), top, bias, shift, int32_t(qm),
                       white_from, int32_t(lane_pairs), int32_t(skewed_pad), int32_t(iterations)};
         rec.dispatch(ctx.pipeline("dither_skewed", width, 1,
                                   {uint32_t(nch), use_table ? 1u : 0u, uint32_t(shared_slots), uint32_t(per_lane),
@@ -170,8 +118,8 @@ void run_dither(OpContext& ctx) {
     }
 
     Buffer* slots = slots_shared ? nullptr : rec.scratch(uint64_t(slot_count) * 2 * nch * 4);
-    DitherPush p{ctx.address(img), mapq_address, table ? table->address : 0, slots ? slots->address : 0,
-                 ctx.address(x), int32_t(rows), int32_t(cols), int32_t(colours), int32_t(top),
+    DitherPush p{ctx.address(img), mapq_address, table_address, slots ? slots->address : 0,
+                 ctx.address(x), int32_t(rows), int32_t(cols), int32_t(colours), top,
                  bias, shift, int32_t(qm), white_from, int32_t(slot_count)};
     rec.dispatch(ctx.pipeline("dither", width, 1,
                               {uint32_t(dt), uint32_t(nch), use_table ? 1u : 0u, uint32_t(out_dtype),

@@ -25,7 +25,7 @@
 // dither_skewed.comp (the default, which reads the levels skewed and loads
 // them further ahead) and for IPT_VULKAN_DITHER=direct. Grey images
 // pick the colour by a threshold (white from pc.white_from); RGB images look
-// up the inverse colormap table (dither_inverse.comp) or search the colormap.
+// up the inverse colormap table (the front-end's) or search the colormap.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
