@@ -103,32 +103,31 @@ __host__ __device__ inline size_t se_list_bytes(int count, bool flat) {
     return se_offset_bytes(count) + (flat ? 0 : sizeof(double) * static_cast<size_t>(count));
 }
 
-// staged: the list is copied into shared memory (else read from global
-// memory); tiled (flat only): the input tile with its halo follows it.
-template <class T, bool Dilate, bool Flat>
+// Staged: the list is copied into shared memory (else read from global
+// memory); a compile-time choice, so that staged reads are shared-memory
+// loads rather than generic ones. tiled (flat only): the input tile with its
+// halo follows the list.
+template <class T, bool Dilate, bool Flat, bool Staged>
 __global__ void morph_direct(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64_t cols, SEList se,
-                             T pad, bool staged, bool tiled) {
+                             T pad, bool tiled) {
     extern __shared__ unsigned char raw[];
     const int tx = threadIdx.x, ty = threadIdx.y;  // 32 x 8, 32 x 32 outputs
     const int tid = ty * 32 + tx;
     const int th = 32 + se.max_dy - se.min_dy, tw = 32 + se.max_dx - se.min_dx;
-    const int* sy = se.dy;
-    const int* sx = se.dx;
-    const double* sh = se.h;
-    T* tile = reinterpret_cast<T*>(raw + (staged ? se_list_bytes(se.count, Flat) : 0));
-    if (staged) {
-        int* ly = reinterpret_cast<int*>(raw);
-        int* lx = ly + se.count;
-        double* lh = reinterpret_cast<double*>(raw + se_offset_bytes(se.count));
+    int* ly = reinterpret_cast<int*>(raw);
+    int* lx = ly + se.count;
+    double* lh = reinterpret_cast<double*>(raw + se_offset_bytes(se.count));
+    if constexpr (Staged) {
         for (int i = tid; i < se.count; i += 256) {
             ly[i] = se.dy[i];
             lx[i] = se.dx[i];
             if constexpr (!Flat) lh[i] = se.h[i];
         }
-        sy = ly;
-        sx = lx;
-        sh = lh;
     }
+    const int* sy = Staged ? ly : se.dy;
+    const int* sx = Staged ? lx : se.dx;
+    const double* sh = Staged ? lh : se.h;
+    T* tile = reinterpret_cast<T*>(raw + (Staged ? se_list_bytes(se.count, Flat) : 0));
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * 32, c0 = static_cast<int64_t>(blockIdx.x) * 32;
     if (tiled) {
         for (int i = tid; i < th * tw; i += 256) {
@@ -234,10 +233,13 @@ void run_morphology_plan(const ipt_tensor* a, const ipt_tensor* b, const ipt::fr
         const size_t bytes = (staged ? list_bytes : 0) + (tiled ? tile_bytes : 0);
         dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32));
         dim3 block(32, 8);
-        if (plan.flat)
-            morph_direct<T, Dilate, true><<<grid, block, bytes, s>>>(src, dst, rows, cols, se, pad, staged, tiled);
-        else if constexpr (!std::is_same_v<T, bool>)  // the front-end admits no non-flat logical call
-            morph_direct<T, Dilate, false><<<grid, block, bytes, s>>>(src, dst, rows, cols, se, pad, staged, false);
+        if (plan.flat) {
+            if (staged) morph_direct<T, Dilate, true, true><<<grid, block, bytes, s>>>(src, dst, rows, cols, se, pad, tiled);
+            else morph_direct<T, Dilate, true, false><<<grid, block, bytes, s>>>(src, dst, rows, cols, se, pad, false);
+        } else if constexpr (!std::is_same_v<T, bool>) {  // the front-end admits no non-flat logical call
+            if (staged) morph_direct<T, Dilate, false, true><<<grid, block, bytes, s>>>(src, dst, rows, cols, se, pad, false);
+            else morph_direct<T, Dilate, false, false><<<grid, block, bytes, s>>>(src, dst, rows, cols, se, pad, false);
+        }
         check_launch(op);
     });
 }
