@@ -2,7 +2,7 @@
 // that every backend, and operators such as edge, build exactly the same taps.
 //
 // Formulas follow MathWorks' documentation of fspecial and
-// shared/MATLAB_SEMANTICS.md. Sums are taken in MATLAB's column-major order
+// docs/matlab-semantics.md. Sums are taken in MATLAB's column-major order
 // (sum(h(:))) so that the normalisation rounds as MATLAB's does.
 // Filters are returned row-major.
 #pragma once

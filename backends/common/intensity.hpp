@@ -1,5 +1,5 @@
-// Intensity value rules shared by stretchlim and imadjust (MATLAB_SEMANTICS.md,
-// stretchlim and imadjust): imhist's bin of a value, the limits read off the
+// Intensity value rules shared by stretchlim and imadjust
+// (docs/matlab-semantics.md#stretchlim and #imadjust): imhist's bin of a value, the limits read off the
 // cumulative histogram, and imadjust's transfer curve. The operators'
 // front-ends (ops/stretchlim.hpp, ops/imadjust.hpp) plan calls with them.
 #pragma once

@@ -1,5 +1,5 @@
 // Structuring elements exactly as MATLAB's strel builds them
-// (MATLAB_SEMANTICS.md, strel, and pitfalls 3 and 7), with their
+// (docs/matlab-semantics.md#strel, #centre and #angles), with their
 // decompositions. Header only and host only: every backend builds the
 // neighbourhood and the factor list here, then runs its own kernels.
 //

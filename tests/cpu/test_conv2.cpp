@@ -136,7 +136,7 @@ void expect_close(const Result& got, const Mat& ref, const Mat& absref, double t
 // --- MathWorks' documentation -------------------------------------------
 
 TEST(Conv2, SameWithEvenKernelMatchesMatlab) {
-    // conv2([1 2 3 4],[1 1],'same') = [3 5 7 4] (MATLAB_SEMANTICS.md pitfall 4)
+    // conv2([1 2 3 4],[1 1],'same') = [3 5 7 4] (docs/matlab-semantics.md#conv2-same)
     auto c = conv2<double, double>({1, 4, {1, 2, 3, 4}}, {1, 2, {1, 1}}, "same");
     EXPECT_EQ(c.v, (std::vector<double>{3, 5, 7, 4}));
     auto f = conv2<double, double>({1, 4, {1, 2, 3, 4}}, {1, 2, {1, 1}}, "full");

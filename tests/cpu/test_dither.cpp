@@ -1,5 +1,5 @@
 // ipt.dither against hand-worked cases and a straightforward transcription of
-// MATLAB's ditherc definition (MATLAB_SEMANTICS.md): whole-image integer
+// MATLAB's ditherc definition (docs/matlab-semantics.md#dither): whole-image integer
 // accumulators, a full inverse colormap, column-major scan.
 #include <algorithm>
 #include <cmath>

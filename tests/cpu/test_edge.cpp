@@ -1,6 +1,6 @@
 // ipt.edge against hand-computed step images (sobel, prewitt, roberts:
 // thresholds, thinning, directions) and independent transcriptions of the
-// documented algorithms (MATLAB_SEMANTICS.md, edge) for log, zerocross and
+// documented algorithms (docs/matlab-semantics.md#edge) for log, zerocross and
 // canny, run in double on images without ties.
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // ipt.imdilate against an independent brute force of MATLAB's definition
-// (MATLAB_SEMANTICS.md, pitfalls 3 and 6: the SE is reflected, pixels outside
+// (docs/matlab-semantics.md#centre and #dilation-reflects: the SE is reflected, pixels outside
 // count as -Inf), for every class, every planning route of the kernels, edge
 // shapes, non-flat heights with rounding and saturation, and bad input.
 #include "morph_reference.hpp"

@@ -1,5 +1,5 @@
 // ipt.imerode against an independent brute force of MATLAB's definition
-// (MATLAB_SEMANTICS.md, pitfalls 3 and 6: the SE is not reflected, pixels
+// (docs/matlab-semantics.md#centre and #dilation-reflects: the SE is not reflected, pixels
 // outside count as +Inf), for every class, every planning route of the
 // kernels, edge shapes, non-flat heights with rounding and saturation, and
 // bad input.

@@ -1,5 +1,5 @@
-// ipt.strel against MATLAB's documented shapes and sizes (MATLAB_SEMANTICS.md,
-// strel; MathWorks strel documentation), and the decomposition checked by an
+// ipt.strel against MATLAB's documented shapes and sizes
+// (docs/matlab-semantics.md#strel; MathWorks strel documentation), and the decomposition checked by an
 // independent Minkowski sum of its channels.
 #include <set>
 #include <utility>
@@ -183,7 +183,7 @@ TEST(Strel, DiskSizesFromMatlab) {
     struct Case {
         int64_t r, size, pixels;
     };
-    // MATLAB_SEMANTICS.md: the default n=4 disks are octagons of these sizes.
+    // docs/matlab-semantics.md#strel: the default n=4 disks are octagons of these sizes.
     for (Case c : {Case{3, 5, 25}, Case{5, 9, 69}, Case{7, 13, 157}, Case{10, 19, 321}}) {
         auto d = strel("disk", [&](ipt::Call& call) { call.integer("r", c.r); });
         EXPECT_EQ(d.nhood.rows, c.size) << c.r;

@@ -54,7 +54,7 @@ TEST(ImfilterPlan, OddKernelCentre) {
 
 TEST(ImfilterPlan, EvenKernelCentreIsUpperLeftOfTheMiddle) {
     // size 2: centre 1 (1-based), offsets {0, +1}; size 4: centre 2,
-    // offsets {-1, 0, +1, +2} (MATLAB_SEMANTICS.md pitfall 3).
+    // offsets {-1, 0, +1, +2} (docs/matlab-semantics.md#centre).
     const ImfilterPlan p2 = plan_for(5, 5, 2, 2);
     EXPECT_EQ(p2.top, 0);
     EXPECT_EQ(p2.left, 0);
@@ -99,7 +99,7 @@ TEST(ImfilterPlan, FullIsSizeAPlusSizeHMinusOne) {
 }
 
 // imfilter([1 2 3 4], [1 1], 'conv') with zero padding is conv2's 'same':
-// [3 5 7 4] (MATLAB_SEMANTICS.md pitfall 4), with h turned for 'conv'.
+// [3 5 7 4] (docs/matlab-semantics.md#conv2-same), with h turned for 'conv'.
 TEST(ImfilterPlan, ConvWithZeroPaddingIsConv2Same) {
     PlanCall call("ipt.imfilter");
     call.image("A", IPT_DOUBLE, 1, 4).image("h", IPT_DOUBLE, 1, 2).text("mode", "conv");

@@ -3,7 +3,7 @@
 //
 // MATLAB's conv2 help: 'full' is max([ma+mb-1, ma, mb]) by
 // max([na+nb-1, na, nb]); 'same' is size(A), taken from full at
-// (floor(mb/2), floor(nb/2)) (MATLAB_SEMANTICS.md pitfall 4); 'valid' is
+// (floor(mb/2), floor(nb/2)) (docs/matlab-semantics.md#conv2-same); 'valid' is
 // max(ma - max(0, mb-1), 0) by max(na - max(0, nb-1), 0) and may be empty.
 // conv2(u,v,A) convolves the columns with u and the rows with v, so mb =
 // numel(u) and nb = numel(v). C is single only when every input is single.

@@ -1,4 +1,4 @@
-// ipt.dither's front-end: MATLAB's ditherc (MATLAB_SEMANTICS.md, dither).
+// ipt.dither's front-end: MATLAB's ditherc (docs/matlab-semantics.md#dither).
 //
 //   BW = dither(I): I grayscale, the colormap [0 0 0; 1 1 1] with I in all
 //        three channels, Qm = 5, Qe = 8; BW is logical.

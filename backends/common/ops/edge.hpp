@@ -1,6 +1,6 @@
 // ipt.edge's front-end: [BW, thresh] = edge(I, method, threshold, direction,
 // thinning, sigma, h) turned into the filters, defaults and given thresholds
-// of one detector (MATLAB_SEMANTICS.md, edge).
+// of one detector (docs/matlab-semantics.md#edge).
 //
 // Integer and logical images are processed in single (im2single), double in
 // double, single in single. The filters are imfilter(..., 'replicate'):

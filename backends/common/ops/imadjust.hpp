@@ -1,5 +1,5 @@
 // ipt.imadjust's front-end: J = imadjust(I, low_high_in, low_high_out, gamma)
-// (MATLAB_SEMANTICS.md, imadjust). J has the class and size of I. Per
+// (docs/matlab-semantics.md#imadjust). J has the class and size of I. Per
 // channel, a value x on the [0,1] scale becomes
 //   low_out + (high_out - low_out) * ((clamp(x, low_in, high_in) - low_in) / (high_in - low_in))^gamma
 // (ipt::common::AdjustCurve); low_out > high_out inverts.

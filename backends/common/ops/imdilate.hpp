@@ -1,6 +1,6 @@
 // ipt.imdilate's front-end, shared with ipt.imerode (ops/imerode.hpp): the
 // structuring element given as a neighbourhood and optional heights turned
-// into the members every backend reads (MATLAB_SEMANTICS.md, pitfalls 3 and 6).
+// into the members every backend reads (docs/matlab-semantics.md#centre and #dilation-reflects).
 //
 // Both operators are B(p) = op over the members m of A(p + (m.dr, m.dc)) + m.add:
 //  - imdilate: op = max over the reflected SE, m = -(b - origin), add = h(b);

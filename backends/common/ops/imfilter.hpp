@@ -2,7 +2,7 @@
 // into a padded correlation.
 //
 // Correlation by default ('conv' turns h by 180 degrees), kernel centre at
-// floor((size(h)+1)/2) (MATLAB_SEMANTICS.md pitfalls 3 and 5). The image is
+// floor((size(h)+1)/2) (docs/matlab-semantics.md#centre and #imfilter-boundary). The image is
 // padded by the boundary rule (constant X, symmetric including the edge
 // pixel, replicate, circular); 'full' pads by size(h)-1 on every side and
 // gives size(A)+size(h)-1. Channels are filtered independently. The constant
@@ -67,7 +67,7 @@ constexpr Border border_as(ImfilterBoundary b) {
 }
 
 // Centre of a kernel along one dimension, 0-based: floor((size+1)/2) - 1
-// (MATLAB_SEMANTICS.md pitfall 3).
+// (docs/matlab-semantics.md#centre).
 inline int64_t imfilter_origin(int64_t size) { return (size + 1) / 2 - 1; }
 
 // x as a value of class `dtype` (as MATLAB's conversion gives it), as a double.

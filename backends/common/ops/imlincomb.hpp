@@ -1,5 +1,5 @@
 // ipt.imlincomb's front-end: Z = imlincomb(K1,A1,...,Kn,An[,K][,outclass])
-// (MATLAB_SEMANTICS.md, imlincomb). The rule every backend computes: each
+// (docs/matlab-semantics.md#imlincomb). The rule every backend computes: each
 // element is K1*A1 + ... + Kn*An, summed in double from left to right, plus
 // the offset K last, then converted once to the output class: round half away
 // from zero and saturate for integer classes (NaN becomes 0), a plain

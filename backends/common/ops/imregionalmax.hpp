@@ -1,7 +1,7 @@
 // ipt.imregionalmax's front-end: BW(p) is true when p belongs to a connected
 // plateau of equal values (connectivity conn) with no strictly higher pixel
 // adjacent to any of its pixels; the image border disqualifies nothing
-// (MATLAB_SEMANTICS.md, imregionalmax). NaN pixels are never maxima and
+// (docs/matlab-semantics.md#imregionalmax). NaN pixels are never maxima and
 // never disqualify a neighbour (MATLAB documents no NaN rule; this is ours).
 #pragma once
 

@@ -1,7 +1,7 @@
 // ipt.intlut's front-end: B = intlut(A, LUT), B(i) = LUT(A(i)+1) for uint8
 // and uint16, LUT(A(i)+32769) for int16 (the table is indexed from -32768);
 // B has the class and size of A, and every channel uses the one table
-// (MATLAB_SEMANTICS.md, intlut).
+// (docs/matlab-semantics.md#intlut).
 #pragma once
 
 #include <cstdint>

@@ -25,7 +25,7 @@
 namespace ipt::frontend {
 
 // MATLAB's radonc converts degrees with this constant, not pi/180
-// (MATLAB_SEMANTICS.md, radon).
+// (docs/matlab-semantics.md#radon).
 constexpr double kRadonDegToRad = 3.14159265358979 / 180.0;
 
 struct RadonPlan {

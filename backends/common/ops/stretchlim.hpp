@@ -1,6 +1,6 @@
 // ipt.stretchlim's front-end: LOWHIGH = stretchlim(I, tol), the limits for
 // contrast stretching, one column [low; high] per channel, double, on the
-// [0,1] scale (MATLAB_SEMANTICS.md, stretchlim). Also the default input
+// [0,1] scale (docs/matlab-semantics.md#stretchlim). Also the default input
 // limits of ipt.imadjust, which plans them with stretchlim_plan_for.
 //
 // The schema enforces tol's count (1 or 2) and range ([0, 1]); a scalar t

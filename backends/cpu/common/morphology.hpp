@@ -1,5 +1,5 @@
 // Flat and non-flat grayscale morphology on the CPU, shared by ipt.imdilate
-// and ipt.imerode (MATLAB_SEMANTICS.md, pitfalls 3 and 6).
+// and ipt.imerode (docs/matlab-semantics.md#centre and #dilation-reflects).
 //
 // The front-end (backends/common/ops/imdilate.hpp) plans both as out(p) = op
 // over the members d of A(p + d) (+ add(d)); pixels outside the image hold

@@ -1,5 +1,5 @@
 // Order-statistic filtering on the CPU, shared by ipt.ordfilt2 and
-// ipt.medfilt2 (MATLAB_SEMANTICS.md, ordfilt2 and medfilt2).
+// ipt.medfilt2 (docs/matlab-semantics.md#ordfilt2 and #medfilt2).
 //
 // out(p) = the k-th smallest (0-based) of A(p + d) over the domain offsets d,
 // with the domain's origin at floor((size+1)/2) and the image padded with a

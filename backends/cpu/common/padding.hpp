@@ -1,4 +1,4 @@
-// Index mapping for the padding rules of MATLAB (MATLAB_SEMANTICS.md, pitfall 5).
+// Index mapping for the padding rules of MATLAB (docs/matlab-semantics.md#imfilter-boundary).
 // Each maps a possibly out-of-range index i onto [0, n) or returns -1 for
 // "use the constant".
 #pragma once

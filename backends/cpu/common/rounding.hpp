@@ -1,5 +1,5 @@
 // Conversion of a double to a MATLAB class: round half away from zero, then
-// saturate; NaN becomes 0 (MATLAB_SEMANTICS.md, pitfall 2). Floating classes
+// saturate; NaN becomes 0 (docs/matlab-semantics.md#rounding). Floating classes
 // are a plain conversion.
 #pragma once
 

@@ -1,5 +1,5 @@
 // ipt.bwdist: distance to the nearest nonzero pixel, and that pixel's 1-based
-// column-major linear index (MATLAB_SEMANTICS.md, bwdist; the rules are the
+// column-major linear index (docs/matlab-semantics.md#bwdist; the rules are the
 // front-end's, backends/common/ops/bwdist.hpp).
 //
 // Every metric is computed exactly by the two-phase scheme of Meijster,

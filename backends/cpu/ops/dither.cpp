@@ -1,4 +1,4 @@
-// ipt.dither: MATLAB's ditherc (MATLAB_SEMANTICS.md, dither): Floyd-Steinberg
+// ipt.dither: MATLAB's ditherc (docs/matlab-semantics.md#dither): Floyd-Steinberg
 // error diffusion with integer error terms over a column-major scan. The
 // rules, the quantised colormap and the inverse colormap are the front-end's
 // (backends/common/ops/dither.hpp).

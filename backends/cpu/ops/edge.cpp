@@ -1,5 +1,5 @@
 // ipt.edge: [BW, thresh] = edge(I, method, threshold, direction, thinning,
-// sigma, h), as described in MATLAB_SEMANTICS.md (edge). The front-end
+// sigma, h), as described in docs/matlab-semantics.md#edge. The front-end
 // (common/ops/edge.hpp) resolves the method's defaults and filters.
 //
 // Integer and logical images are converted with im2single semantics and

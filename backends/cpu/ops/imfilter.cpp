@@ -1,7 +1,7 @@
 // ipt.imfilter: B = imfilter(A, h, boundary, output, mode).
 //
 // The front-end (common/ops/imfilter.hpp) gives the padding, the kernel
-// centre (MATLAB_SEMANTICS.md pitfalls 3 and 5), the output size and class;
+// centre (docs/matlab-semantics.md#centre and #imfilter-boundary), the output size and class;
 // the image is padded by its boundary rule and filtered by the shared
 // correlation engine (common/correlate.hpp), channel by channel.
 //

@@ -1,4 +1,4 @@
-// ipt.radon: MATLAB's radonc algorithm (MATLAB_SEMANTICS.md, radon). The
+// ipt.radon: MATLAB's radonc algorithm (docs/matlab-semantics.md#radon). The
 // geometry, the angles' cos and sin and the sub-pixel rule are the
 // front-end's (backends/common/ops/radon.hpp).
 //

@@ -1,6 +1,6 @@
 // ipt.strel: the neighbourhood of a structuring element and, on request, its
 // decomposition; the plan (backends/common/ops/strel.hpp) holds both, built
-// by the shared construction (MATLAB_SEMANTICS.md, strel).
+// by the shared construction (docs/matlab-semantics.md#strel).
 #include <cstring>
 
 #include "common/op_registry.hpp"

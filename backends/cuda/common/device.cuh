@@ -66,7 +66,7 @@ __host__ __device__ inline T highest_value() {
     else return std::numeric_limits<T>::max();
 }
 
-// ---- conversion (MATLAB_SEMANTICS.md, pitfall 2) ----------------------------
+// ---- conversion (docs/matlab-semantics.md#rounding) ----------------------------
 
 // double -> class: round half away from zero, saturate, NaN -> 0; floating
 // classes convert with round-to-nearest as the host does.

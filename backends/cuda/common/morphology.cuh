@@ -1,5 +1,5 @@
 // Grey-scale and binary morphology shared by imdilate and imerode
-// (MATLAB_SEMANTICS.md, pitfall 6). The front-end (backends/common/ops/
+// (docs/matlab-semantics.md#dilation-reflects). The front-end (backends/common/ops/
 // imdilate.hpp) plans both as B(p) = op over the members d of A(p + d)
 // (+ add(d)); pixels outside the image hold the plan's pad (the identity of
 // op, never chosen); NaN pixels are never chosen either (no comparison with

@@ -1,5 +1,5 @@
-// conv2: true 2-D convolution, shapes full / same / valid (MATLAB_SEMANTICS.md,
-// pitfall 4) as the front-end plans them (common/ops/conv2.hpp). Two
+// conv2: true 2-D convolution, shapes full / same / valid
+// (docs/matlab-semantics.md#conv2-same) as the front-end plans them (common/ops/conv2.hpp). Two
 // implementations, both candidates of the registry:
 //  - "" (direct): the shared correlation engine with the kernel rotated by
 //    180 degrees (register-blocked tiles in shared memory). conv2(u, v, A): a

@@ -1,5 +1,5 @@
 // edge: Sobel, Prewitt, Roberts, Laplacian of Gaussian, zero-cross and Canny,
-// following MATLAB's edge (MATLAB_SEMANTICS.md) step by step as the CPU
+// following MATLAB's edge (docs/matlab-semantics.md#edge) step by step as the CPU
 // reference (backends/cpu/ops/edge.cpp) computes it, with the filters and
 // defaults of the front-end (common/ops/edge.hpp), in its working class W:
 // single for every class but double (integer and logical images converted as

@@ -1,6 +1,6 @@
 // imfilter: correlation (or convolution) of each channel with h, every border
-// rule of MATLAB, 'same' or 'full' output (MATLAB_SEMANTICS.md, pitfalls 3
-// and 5), as the front-end plans it (common/ops/imfilter.hpp): in double,
+// rule of MATLAB, 'same' or 'full' output
+// (docs/matlab-semantics.md#centre and #imfilter-boundary), as the front-end plans it (common/ops/imfilter.hpp): in double,
 // converted once to the class of A. Runs on the shared correlation engine
 // (tiles in shared memory, four outputs per thread).
 #include "common/context.hpp"

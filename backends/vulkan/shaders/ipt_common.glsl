@@ -84,7 +84,7 @@ int symmetric_index(int i, int n) {
     return m < n ? m : 2 * n - 1 - m;
 }
 
-// MATLAB's round: half away from zero (MATLAB_SEMANTICS.md, pitfall 2).
+// MATLAB's round: half away from zero (docs/matlab-semantics.md#rounding).
 // x - trunc(x) is exact in binary floating point.
 double round_half_away(double x) {
     precise double t = trunc(x);

@@ -1,6 +1,6 @@
 // ipt.imdilate / ipt.imerode: out(p) = max (or min) over the offsets d of
 // A(p + d) (+ add(d) for a non-flat SE). The host reflects the SE for
-// dilation (MATLAB_SEMANTICS.md, pitfall 6). Offsets outside the image and NaN
+// dilation (docs/matlab-semantics.md#dilation-reflects). Offsets outside the image and NaN
 // values are skipped (the identity of the operation), as MATLAB's max/min
 // skip NaN; a pixel with nothing left gets the identity. Flat SEs select an
 // input value (exact); non-flat sums are formed in double and rounded once.
