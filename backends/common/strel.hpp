@@ -78,7 +78,7 @@ inline StrelMask strel_mask_from_offsets(const std::vector<StrelOffset>& offsets
 }
 
 // The set {-d : d in mask} as a mask of the same size whose origin is that of
-// an even-size mask too: dilation uses the reflected SE (pitfall 6). Returned
+// an even-size mask too: dilation uses the reflected SE (docs/matlab-semantics.md#dilation-reflects). Returned
 // as an offset list because a reflected even-size mask has no centred box.
 inline std::vector<StrelOffset> strel_reflected_offsets(const StrelMask& m) {
     std::vector<StrelOffset> out = strel_offsets(m);

@@ -308,7 +308,7 @@ TEST(Conv2, InfInImageMeetsZeroTaps) {
     EXPECT_EQ(c.v[4], 1.0);
     // NaN spreads to every output it overlaps.
     auto n = conv2<float, float>({3, 3, {0, 0, 0, 0, NAN, 0, 0, 0, 0}}, {2, 2, {1, 1, 1, 1}}, "same");
-    // 'same' with an even kernel reads A(r:r+1, c:c+1) (pitfall 4).
+    // 'same' with an even kernel reads A(r:r+1, c:c+1) (docs/matlab-semantics.md#conv2-same).
     for (int i = 0; i < 9; ++i) EXPECT_EQ(std::isnan(n.v[i]), i == 0 || i == 1 || i == 3 || i == 4) << i;
 }
 

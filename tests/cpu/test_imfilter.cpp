@@ -307,7 +307,7 @@ TEST(Imfilter, LogicalResultIsNonzero) {
 // --- even kernels, origin, RGB, separable, non-finite ------------------------------
 
 TEST(Imfilter, EvenKernelOriginIsUpperLeftOfCentre) {
-    // 2x2 ones, corr: B(r,c) = sum A(r:r+1, c:c+1) (pitfall 3); conv of the same
+    // 2x2 ones, corr: B(r,c) = sum A(r:r+1, c:c+1) (docs/matlab-semantics.md#centre); conv of the same
     // kernel equals conv2(A,h,'same').
     const Img A{3, 3, 1, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
     const Img h{2, 2, 1, {1, 1, 1, 1}};

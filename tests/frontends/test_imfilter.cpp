@@ -150,7 +150,7 @@ double pad(int32_t dtype, double x) {
 }
 
 TEST(ImfilterPlan, PadValueTakesTheClassOfA) {
-    // Round half away from zero, then saturate; NaN becomes 0 (pitfall 2).
+    // Round half away from zero, then saturate; NaN becomes 0 (docs/matlab-semantics.md#rounding).
     EXPECT_EQ(pad(IPT_UINT8, 2.5), 3);
     EXPECT_EQ(pad(IPT_UINT8, 3.5), 4);
     EXPECT_EQ(pad(IPT_UINT8, 300), 255);

@@ -120,7 +120,7 @@ inline Mask random_mask(int64_t rows, int64_t cols, std::mt19937& rng, double p 
     return m;
 }
 
-// 0-based centre floor((size+1)/2) - 1 (pitfall 3).
+// 0-based centre floor((size+1)/2) - 1 (docs/matlab-semantics.md#centre).
 inline int64_t centre(int64_t size) { return (size + 1) / 2 - 1; }
 
 // dilate(p) = max over b of A(p-b) + h(b); erode(p) = min over b of A(p+b) - h(b);

@@ -37,7 +37,7 @@ inline int64_t border_index(Border b, int64_t i, int64_t n) {
 }
 
 // Centre of a kernel, domain or SE along one dimension, 0-based:
-// floor((size+1)/2) - 1 (pitfall 3).
+// floor((size+1)/2) - 1 (docs/matlab-semantics.md#centre).
 inline int64_t kernel_origin(int64_t size) { return (size + 1) / 2 - 1; }
 
 }  // namespace ipt::cpu

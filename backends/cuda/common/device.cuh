@@ -111,7 +111,7 @@ __host__ __device__ inline float to_unit_single(T v) {
     else return static_cast<float>(to_unit(v));
 }
 
-// ---- padding (pitfall 5) ------------------------------------------------------
+// ---- padding (docs/matlab-semantics.md#imfilter-boundary)--------------------------------
 
 enum class Border : int { Constant = 0, Symmetric = 1, Replicate = 2, Circular = 3 };
 
@@ -185,7 +185,7 @@ __device__ __forceinline__ void stage_tile(const TIn* __restrict__ plane, int64_
     }
 }
 
-// Centre of a kernel, domain or SE along one dimension, 0-based (pitfall 3).
+// Centre of a kernel, domain or SE along one dimension, 0-based (docs/matlab-semantics.md#centre).
 __host__ __device__ inline int64_t kernel_origin(int64_t size) { return (size + 1) / 2 - 1; }
 
 // ---- launch geometry ----------------------------------------------------------

@@ -1,6 +1,6 @@
 // Order-statistic filtering shared by ordfilt2 and medfilt2: the order-th
 // smallest of A(p + offset) (+ S(offset)) over the nonzero elements of the
-// domain, whose centre is floor((size+1)/2) (pitfall 3).
+// domain, whose centre is floor((size+1)/2) (docs/matlab-semantics.md#centre).
 //
 // Selection is a bitwise radix select on order-preserving unsigned keys:
 // from the top bit down, count the window values <= prefix|0111..1 and keep

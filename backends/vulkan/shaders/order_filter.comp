@@ -1,5 +1,5 @@
 // ipt.ordfilt2 / ipt.medfilt2: the order-th smallest of A(p + d) (+ S(d))
-// over the window offsets d (centre floor((size+1)/2), pitfall 3).
+// over the window offsets d (centre floor((size+1)/2), docs/matlab-semantics.md#centre).
 //
 // Selection is a radix select on order-preserving unsigned keys: from the top
 // bit down, count the window values whose key is <= prefix|0111..1 and keep
