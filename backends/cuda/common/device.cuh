@@ -111,7 +111,7 @@ __host__ __device__ inline float to_unit_single(T v) {
     else return static_cast<float>(to_unit(v));
 }
 
-// ---- padding (docs/matlab-semantics.md#imfilter-boundary)--------------------------------
+// ---- padding (docs/matlab-semantics.md#imfilter-boundary) -----------------------
 
 enum class Border : int { Constant = 0, Symmetric = 1, Replicate = 2, Circular = 3 };
 
