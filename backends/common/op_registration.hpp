@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "ipt/ipt_plugin.hpp"
 
@@ -28,6 +29,21 @@ template <void (*Body)(const ipt::plugin::KernelArgs&)>
 ipt_status kernel_entry(const ipt_kernel_call* call) {
     return ipt::plugin::guarded([&] { Body(ipt::plugin::KernelArgs(call)); });
 }
+
+// The Registry of a backend whose bodies read the call through KernelArgs.
+// Backend supplies `static constexpr const char* kind` (its device kind) and
+// `static std::vector<ipt_impl_desc>& impls()` (where descriptions collect).
+template <class Backend>
+struct KernelArgsRegistry {
+    template <void (*Body)(const ipt::plugin::KernelArgs&)>
+    static ipt_status entry(const ipt_kernel_call* call) {
+        return kernel_entry<Body>(call);
+    }
+    static void add(const char* op, const char* variant, int32_t priority, ipt_kernel_fn fn) {
+        Backend::impls().push_back(
+            ipt_impl_desc{sizeof(ipt_impl_desc), op, variant, Backend::kind, priority, fn, nullptr});
+    }
+};
 
 template <class Registry>
 struct Registration {

@@ -19,16 +19,11 @@ inline constexpr const char* kDeviceKind = "cuda";
 
 std::vector<ipt_impl_desc>& registered_impls();
 
-struct Registry {
-    template <void (*Body)(const ipt::plugin::KernelArgs&)>
-    static ipt_status entry(const ipt_kernel_call* call) {
-        return ipt::backend::kernel_entry<Body>(call);
-    }
-    static void add(const char* op, const char* variant, int32_t priority, ipt_kernel_fn fn) {
-        registered_impls().push_back(
-            ipt_impl_desc{sizeof(ipt_impl_desc), op, variant, kDeviceKind, priority, fn, nullptr});
-    }
+struct Backend {
+    static constexpr const char* kind = kDeviceKind;
+    static std::vector<ipt_impl_desc>& impls() { return registered_impls(); }
 };
+using Registry = ipt::backend::KernelArgsRegistry<Backend>;
 
 }  // namespace ipt::cuda
 
