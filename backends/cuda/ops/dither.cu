@@ -17,8 +17,9 @@
 // stream in with cp.async three deep, and the colour indices go out the same
 // way into a skewed buffer that a last kernel puts back in place. Gray
 // images take their four error shares from a table of the clamped value;
-// RGB images look up the inverse colormap (the front-end's) and the
-// colormap, in shared memory when they fit.
+// RGB images look up the inverse colormap (the front-end's, up to Qm 6) and
+// the colormap, in shared memory when they fit; above Qm 6 each pixel
+// searches the colormap for the nearest colour.
 //
 // Warp chunks (the previous kernel; for images too tall for one block, i.e.
 // more than 8192 rows or tiles that do not fit in shared memory, or with
@@ -47,6 +48,25 @@ using ipt::frontend::DitherPlan;
 // ipt::frontend::dither_share and dither_level on the device.
 __device__ inline int share(int e, int n, int bias) {
     return e > 0 ? (bias + n * e) >> 4 : (e < 0 ? -((bias - n * e) >> 4) : 0);
+}
+
+// ipt::frontend::dither_nearest_colour on the device, for Qm above the
+// front-end's table (kDitherTableMaxQm): the colormap entry nearest to the
+// centre of cell (ir, ig, ib), ties to the lowest index.
+__device__ inline int nearest_colour(const int* mapq, int colours, int shift, int ir, int ig, int ib) {
+    const long long w = 1ll << shift, half = w / 2;
+    const long long cr = ir * w + half, cg = ig * w + half, cb = ib * w + half;
+    int best = 0;
+    long long best_d = -1;
+    for (int k = 0; k < colours; ++k) {
+        const long long dr = cr - mapq[3 * k], dg = cg - mapq[3 * k + 1], db = cb - mapq[3 * k + 2];
+        const long long d = dr * dr + dg * dg + db * db;
+        if (best_d < 0 || d < best_d) {  // strict: ties keep the lowest index
+            best_d = d;
+            best = k;
+        }
+    }
+    return best;
 }
 
 template <class T>
@@ -231,8 +251,9 @@ __device__ inline int signed_byte(uint32_t w) {
 struct PixelRule {
     int top, bias, shift, qm, white_from;
     uint32_t shares;          // gray with a share table: shared address of entry 0
-    const uint16_t* inverse;  // RGB
+    const uint16_t* inverse;  // RGB: the front-end's table, or null (search mapq)
     const int* mapq;          // RGB
+    int colours;              // RGB: rows of mapq
 };
 
 template <int C>
@@ -262,8 +283,9 @@ __device__ inline Diffusion<C> diffuse(const int (&x)[C], const PixelRule& rule)
             d.index = v[0] >= rule.white_from;
             e[0] = v[0] - (d.index ? rule.top : 0);
         } else {
-            const int cell = ((((v[0] >> rule.shift) << rule.qm) | (v[1] >> rule.shift)) << rule.qm) | (v[2] >> rule.shift);
-            d.index = rule.inverse[cell];
+            const int ir = v[0] >> rule.shift, ig = v[1] >> rule.shift, ib = v[2] >> rule.shift;
+            d.index = rule.inverse ? rule.inverse[(((ir << rule.qm) | ig) << rule.qm) | ib]
+                                   : nearest_colour(rule.mapq, rule.colours, rule.shift, ir, ig, ib);
 #pragma unroll
             for (int ch = 0; ch < C; ++ch) e[ch] = v[ch] - rule.mapq[3 * d.index + ch];
         }
@@ -302,7 +324,7 @@ __global__ void __maxnreg__(64) dither_row_pairs(const RowPairParams p) {
         even_slots[i] = 0;
         odd_slots[i] = make_int2(0, 0);
     }
-    PixelRule rule{p.top, p.bias, p.shift, p.qm, p.white_from, 0, p.inverse, p.mapq};
+    PixelRule rule{p.top, p.bias, p.shift, p.qm, p.white_from, 0, p.inverse, p.mapq, p.colours};
     if constexpr (kShareTable) {
         uint32_t* shares = reinterpret_cast<uint32_t*>(smem + lay.shares);
         for (int i = tid; i <= p.top; i += nthreads) shares[i] = p.gray_shares[i];
@@ -505,9 +527,10 @@ bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_ten
     p.qm = plan.qm;
     p.colours = static_cast<int>(plan.colours());
     // Widest tile that fits; RGB tables in shared memory if the tile can
-    // still be 4 columns wide, else read through the cache.
+    // still be 4 columns wide, else read through the cache (without the
+    // front-end's table, the colormap is searched from global memory).
     size_t smem = 0;
-    for (int tables = C == 3 ? 1 : 0; tables >= 0 && !smem; --tables) {
+    for (int tables = C == 3 && !plan.inverse.empty() ? 1 : 0; tables >= 0 && !smem; --tables) {
         p.tables_in_shared = tables;
         for (int w = 16; w >= (tables ? 4 : 1) && !smem; w /= 2) {
             p.group_cols = w;
@@ -530,9 +553,11 @@ bool run_row_pairs_typed(const Device& dev, const ipt_tensor* img, const ipt_ten
         }
     } else {
         mapq = to_device(plan.mapq, s);
-        inverse = to_device(plan.inverse, s);
         p.mapq = mapq.get();
-        p.inverse = inverse.get();
+        if (!plan.inverse.empty()) {
+            inverse = to_device(plan.inverse, s);
+            p.inverse = inverse.get();
+        }
     }
     const size_t skewed = static_cast<size_t>(p.groups) * p.group_cols * p.rows_pad;
     DeviceArray<Level> levels(C * skewed, s);
@@ -586,6 +611,7 @@ struct WarpChunkParams {
     int* boundary;              // (chunks) x rows x 3: errors into each chunk's first column
     unsigned* progress;         // per chunk: rows of its last column finished
     int chunks;
+    int colours;                // RGB: rows of mapq (searched when inverse is null)
 };
 
 template <class T, int C, class Out>
@@ -658,7 +684,8 @@ __global__ void __launch_bounds__(32) dither_warp_chunks(const T* __restrict__ i
                     idx = v[0] >= p.white_from ? 1 : 0;
                 } else {
                     const int ir = v[0] >> p.shift, ig = v[1] >> p.shift, ib = v[2] >> p.shift;
-                    idx = p.inverse[(((ir << p.qm) | ig) << p.qm) | ib];
+                    idx = p.inverse ? p.inverse[(((ir << p.qm) | ig) << p.qm) | ib]
+                                    : nearest_colour(p.mapq, p.colours, p.shift, ir, ig, ib);
                 }
                 out[r * cols + c] = static_cast<Out>(idx);
 #pragma unroll
@@ -710,15 +737,15 @@ void run_warp_chunks(const Device& dev, const ipt_tensor* img, const ipt_tensor*
     cudaStream_t s = dev.stream;
     DeviceArray<int> d_mapq = to_device(plan.mapq, s), d_qtab = to_device(qtab, s);
     DeviceArray<uint16_t> d_inv;
-    if (!plan.gray) d_inv = to_device(plan.inverse, s);
+    if (!plan.gray && !plan.inverse.empty()) d_inv = to_device(plan.inverse, s);
     const int chunks = static_cast<int>((cols + 31) / 32);
     DeviceArray<int> boundary(static_cast<size_t>(chunks) * rows * 3, s);
     DeviceArray<unsigned> progress(chunks, s);
     boundary.zero();
     progress.zero();
     WarpChunkParams p{rows, cols, plan.top, plan.bias, plan.shift, plan.qm, plan.white_from, d_mapq.get(),
-                      plan.gray ? nullptr : d_inv.get(),
-                      d_qtab.get(), boundary.get(), progress.get(), chunks};
+                      plan.inverse.empty() ? nullptr : d_inv.get(),
+                      d_qtab.get(), boundary.get(), progress.get(), chunks, static_cast<int>(plan.colours())};
     // Every warp must be resident: chunk k waits on chunk k-1.
     const int grid = std::min(chunks, dev.sm_count * 16);
     visit_dtype(img->dtype, [&](auto tag) {
@@ -741,9 +768,6 @@ void run_dither(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt_tensor* img = args.image("I");
     const DitherPlan plan = ipt::frontend::plan_dither(args);
-    // RGB images need the front-end's inverse colormap, tabled up to this Qm.
-    if (plan.qm > ipt::frontend::kDitherTableMaxQm)
-        ipt::plugin::unsupported("ipt.dither: Qm above 6 is left to the reference");
     const ipt_tensor* x = args.output("X", plan.out_dtype, img->rows, img->cols, 1);
     if (img->rows == 0 || img->cols == 0) return;
     const DitherChoice choice = dither_choice();
