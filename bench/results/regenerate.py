@@ -348,8 +348,45 @@ def table_facet(data, data_name):
     return "\n".join(out)
 
 
+def table_conformance(data, data_name):
+    out = [HEADER.format(data=data_name),
+           f"# Conformance on {data.get('title', 'this machine')}\n",
+           "`ipt conformance` (bench/gpu/session.sh conformance or all): every operator on the device against "
+           "the CPU reference, fresh random inputs and edge cases each run (docs/conformance.md). CUDA: the full "
+           "run; Vulkan through NVIDIA's driver: `--quick`, once with the static choice and once forced to "
+           "wave64. A case that matches conformance/deviations.txt counts as an expected fail, never as a pass; "
+           "skips are variants declining a call (conv2's fft below its crossover).\n",
+           machine_lines(data)]
+    for run in data["sets"]:
+        out.append(f"\n## {run['what']}\n")
+        out.append(f"{run['device']}; seed {run['seed']} (`--seed {run['seed']}` replays it). {run['summary']}\n")
+        out.append("| operator | implementation | result | cases | pass | fail | expected fail | skip |")
+        out.append("|---|---|---|---:|---:|---:|---:|---:|")
+        for r in run["rows"]:
+            out.append(f"| {short(r['op'])} | {r['impl']} | {r['result']} | {r['cases']} | {r['pass']} | "
+                       f"{r['fail']} | {r['xfail']} | {r['skip']} |")
+    return "\n".join(out) + "\n"
+
+
+def parse_conformance(text, what):
+    """The device line, seed, per-operator rows and summary of `ipt conformance`'s table."""
+    seed = re.search(r"seed (\d+)", text)
+    device = re.search(r"^device \d+: (.+)$", text, re.M)
+    summary = re.search(r"^summary: (.+)$", text, re.M)
+    rows = []
+    for m in re.finditer(r"^  (\S+\.\S+)\s+(\S+)\s+(pass|FAIL|expected fail|skip)\s+(\d+)\s+(\d+)\s+(\d+)"
+                         r"\s+(\d+)\s+(\d+)", text, re.M):
+        rows.append({"op": m.group(1), "impl": m.group(2), "result": m.group(3), "cases": int(m.group(4)),
+                     "pass": int(m.group(5)), "fail": int(m.group(6)), "xfail": int(m.group(7)),
+                     "skip": int(m.group(8))})
+    if not rows or not summary:
+        return None
+    return {"what": what, "seed": seed.group(1) if seed else "?", "device": device.group(1) if device else "?",
+            "summary": summary.group(1), "rows": rows}
+
+
 TABLES = {"ipt-bench": table_ipt_bench, "gpu-alone": table_gpu_alone, "cuda-kernels": table_cuda_kernels,
-          "cpu-opencv": table_cpu_opencv, "facet": table_facet}
+          "cpu-opencv": table_cpu_opencv, "facet": table_facet, "conformance": table_conformance}
 
 
 def write_table(folder, name):
@@ -435,6 +472,18 @@ def ingest(path, machine=None, date=None):
             data_file = os.path.join(folder, "cpu-opencv.json")
             save(data_file, {"bench": j})
             written += [data_file, write_table(folder, "cpu-opencv")]
+    conformance_runs = [("conformance-cuda.txt", "CUDA (full)"),
+                        ("conformance-vulkan.txt", "Vulkan, NVIDIA's driver (--quick)"),
+                        ("conformance-vulkan-wave64.txt", "Vulkan forced to wave64 (--quick)")]
+    runs = [parse_conformance(files[n].decode(errors="replace"), what) for n, what in conformance_runs if n in files]
+    runs = [r for r in runs if r]
+    if runs:
+        meta = run_meta(files, ("conformance", "all"), date)
+        need_date(meta, "the conformance outputs")
+        folder = os.path.join(RESULTS, machine_of(meta))
+        data_file = os.path.join(folder, "conformance.json")
+        save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], sets=runs))
+        written += [data_file, write_table(folder, "conformance")]
     if "facet.txt" in files:
         text = files["facet.txt"].decode(errors="replace")
         k = text.rfind("== CPU (")
