@@ -1,7 +1,10 @@
 // stretchlim on the device, shared by ipt.stretchlim and ipt.imadjust (whose
 // default input limits are stretchlim(I)). Histogram per channel (256 bins for
 // uint8, 65536 otherwise, MATLAB's imhist binning), then one block per channel
-// scans the cumulative counts. The limits stay on the device: nothing waits.
+// scans the cumulative counts and finds the first bins that reach the plan's
+// count thresholds: the front-end turned the reference's cdf comparisons into
+// integer counts, so the device compares counts and never divides. The limits
+// stay on the device: nothing waits.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
@@ -62,11 +65,17 @@ __global__ void stretch_hist_large(const T* __restrict__ a, int64_t plane, unsig
 
 constexpr int kScanThreads = 1024;
 
-// One block per channel: first bin with cdf > low and first with cdf >= high.
+// One block per channel: ilow is the first bin whose cumulative count reaches
+// count_low, ihigh the first that reaches count_high. The front-end defines
+// count_low as the smallest count c with c/plane > tol_low and count_high as
+// the smallest with c/plane >= tol_high, both as the reference evaluates cdf;
+// c/plane is monotonic in c, so "cdf > tol_low" is "cumulative >= count_low"
+// and "cdf >= tol_high" is "cumulative >= count_high" (both >=, on integers).
+// Equal bins, or no histogram (needs_histogram false), give [0; 1].
 // out is 2 x channels, row-major: out[c] = low, out[channels + c] = high.
 static __global__ void __launch_bounds__(kScanThreads)
-stretch_limits(const unsigned* __restrict__ hist, int nbins, double tol_low, double tol_high,
-               double* __restrict__ out, int channels) {
+stretch_limits(const unsigned* __restrict__ hist, int nbins, bool needs_histogram, unsigned long long count_low,
+               unsigned long long count_high, double* __restrict__ out, int channels) {
     const int ch = blockIdx.x;
     const unsigned* h = hist + ch * nbins;
     const int per = (nbins + kScanThreads - 1) / kScanThreads;
@@ -80,21 +89,23 @@ stretch_limits(const unsigned* __restrict__ hist, int nbins, double tol_low, dou
         ilow = nbins;
         ihigh = nbins;
     }
-    unsigned long long before = 0, total = 0;
-    Scan(tmp).ExclusiveSum(local, before, total);
+    unsigned long long before = 0;
+    Scan(tmp).ExclusiveSum(local, before);
     __syncthreads();
-    const double sum = static_cast<double>(total);
     unsigned long long cum = before;
     for (int i = begin; i < begin + per && i < nbins; ++i) {
         cum += h[i];
-        const double cdf = static_cast<double>(cum) / sum;
-        if (cdf > tol_low) atomicMin(&ilow, i);
-        if (cdf >= tol_high) atomicMin(&ihigh, i);
+        if (cum >= count_low) atomicMin(&ilow, i);
+        // count_low <= count_high, so every later bin passes both: stop.
+        if (cum >= count_high) {
+            atomicMin(&ihigh, i);
+            break;
+        }
     }
     __syncthreads();
     if (threadIdx.x == 0) {
         double lo = 0.0, hi = 1.0;
-        if (tol_low < tol_high && total > 0 && ilow != ihigh && ilow < nbins && ihigh < nbins) {
+        if (needs_histogram && ilow != ihigh && ilow < nbins && ihigh < nbins) {
             lo = static_cast<double>(ilow) / (nbins - 1);
             hi = static_cast<double>(ihigh) / (nbins - 1);
         }
@@ -124,8 +135,10 @@ inline void stretchlim_async(const ipt::frontend::StretchlimPlan& plan, double* 
         });
         check_launch(what);
     }
-    stretch_limits<<<channels, kScanThreads, 0, stream>>>(hist.get(), nbins, plan.tol_low, plan.tol_high, out,
-                                                         channels);
+    // The thresholds are counts of plan.plane values: the histogram's total.
+    stretch_limits<<<channels, kScanThreads, 0, stream>>>(
+        hist.get(), nbins, plan.needs_histogram, static_cast<unsigned long long>(plan.count_low),
+        static_cast<unsigned long long>(plan.count_high), out, channels);
     check_launch(what);
 }
 
