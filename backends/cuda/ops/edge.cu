@@ -17,13 +17,16 @@
 //    automatic cutoff scale*mean(b) is a double-double reduction; a second
 //    kernel thresholds and applies MATLAB's thinning (asymmetric <= / >
 //    comparisons, outside neighbours count as true).
-//  - log/zerocross: the zero-sum filter; threshold 0.75*mean(|b|); zero
+//  - log/zerocross: the zero-sum filter; threshold scale*mean(|b|); zero
 //    crossings on interior pixels.
 //  - canny: Gaussian and derivative-of-Gaussian passes, magnitude normalised
-//    by its maximum, 64-bin histogram for the automatic thresholds,
+//    by its maximum, a histogram for the automatic thresholds,
 //    non-maximum suppression in four direction sectors with linear
 //    interpolation, hysteresis as 8-connected components (union-find) that
 //    hold a strong pixel.
+// The automatic thresholds' constants (the zero-crossing scale, the canny
+// bin count, fraction of non-edges and low/high ratio) are the front-end's,
+// passed to the kernels, so MATLAB's rule lives in one place.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -282,31 +285,38 @@ struct StoreMax {
     __device__ void operator()(double m) const { *out = m; }
 };
 
+// The front-end's bin count sizes the per-block histogram in shared memory,
+// cleared and flushed by one thread per bin.
+constexpr int kCannyBins = ipt::frontend::kCannyBins;
+static_assert(kCannyBins >= 2 && kCannyBins <= kThreads, "one thread of a block per histogram bin");
+
 // mag /= max(mag) in W when the maximum is > 0 (the maximum is a W value, so
-// converting it back is exact), then imhist(mag, 64) of the result.
+// converting it back is exact), then imhist(mag, kCannyBins) of the result.
 template <class W>
 __global__ void normalise_and_count(W* __restrict__ mag, const double* __restrict__ maxv, unsigned* hist, int64_t n) {
-    __shared__ unsigned local[64];
-    if (threadIdx.x < 64) local[threadIdx.x] = 0;
+    __shared__ unsigned local[kCannyBins];
+    if (threadIdx.x < kCannyBins) local[threadIdx.x] = 0;
     __syncthreads();
     const double m = *maxv;
     const W divisor = static_cast<W>(m);
+    const double last = static_cast<double>(kCannyBins - 1);
     IPT_GRID_STRIDE(i, n) {
         W v = mag[i];
         if (m > 0) v = v / divisor;
         mag[i] = v;
-        // imhist(mag, 64): floor(x*63 + 0.5) in double, clamped.
-        const double idx = static_cast<double>(v) * 63.0 + 0.5;
-        const int bin = idx < 0 ? 0 : (idx > 63.0 ? 63 : static_cast<int>(idx));
+        // imhist: floor(x*(bins-1) + 0.5) in double, clamped.
+        const double idx = static_cast<double>(v) * last + 0.5;
+        const int bin = idx < 0 ? 0 : (idx > last ? kCannyBins - 1 : static_cast<int>(idx));
         atomicAdd(&local[bin], 1u);
     }
     __syncthreads();
-    if (threadIdx.x < 64 && local[threadIdx.x]) atomicAdd(&hist[threadIdx.x], local[threadIdx.x]);
+    if (threadIdx.x < kCannyBins && local[threadIdx.x]) atomicAdd(&hist[threadIdx.x], local[threadIdx.x]);
 }
 
-// thresholds[0] = low, [1] = high.
-__global__ void canny_thresholds(const unsigned* hist, double* thresholds, double limit, int given, double low,
-                                 double high) {
+// thresholds[0] = low, [1] = high: high = the first of the `bins` bins whose
+// cumulative count passes limit, divided by bins; low = ratio*high.
+__global__ void canny_thresholds(const unsigned* hist, int bins, double* thresholds, double limit, double ratio,
+                                 int given, double low, double high) {
     if (threadIdx.x != 0) return;
     if (given) {
         thresholds[0] = low;
@@ -314,16 +324,16 @@ __global__ void canny_thresholds(const unsigned* hist, double* thresholds, doubl
         return;
     }
     unsigned long long cum = 0;
-    int first = 64;
-    for (int i = 0; i < 64; ++i) {
+    int first = bins;
+    for (int i = 0; i < bins; ++i) {
         cum += hist[i];
         if (static_cast<double>(cum) > limit) {
             first = i + 1;
             break;
         }
     }
-    const double h = first / 64.0;
-    thresholds[0] = 0.4 * h;
+    const double h = first / static_cast<double>(bins);
+    thresholds[0] = ratio * h;
     thresholds[1] = h;
 }
 
@@ -506,14 +516,15 @@ void canny(const EdgeRun& e, const W* x, DeviceArray<double>& scalars) {
     check_launch("ipt.edge (magnitude)");
     DeviceArray<double> maxv(1, s);
     reduce_max(LoadValue<W>{mag.get()}, n, StoreMax{maxv.get()}, s, "ipt.edge (max)");
-    DeviceArray<unsigned> hist(64, s);
+    DeviceArray<unsigned> hist(kCannyBins, s);
     hist.zero();
     normalise_and_count<W><<<grid_for(n), kThreads, 0, s>>>(mag.get(), maxv.get(), hist.get(), n);
     check_launch("ipt.edge (histogram)");
     const double low = p.threshold_given ? p.given[0] : 0, high = p.threshold_given ? p.given[1] : 0;
-    // 70% of the pixels as the reference forms it: (0.7 * m) * n.
+    // The fraction of the pixels as the reference forms it: (not_edges * m) * n.
     const double limit = ipt::frontend::kCannyNotEdges * static_cast<double>(rows) * static_cast<double>(cols);
-    canny_thresholds<<<1, 32, 0, s>>>(hist.get(), scalars.get(), limit, p.threshold_given ? 1 : 0, low, high);
+    canny_thresholds<<<1, 32, 0, s>>>(hist.get(), kCannyBins, scalars.get(), limit, ipt::frontend::kCannyRatio,
+                                      p.threshold_given ? 1 : 0, low, high);
     check_launch("ipt.edge (thresholds)");
     DeviceArray<uint8_t> state(n, s), keep(n, s);
     DeviceArray<int> label(n, s);

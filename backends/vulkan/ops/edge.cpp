@@ -7,6 +7,9 @@
 // shaders/edge.comp with the reference's roundings. Canny's hysteresis keeps
 // the 8-connected components of the non-maximum-suppressed map that hold a
 // strong pixel, labelled by union-find. Every threshold stays on the device.
+// The automatic thresholds' constants are the front-end's, pushed to the
+// shaders, so MATLAB's rule lives in one place.
+#include <cstddef>
 #include <vector>
 
 #include "common/correlate.hpp"
@@ -18,16 +21,25 @@ using namespace ipt::vk;
 using ipt::frontend::EdgeMethod;
 using ipt::frontend::EdgePlan;
 
+// The push blocks of shaders/edge.comp and shaders/edge_reduce.comp, member
+// for member (doubles 8-byte aligned, padded to a multiple of 8).
 struct EdgePush {
     uint64_t a, b, c, out, stats, flags;
     double kx, ky;
+    double not_edges, ratio;  // pass 7: the canny thresholds' fraction and low/high ratio
     int32_t rows, cols;
+    int32_t bins;             // passes 6, 7: canny's histogram bins
+    int32_t pad;
 };
+static_assert(offsetof(EdgePush, kx) == 48 && offsetof(EdgePush, not_edges) == 64 &&
+              offsetof(EdgePush, rows) == 80 && offsetof(EdgePush, bins) == 88 && sizeof(EdgePush) == 96);
+static_assert(sizeof(EdgePush) <= kPushConstantBytes);
 struct ReducePush {
     uint64_t src, partials, stats, thresh;
     double scale;
     int32_t n, chunk, count;
 };
+static_assert(offsetof(ReducePush, scale) == 32 && offsetof(ReducePush, n) == 40 && sizeof(ReducePush) == 56);
 
 struct Edge {
     OpContext& ctx;
@@ -51,6 +63,9 @@ struct Edge {
         p.stats = stats->address;
         p.rows = int32_t(rows);
         p.cols = int32_t(cols);
+        p.not_edges = ipt::frontend::kCannyNotEdges;
+        p.ratio = ipt::frontend::kCannyRatio;
+        p.bins = ipt::frontend::kCannyBins;
         return p;
     }
     // MODE 0: scale*sum(b)/n (and sqrt), 1: scale*sum|b|/n, 2: max -> stats.
@@ -181,8 +196,9 @@ void run_edge(OpContext& ctx) {
         rec.write(stats, 0, t, 2 * sizeof(double));
         rec.write(thresh_buf, thresh_offset, t, 2 * sizeof(double));
     } else {
-        Buffer* hist = rec.scratch(64 * 4);
-        rec.fill(hist, 0, 64 * 4, 0);
+        const uint64_t hist_bytes = uint64_t(ipt::frontend::kCannyBins) * 4;
+        Buffer* hist = rec.scratch(hist_bytes);
+        rec.fill(hist, 0, hist_bytes, 0);
         EdgePush hp = e.push();
         hp.a = mag->address;
         hp.out = hist->address;

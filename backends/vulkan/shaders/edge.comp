@@ -11,11 +11,13 @@
 //   3  BW = zero crossings of b over t, interior      (log, zerocross; stats[0] = t)
 //   4  mag = hypot(gx, gy)                            (canny)
 //   5  mag /= max(mag) when the maximum is > 0        (stats[2] = max)
-//   6  64-bin histogram of mag (imhist(mag, 64))
+//   6  histogram of mag in pc.bins bins (imhist(mag, bins))
 //   7  thresholds from the histogram (one invocation) -> stats[0..1], thresh
 //   8  non-maximum suppression: state 1 weak, 2 strong
 //   9  union-find: label = p        10: union weak 8-neighbours
 //   11 strong pixels flag their root 12: BW = weak and root flagged
+// The automatic thresholds' constants come from the front-end in the push
+// block (bins, not_edges, ratio), as doubles where they are doubles.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
@@ -37,7 +39,11 @@ layout(push_constant) uniform Push {
     uint64_t stats;  // doubles
     uint64_t flags;  // 12: flags
     double kx, ky;
+    double not_edges;  // 7: high passes this fraction of the pixels
+    double ratio;      // 7: low = ratio*high
     int rows, cols;
+    int bins;          // 6, 7: histogram bins
+    int pad;
 } pc;
 
 double load_w(uint64_t base, int i) { return WD != 0 ? BufF64(base).v[i] : double(BufF32(base).v[i]); }
@@ -167,20 +173,21 @@ void pass_normalise(int i) {
 
 void pass_histogram(int i) {
     const double x = clamp(load_w(pc.a, i), 0.0, 1.0);
-    precise double y = x * 63.0 + 0.5;
+    precise double y = x * double(pc.bins - 1) + 0.5;
     atomicAdd(BufU32(pc.out_).v[int(floor(y))], 1u);
 }
 
 void pass_thresholds() {
-    const double need = 0.7 * double(pc.rows) * double(pc.cols);
+    // (not_edges*m)*n, the reference's order.
+    precise double need = pc.not_edges * double(pc.rows) * double(pc.cols);
     uint cum = 0u;
     int k = 0;
-    for (; k < 64; ++k) {
+    for (; k < pc.bins; ++k) {
         cum += BufU32(pc.a).v[k];
         if (double(cum) > need) break;
     }
-    const double high = div_rn(double(k + 1), 64.0);
-    precise double low = 0.4 * high;
+    const double high = div_rn(double(k + 1), double(pc.bins));
+    precise double low = pc.ratio * high;
     BufF64(pc.stats).v[0] = low;
     BufF64(pc.stats).v[1] = high;
     BufF64(pc.out_).v[0] = low;

@@ -4,7 +4,7 @@
 // the correctly rounded sum in practice, as the reference's compensated sum
 // is; an infinite or NaN sum is returned as it is.
 //   MODE 0: sum(b)   -> stats[0] = cutoff = scale*sum/n, thresh = sqrt(cutoff)
-//   MODE 1: sum(|b|) -> stats[0] = t = 0.75*sum/n,       thresh = t
+//   MODE 1: sum(|b|) -> stats[0] = t = scale*sum/n,      thresh = t
 //   MODE 2: max(mag, 0) (NaN ignored) -> stats[2]
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -20,7 +20,7 @@ layout(push_constant) uniform Push {
     uint64_t partials;  // dvec2 per group
     uint64_t stats;
     uint64_t thresh;
-    double scale;
+    double scale;       // MODE 0: the operators' scale; MODE 1: the front-end's zero-crossing scale
     int n;              // elements (FINAL 0) or partials (FINAL 1)
     int chunk;
     int count;          // numel of the image (FINAL 1)
