@@ -13,6 +13,7 @@ using ipt::frontend::IntlutPlan;
 using ipt::frontend::plan_intlut;
 using ipt::test::PlanCall;
 
+// The plan's sizes and classes; its image pointers die with the call.
 IntlutPlan plan_of(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, int32_t lut_dtype, int64_t lut_rows,
                    int64_t lut_cols, int64_t lut_channels = 1) {
     PlanCall call("ipt.intlut");
@@ -33,7 +34,10 @@ std::string invalid_message(int32_t dtype, int32_t lut_dtype, int64_t lut_rows, 
 }
 
 TEST(IntlutPlan, Uint8TakesA256EntryTableFromZero) {
-    const IntlutPlan p = plan_of(IPT_UINT8, 3, 4, 1, IPT_UINT8, 1, 256);
+    // The plan points at the call's images: the call outlives it here.
+    PlanCall call("ipt.intlut");
+    call.image("A", IPT_UINT8, 3, 4).image("LUT", IPT_UINT8, 1, 256);
+    const IntlutPlan p = plan_intlut(call.args());
     EXPECT_EQ(p.dtype, IPT_UINT8);
     EXPECT_EQ(p.rows, 3);
     EXPECT_EQ(p.cols, 4);
