@@ -3,6 +3,7 @@
 #include <boost/dll/runtime_symbol_info.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -42,14 +43,32 @@ void host_log(int32_t level, const char* plugin, const char* message) {
 
 void host_set_error(const char* message) { set_plugin_error(message); }
 
+// More worker threads than this gain nothing on any host and can exhaust the
+// process's thread or memory limits.
+constexpr long kMaxCpuThreads = 1024;
+
 int32_t host_cpu_threads() {
     static const int32_t n = [] {
-        if (const char* e = std::getenv("IPT_NUM_THREADS")) {
-            int v = std::atoi(e);
-            if (v > 0) return v;
+        const unsigned hc = std::thread::hardware_concurrency();
+        const int32_t cores = static_cast<int32_t>(hc ? hc : 1);
+        const char* e = std::getenv("IPT_NUM_THREADS");
+        if (!e || !*e) return cores;
+        char* end = nullptr;
+        errno = 0;
+        const long v = std::strtol(e, &end, 10);
+        if (*end != '\0' || v < 1) {
+            host_log(2, "openipt", (std::string("IPT_NUM_THREADS='") + e +
+                                    "' is not a whole number of at least 1; using " + std::to_string(cores) +
+                                    " (the cores)").c_str());
+            return cores;
         }
-        unsigned hc = std::thread::hardware_concurrency();
-        return static_cast<int32_t>(hc ? hc : 1);
+        if (errno == ERANGE || v > kMaxCpuThreads) {
+            host_log(2, "openipt", (std::string("IPT_NUM_THREADS=") + e + " is above " +
+                                    std::to_string(kMaxCpuThreads) + "; using " + std::to_string(kMaxCpuThreads))
+                                       .c_str());
+            return static_cast<int32_t>(kMaxCpuThreads);
+        }
+        return static_cast<int32_t>(v);
     }();
     return n;
 }

@@ -50,12 +50,15 @@ std::string quote(const std::string& arg) {
 }
 
 // Runs the binary with arguments, in `dir`, capturing stdout and stderr;
-// `plugin_path` sets IPT_PLUGIN_PATH for the run.
-Result ipt_cli(const fs::path& dir, const std::vector<std::string>& args, const std::string& plugin_path = "") {
+// `plugin_path` sets IPT_PLUGIN_PATH for the run, `env` ("NAME=value") one
+// more variable.
+Result ipt_cli(const fs::path& dir, const std::vector<std::string>& args, const std::string& plugin_path = "",
+               const std::string& env = "") {
     // Built with append: GCC 12 warns falsely (-Wrestrict) on long operator+ chains.
     std::string command = "cd ";
     command.append(quote(dir.string())).append(" && ");
     if (!plugin_path.empty()) command.append("IPT_PLUGIN_PATH=").append(quote(plugin_path)).append(" ");
+    if (!env.empty()) command.append("export ").append(quote(env)).append(" && ");
     command.append(quote(IPT_CLI_BINARY));
     for (const auto& a : args) command.append(" ").append(quote(a));
     command.append(" > ").append(quote((dir / "stdout.txt").string()));
@@ -247,6 +250,28 @@ TEST(CliRun, Mean2PrintsScalar) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["outputs"][0]["dtype"], "double"); // mean2 of an integer image is double
     EXPECT_EQ(j["outputs"][0]["values"], nlohmann::json({2.75}));
+}
+
+// A thread count the host cannot or should not start is bounded with a
+// warning naming the variable; the call still runs, and right.
+TEST(CliRun, ThreadCountFromTheEnvironmentIsBounded) {
+    const auto dir = temp_dir();
+    if (!has_implementation(dir, "imlincomb")) GTEST_SKIP() << "no implementation of ipt.imlincomb is loaded yet";
+    // Large enough that the CPU backend shares the work out: 2*3 + 4 = 10 everywhere.
+    const int64_t rows = 700, cols = 900;
+    write_npy(dir / "a.npy", HostImage::from_values(rows, cols, 1, std::vector<uint8_t>(rows * cols, 3)));
+    write_npy(dir / "b.npy", HostImage::from_values(rows, cols, 1, std::vector<uint8_t>(rows * cols, 4)));
+    const std::vector<std::string> args = {"run", "imlincomb", "--param", "K=[2 1]", "--in", "A1=a.npy",
+                                           "--in", "A2=b.npy", "--out", "Z=z.npy", "--device", "0"};
+    for (const char* value : {"100000", "2147483647", "99999999999999999999", "many", "0", "-3"}) {
+        SCOPED_TRACE(value);
+        fs::remove(dir / "z.npy");
+        const Result r = ipt_cli(dir, args, "", std::string("IPT_NUM_THREADS=") + value);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.err.find("IPT_NUM_THREADS"), std::string::npos) << r.err;
+        const HostImage z = ipt::cli::read_image((dir / "z.npy").string());
+        EXPECT_EQ(z.values<uint8_t>(), std::vector<uint8_t>(rows * cols, 10));
+    }
 }
 
 // ---- errors -------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -55,8 +56,16 @@ struct Job {
 
 class Pool {
 public:
+    // A thread the system refuses (a limit on threads or memory) leaves the
+    // pool smaller; the caller works through the chunks either way.
     explicit Pool(int workers) {
-        for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { worker(); });
+        for (int i = 0; i < workers; ++i) {
+            try {
+                threads_.emplace_back([this] { worker(); });
+            } catch (const std::system_error&) {
+                break;
+            }
+        }
     }
     ~Pool() {
         stop_.store(true);
