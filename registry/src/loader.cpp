@@ -98,6 +98,44 @@ const ipt_op_schema* adopt_schema(Plugin& plugin, const ipt_op_schema& s) {
     return &plugin.schemas.emplace_back(copy);
 }
 
+// A bound that no operator's parameter list comes near; a count beyond it is
+// a corrupt or hostile schema, not an operator.
+constexpr uint32_t kMaxSchemaParams = 64;
+
+// The parameter whose name is `name`, or NULL.
+const ipt_param_schema* schema_param(const ipt_op_schema& s, const char* name) {
+    if (!name) return nullptr;
+    for (uint32_t k = 0; k < s.param_count; ++k)
+        if (std::strcmp(ipt_op_param(&s, k)->name, name) == 0) return ipt_op_param(&s, k);
+    return nullptr;
+}
+
+// What makes a schema's parameters unusable by validation, or "": names
+// unique, kinds known, enumerations with values, and every rule that refers
+// to another parameter referring to one of the kind the rule reads.
+std::string parameter_rule_problem(const ipt_op_schema& s) {
+    for (uint32_t k = 0; k < s.param_count; ++k) {
+        const ipt_param_schema& p = *ipt_op_param(&s, k);
+        const std::string name = std::string("parameter '") + p.name + "'";
+        for (uint32_t j = 0; j < k; ++j)
+            if (std::strcmp(ipt_op_param(&s, j)->name, p.name) == 0) return name + " appears twice";
+        if (p.kind < IPT_PARAM_INPUT || p.kind > IPT_PARAM_ENUM)
+            return name + " has unknown kind " + std::to_string(p.kind);
+        if (p.kind == IPT_PARAM_ENUM && (!p.values || !*p.values)) return name + " is an enumeration without values";
+        const bool image = p.kind == IPT_PARAM_INPUT || p.kind == IPT_PARAM_OUTPUT;
+        const uint32_t image_rules = IPT_P_SAME_SIZE | IPT_P_SAME_DTYPE | IPT_P_LUT;
+        if ((p.flags & image_rules) && !image) return name + " has an image rule (same size, class or LUT) but is no image";
+        if ((p.flags & IPT_P_ORDER_OF) && p.kind != IPT_PARAM_INT) return name + " has ORDER_OF but is no integer";
+        if (p.flags & (image_rules | IPT_P_ORDER_OF)) {
+            const ipt_param_schema* r = schema_param(s, p.ref);
+            if (!r) return name + " refers to " + (p.ref ? std::string("unknown parameter '") + p.ref + "'" : "no parameter");
+            if (r->kind != IPT_PARAM_INPUT)
+                return name + " refers to '" + p.ref + "', which is not an input image";
+        }
+    }
+    return "";
+}
+
 // Checks that a schema a plugin hands over can be read: sizes (IPT_ERR_ABI)
 // first, then contents (IPT_ERR_PLUGIN).
 ipt_status check_schema(const ipt_op_schema* s, uint32_t i) {
@@ -113,9 +151,15 @@ ipt_status check_schema(const ipt_op_schema* s, uint32_t i) {
                                      ", API version 1 needs a multiple of " +
                                      std::to_string(alignof(ipt_param_schema)) + " of at least " +
                                      std::to_string(IPT_PARAM_SCHEMA_MIN_SIZE));
+    if (s->param_count > kMaxSchemaParams)
+        return fail(IPT_ERR_PLUGIN, which + " ('" + s->name + "') declares " + std::to_string(s->param_count) +
+                                        " parameters, more than the " + std::to_string(kMaxSchemaParams) +
+                                        " an operator may have");
     for (uint32_t k = 0; k < s->param_count; ++k)
-        if (!ipt_op_param(s, k)->name)
+        if (!ipt_op_param(s, k)->name || !*ipt_op_param(s, k)->name)
             return fail(IPT_ERR_PLUGIN, which + " ('" + s->name + "') has a parameter without a name");
+    const std::string rule = parameter_rule_problem(*s);
+    if (!rule.empty()) return fail(IPT_ERR_PLUGIN, which + " ('" + s->name + "'): " + rule);
     return IPT_OK;
 }
 

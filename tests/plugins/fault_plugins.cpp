@@ -34,6 +34,29 @@ namespace {
                                     IPT_PARAM_SCHEMA_MIN_SIZE - 8, params, NULL, IPT_CMP_EXACT, 0, ""};
 [[maybe_unused]] const ipt_op_schema short_schema = {offsetof(ipt_op_schema, compare), "fault.short", "", "", IPT_PARAMS(params),
                                     NULL, IPT_CMP_EXACT, 0, ""};
+// Schemas whose rules refer to parameters of the wrong kind, or that claim
+// more parameters than any operator has.
+[[maybe_unused]] const ipt_param_schema order_of_int[] = {
+    IPT_IN("A", IPT_DT_NUMERIC, 0, NULL, "image"),
+    IPT_INT("n", 0, NULL, "1", 1, 9, NULL, "count"),
+    IPT_INT("order", IPT_P_ORDER_OF, NULL, "1", 1, 9, "n", "refers to an integer"),
+    IPT_OUT("B", IPT_DT(IPT_DOUBLE), 0, "result"),
+};
+[[maybe_unused]] const ipt_param_schema lut_of_float[] = {
+    IPT_IN("A", IPT_DT(IPT_UINT8), 0, NULL, "image"),
+    IPT_FLOAT("scale", 0, "1", 0, 2, "a number"),
+    IPT_IN("LUT", IPT_DT(IPT_UINT8), IPT_P_LUT, "scale", "refers to a number"),
+    IPT_OUT("B", IPT_DT(IPT_UINT8), 0, "result"),
+};
+[[maybe_unused]] const ipt_op_schema order_ref_schema = {sizeof(ipt_op_schema), "fault.order", "", "", IPT_PARAMS(order_of_int),
+                                    NULL, IPT_CMP_EXACT, 0, ""};
+[[maybe_unused]] const ipt_op_schema lut_ref_schema = {sizeof(ipt_op_schema), "fault.lut", "", "", IPT_PARAMS(lut_of_float),
+                                    NULL, IPT_CMP_EXACT, 0, ""};
+[[maybe_unused]] const ipt_op_schema huge_count_schema = {sizeof(ipt_op_schema), "fault.huge", "", "", 1u << 30,
+                                    sizeof(ipt_param_schema), params, NULL, IPT_CMP_EXACT, 0, ""};
+[[maybe_unused]] const ipt_op_schema* const order_ref_schemas[] = {&order_ref_schema};
+[[maybe_unused]] const ipt_op_schema* const lut_ref_schemas[] = {&lut_ref_schema};
+[[maybe_unused]] const ipt_op_schema* const huge_count_schemas[] = {&huge_count_schema};
 [[maybe_unused]] const ipt_op_schema* const stride_schemas[] = {&short_stride};
 [[maybe_unused]] const ipt_op_schema* const short_schemas[] = {&short_schema};
 
@@ -90,6 +113,18 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
 #elif defined(IPT_FAULT_short_schema)
     table.schema_count = 1;
     table.schemas = short_schemas;
+    return &table;
+#elif defined(IPT_FAULT_order_of_int)
+    table.schema_count = 1;
+    table.schemas = order_ref_schemas;
+    return &table;
+#elif defined(IPT_FAULT_lut_of_float)
+    table.schema_count = 1;
+    table.schemas = lut_ref_schemas;
+    return &table;
+#elif defined(IPT_FAULT_huge_param_count)
+    table.schema_count = 1;
+    table.schemas = huge_count_schemas;
     return &table;
 #endif
 }

@@ -83,6 +83,17 @@ TEST(AbiFaults, SchemaTooShort) {
                      ", API version 1 needs at least " + std::to_string(IPT_OP_SCHEMA_MIN_SIZE));
 }
 
+// A schema is validated whole at load, so that no call can trip on it.
+TEST(AbiFaults, SchemaRuleReferringToAnIntegerIsRefused) {
+    expect_fault("fault_order_of_int", IPT_ERR_PLUGIN, "parameter 'order' refers to 'n', which is not an input image");
+}
+TEST(AbiFaults, SchemaLutReferringToANumberIsRefused) {
+    expect_fault("fault_lut_of_float", IPT_ERR_PLUGIN, "parameter 'LUT' refers to 'scale', which is not an input image");
+}
+TEST(AbiFaults, SchemaWithAHugeParameterCountIsRefused) {
+    expect_fault("fault_huge_param_count", IPT_ERR_PLUGIN, "more than the 64 an operator may have");
+}
+
 TEST(AbiFaults, FileIsNotASharedLibrary) { expect_fault("fault_notalib", IPT_ERR_PLUGIN, "cannot load shared library"); }
 
 TEST(AbiFaults, MissingFile) { expect_fault("fault_does_not_exist", IPT_ERR_PLUGIN, "cannot load shared library"); }
