@@ -287,6 +287,13 @@ void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Im
     }
     a.run_ms = ms_since(t_run);
     a.message = take_plugin_error();
+    if (a.status < IPT_OK || a.status > IPT_ERR_ABI) {
+        // A status this library does not define cannot reach the caller as
+        // if it were one of ours.
+        a.message = "returned unknown status " + std::to_string(a.status) +
+                    (a.message.empty() ? std::string() : " (" + a.message + ")");
+        a.status = IPT_ERR_PLUGIN;
+    }
     if (a.status == IPT_OK)
         for (uint32_t i = 0; i < op.param_count; ++i)
             if (a.kv[i].kind == IPT_PARAM_OUTPUT && a.kv[i].wanted && !a.hc.outputs[i]) {

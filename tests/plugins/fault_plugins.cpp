@@ -9,6 +9,12 @@ namespace {
 
 [[maybe_unused]] ipt_status run_nothing(const ipt_kernel_call*) { return IPT_OK; }
 
+// A status no version of the ABI defines.
+[[maybe_unused]] ipt_status run_unknown_status(const ipt_kernel_call*) { return static_cast<ipt_status>(1234); }
+[[maybe_unused]] const ipt_impl_desc unknown_status = {sizeof(ipt_impl_desc), "ipt.mean2", "unknown_status", IPT_KIND_HOST, 0,
+                                      run_unknown_status, nullptr};
+[[maybe_unused]] const ipt_impl_desc* const unknown_status_impls[] = {&unknown_status};
+
 [[maybe_unused]] const ipt_impl_desc mean2 = {sizeof(ipt_impl_desc), "ipt.mean2", "", IPT_KIND_HOST, 1, run_nothing, nullptr};
 [[maybe_unused]] const ipt_impl_desc* const twice[] = {&mean2, &mean2};
 
@@ -121,6 +127,10 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
 #elif defined(IPT_FAULT_lut_of_float)
     table.schema_count = 1;
     table.schemas = lut_ref_schemas;
+    return &table;
+#elif defined(IPT_FAULT_unknown_status)
+    table.impl_count = 1;
+    table.impls = unknown_status_impls;
     return &table;
 #elif defined(IPT_FAULT_huge_param_count)
     table.schema_count = 1;

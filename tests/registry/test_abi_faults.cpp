@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "ipt/ipt.hpp"
 #include "ipt/ipt_plugin.h"
@@ -92,6 +93,25 @@ TEST(AbiFaults, SchemaLutReferringToANumberIsRefused) {
 }
 TEST(AbiFaults, SchemaWithAHugeParameterCountIsRefused) {
     expect_fault("fault_huge_param_count", IPT_ERR_PLUGIN, "more than the 64 an operator may have");
+}
+
+// A plugin that returns a status this library does not define: the caller
+// gets IPT_ERR_PLUGIN with the value named, never the raw number.
+TEST(AbiFaults, UnknownStatusFromAnImplementationIsAPluginError) {
+    ipt::Context ctx(IPT_CONTEXT_NO_DISCOVERY);
+    ctx.load_plugin(cpu_plugin());
+    ctx.load_plugin(plugin_file("fault_unknown_status"));
+    std::vector<uint8_t> a = {1, 2, 3, 4};
+    ipt::Image img = ctx.upload<uint8_t>(2, 2, a);
+    ipt::Call call(ctx, "ipt.mean2");
+    call.image("A", img).variant("unknown_status");
+    try {
+        call.run();
+        ADD_FAILURE() << "the call succeeded";
+    } catch (const ipt::Error& e) {
+        EXPECT_EQ(e.status(), IPT_ERR_PLUGIN);
+        EXPECT_NE(std::string(e.what()).find("unknown status 1234"), std::string::npos) << e.what();
+    }
 }
 
 TEST(AbiFaults, FileIsNotASharedLibrary) { expect_fault("fault_notalib", IPT_ERR_PLUGIN, "cannot load shared library"); }
