@@ -83,9 +83,12 @@ bool parse_number(const std::string& text, double* out) {
     return true;
 }
 
+// The most values a number list without its own max_count may hold.
+constexpr size_t kMaxListValues = size_t(1) << 24;
+
 // MATLAB colon range a:b or a:s:b, as MATLAB counts it (with a tolerance for
 // floating steps so 0:0.1:1 has 11 elements).
-bool parse_range(const std::string& text, std::vector<double>* out) {
+bool parse_range(const std::string& text, std::vector<double>* out, size_t limit, bool* too_many) {
     std::vector<std::string> parts = split(text, ':');
     if (parts.size() != 2 && parts.size() != 3) return false;
     double a, s = 1, b;
@@ -94,13 +97,18 @@ bool parse_range(const std::string& text, std::vector<double>* out) {
     if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(s) || s == 0) return false;
     const double n = std::floor((b - a) / s + 1e-10);
     if (n < 0) return true;  // empty range
-    if (n > 1e7) return false;
+    // Counted before it is expanded: a short text must not become a huge list.
+    if (n + 1 > static_cast<double>(limit - out->size())) {
+        *too_many = true;
+        return false;
+    }
     for (int64_t k = 0; k <= static_cast<int64_t>(n); ++k) out->push_back(a + static_cast<double>(k) * s);
     return true;
 }
 
-// "[1 2 3]", "1,2,3", "[0.01 0.99]", "0:179", "[0:5:175]", "3".
-bool parse_number_list(const std::string& text, std::vector<double>* out) {
+// "[1 2 3]", "1,2,3", "[0.01 0.99]", "0:179", "[0:5:175]", "3"; at most
+// `limit` values (*too_many set when there would be more).
+bool parse_number_list(const std::string& text, std::vector<double>* out, size_t limit, bool* too_many) {
     std::string t = trim(text);
     if (!t.empty() && t.front() == '[') {
         if (t.back() != ']') return false;
@@ -112,10 +120,14 @@ bool parse_number_list(const std::string& text, std::vector<double>* out) {
     std::string token;
     while (in >> token) {
         if (token.find(':') != std::string::npos) {
-            if (!parse_range(token, out)) return false;
+            if (!parse_range(token, out, limit, too_many)) return false;
         } else {
             double v;
             if (!parse_number(token, &v)) return false;
+            if (out->size() >= limit) {
+                *too_many = true;
+                return false;
+            }
             out->push_back(v);
         }
     }
@@ -196,7 +208,15 @@ ipt_status parse_param_text(const ipt_op_schema& op, const ipt_param_schema& p, 
     }
     case IPT_PARAM_FLOATS: {
         std::vector<double> v;
-        if (!parse_number_list(t, &v))
+        // One value over the schema's bound still parses, so that the count
+        // rule reports it as usual; far more stops the expansion.
+        const size_t most = p.max_count > 0 ? p.max_count : kMaxListValues;
+        bool too_many = false;
+        const bool parsed = parse_number_list(t, &v, most + 1, &too_many);
+        if (too_many)
+            return fail(IPT_ERR_INVALID_ARGUMENT,
+                        op_param(op, p) + " has more than " + std::to_string(most) + " values");
+        if (!parsed)
             return fail(IPT_ERR_INVALID_ARGUMENT, op_param(op, p) +
                                                       " expects numbers such as '[0.01 0.99]', '3' or "
                                                       "'0:179', got '" + t + "'");

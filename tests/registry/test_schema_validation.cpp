@@ -37,6 +37,20 @@ void expect_invalid(ipt::Call& call, std::initializer_list<std::string> needles,
     }
 }
 
+// A number list is counted before it is expanded: 40 ranges of 9 million
+// values each are refused by the count, not built first.
+TEST(Validation, NumberListsAreCountedBeforeTheyAreExpanded) {
+    ipt::Call call(ctx(), "ipt.radon");
+    std::string text;
+    for (int i = 0; i < 40; ++i) text += "0:0.000001:9 ";
+    EXPECT_EQ(ipt_call_set_text(call.get(), "theta", text.c_str()), IPT_ERR_INVALID_ARGUMENT);
+    const std::string msg = ipt_last_error();
+    EXPECT_NE(msg.find("'theta'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("has more than 1048576 values"), std::string::npos) << msg;
+    // Within the bound a range still expands.
+    EXPECT_EQ(ipt_call_set_text(call.get(), "theta", "0:0.5:179"), IPT_OK) << ipt_last_error();
+}
+
 TEST(Validation, UnknownOperator) {
     ipt_call* call = nullptr;
     EXPECT_EQ(ipt_call_create(ctx().get(), "ipt.nosuchop", &call), IPT_ERR_NOT_FOUND);

@@ -251,7 +251,9 @@ IPT_API ipt_status ipt_call_set_floats(ipt_call* call, const char* name, const d
                                        uint64_t count);
 IPT_API ipt_status ipt_call_set_string(ipt_call* call, const char* name, const char* value);
 /* Sets any scalar, array or enum parameter from its textual form
- * ("same", "3", "[0.01 0.99]", "0:179"), as the CLI does. */
+ * ("same", "3", "[0.01 0.99]", "0:179"), as the CLI does. A list is counted
+ * before its ranges are expanded: more values than the parameter's bound (or
+ * 2^24 where it has none) is IPT_ERR_INVALID_ARGUMENT. */
 IPT_API ipt_status ipt_call_set_text(ipt_call* call, const char* name, const char* text);
 /* Asks that an optional output be produced (all required outputs always are). */
 IPT_API ipt_status ipt_call_want_output(ipt_call* call, const char* name);
