@@ -131,6 +131,17 @@ TEST(CliRun, Conv2FullAndValidAndDefault) {
     EXPECT_EQ(ipt::cli::read_image((dir / "valid.npy").string()).values<double>(), (std::vector<double>{3, 5, 7}));
 }
 
+// An empty result is printed by its size, whatever its other dimension.
+TEST(CliRun, EmptyOutputIsPrintedByItsSize) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", HostImage::from_values(3000000000, 0, 1, std::vector<double>{}));
+    write_npy(dir / "k.npy", matrix(1, 1, {2}));
+    const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--param", "shape=same",
+                                   "--device", "0"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("[] (3000000000x0)"), std::string::npos) << r.out;
+}
+
 TEST(CliRun, OptionsMayComeBeforeTheOperator) {
     const auto dir = temp_dir();
     write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));

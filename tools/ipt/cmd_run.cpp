@@ -115,6 +115,11 @@ nlohmann::json image_json(const std::string& name, const HostImage& image, const
 
 // Small outputs as MATLAB writes matrices: "[3 5 7 4]", rows separated by ';'.
 std::string matrix_text(const HostImage& image) {
+    // An empty output is named by its size; its loops would run over the
+    // other dimension, which may be huge, for nothing.
+    if (image.numel() == 0)
+        return "[] (" + std::to_string(image.rows) + "x" + std::to_string(image.cols) +
+               (image.channels == 1 ? std::string() : "x" + std::to_string(image.channels)) + ")";
     std::string text;
     for (int64_t k = 0; k < image.channels; ++k) {
         if (k) text += ", ";
