@@ -102,14 +102,6 @@ const ipt_op_schema* adopt_schema(Plugin& plugin, const ipt_op_schema& s) {
 // a corrupt or hostile schema, not an operator.
 constexpr uint32_t kMaxSchemaParams = 64;
 
-// The parameter whose name is `name`, or NULL.
-const ipt_param_schema* schema_param(const ipt_op_schema& s, const char* name) {
-    if (!name) return nullptr;
-    for (uint32_t k = 0; k < s.param_count; ++k)
-        if (std::strcmp(ipt_op_param(&s, k)->name, name) == 0) return ipt_op_param(&s, k);
-    return nullptr;
-}
-
 // What makes a schema's parameters unusable by validation, or "": names
 // unique, kinds known, enumerations with values, and every rule that refers
 // to another parameter referring to one of the kind the rule reads.
@@ -127,7 +119,8 @@ std::string parameter_rule_problem(const ipt_op_schema& s) {
         if ((p.flags & image_rules) && !image) return name + " has an image rule (same size, class or LUT) but is no image";
         if ((p.flags & IPT_P_ORDER_OF) && p.kind != IPT_PARAM_INT) return name + " has ORDER_OF but is no integer";
         if (p.flags & (image_rules | IPT_P_ORDER_OF)) {
-            const ipt_param_schema* r = schema_param(s, p.ref);
+            const int ri = param_index(s, p.ref);
+            const ipt_param_schema* r = ri < 0 ? nullptr : ipt_op_param(&s, static_cast<uint32_t>(ri));
             if (!r) return name + " refers to " + (p.ref ? std::string("unknown parameter '") + p.ref + "'" : "no parameter");
             if (r->kind != IPT_PARAM_INPUT)
                 return name + " refers to '" + p.ref + "', which is not an input image";

@@ -146,7 +146,7 @@ bool enum_contains(const char* values, const std::string& s, std::string* canoni
 
 const ipt_param_schema* find_param(const ipt_op_schema& op, const char* name) {
     int i = param_index(op, name);
-    return i < 0 ? nullptr : &op.params[i];
+    return i < 0 ? nullptr : ipt_op_param(&op, static_cast<uint32_t>(i));
 }
 
 bool in_alternatives(const ipt_op_schema& op, const char* name) {
@@ -162,7 +162,7 @@ bool in_alternatives(const ipt_op_schema& op, const char* name) {
 int param_index(const ipt_op_schema& op, const char* name) {
     if (!name) return -1;
     for (uint32_t i = 0; i < op.param_count; ++i)
-        if (std::strcmp(op.params[i].name, name) == 0) return static_cast<int>(i);
+        if (std::strcmp(ipt_op_param(&op, i)->name, name) == 0) return static_cast<int>(i);
     return -1;
 }
 

@@ -16,6 +16,8 @@
 
 #include "ipt/ipt_plugin.h"
 
+#include "host_memory.hpp"
+
 namespace {
 
 // ABI_API2(x): the value of a field the newer header appends (nothing in the
@@ -39,23 +41,6 @@ ipt_status failed(ipt_status status, const char* message) {
     return status;
 }
 
-ipt_status mem_alloc(uint32_t, uint64_t bytes, void** buffer, void** address) {
-    void* p = std::malloc(bytes ? bytes : 1);
-    if (!p) return IPT_ERR_OUT_OF_MEMORY;
-    *buffer = p;
-    *address = p;
-    return IPT_OK;
-}
-void mem_free(uint32_t, void* buffer) { std::free(buffer); }
-ipt_status mem_upload(uint32_t, void* buffer, uint64_t offset, const void* src, uint64_t bytes) {
-    std::memcpy(static_cast<char*>(buffer) + offset, src, bytes);
-    return IPT_OK;
-}
-ipt_status mem_download(uint32_t, void* buffer, uint64_t offset, void* dst, uint64_t bytes) {
-    std::memcpy(dst, static_cast<const char*>(buffer) + offset, bytes);
-    return IPT_OK;
-}
-ipt_status sync(uint32_t) { return IPT_OK; }
 
 // The value of the parameter called `name`: the schema's parameters and the
 // call's values each at their own stride.
@@ -171,11 +156,11 @@ ipt_plugin_table make_table() {
     t.device_count = 1;
     t.devices = kDevices;
     t.device_note = "";
-    t.mem_alloc = mem_alloc;
-    t.mem_free = mem_free;
-    t.mem_upload = mem_upload;
-    t.mem_download = mem_download;
-    t.sync = sync;
+    t.mem_alloc = host_memory::alloc;
+    t.mem_free = host_memory::release;
+    t.mem_upload = host_memory::upload;
+    t.mem_download = host_memory::download;
+    t.sync = host_memory::sync;
     t.impl_count = 3;
     t.impls = kImplList;
     t.schema_count = 1;

@@ -66,6 +66,13 @@ namespace {
 [[maybe_unused]] const ipt_op_schema* const stride_schemas[] = {&short_stride};
 [[maybe_unused]] const ipt_op_schema* const short_schemas[] = {&short_schema};
 
+// The table introducing the one schema a fault plugin brings.
+[[maybe_unused]] const ipt_plugin_table* with_schema(ipt_plugin_table& table, const ipt_op_schema* const* schema) {
+    table.schema_count = 1;
+    table.schemas = schema;
+    return &table;
+}
+
 [[maybe_unused]] ipt_plugin_table make_table() {
     ipt_plugin_table t{};
     t.header = {sizeof(ipt_plugin_table), IPT_ABI_VERSION, IPT_API_VERSION};
@@ -113,29 +120,19 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
     table.sync = sync;
     return &table;
 #elif defined(IPT_FAULT_short_param_stride)
-    table.schema_count = 1;
-    table.schemas = stride_schemas;
-    return &table;
+    return with_schema(table, stride_schemas);
 #elif defined(IPT_FAULT_short_schema)
-    table.schema_count = 1;
-    table.schemas = short_schemas;
-    return &table;
+    return with_schema(table, short_schemas);
 #elif defined(IPT_FAULT_order_of_int)
-    table.schema_count = 1;
-    table.schemas = order_ref_schemas;
-    return &table;
+    return with_schema(table, order_ref_schemas);
 #elif defined(IPT_FAULT_lut_of_float)
-    table.schema_count = 1;
-    table.schemas = lut_ref_schemas;
-    return &table;
+    return with_schema(table, lut_ref_schemas);
 #elif defined(IPT_FAULT_unknown_status)
     table.impl_count = 1;
     table.impls = unknown_status_impls;
     return &table;
 #elif defined(IPT_FAULT_huge_param_count)
-    table.schema_count = 1;
-    table.schemas = huge_count_schemas;
-    return &table;
+    return with_schema(table, huge_count_schemas);
 #endif
 }
 #else

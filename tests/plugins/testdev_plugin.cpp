@@ -16,6 +16,8 @@
 
 #include "ipt/ipt_plugin.hpp"
 
+#include "host_memory.hpp"
+
 namespace {
 
 using ipt::plugin::KernelArgs;
@@ -34,23 +36,6 @@ const ipt_device_desc device = {sizeof(ipt_device_desc), "test device", IPT_TEST
 
 int native_token = 42;
 
-ipt_status mem_alloc(uint32_t, uint64_t bytes, void** buffer, void** address) {
-    void* p = std::malloc(bytes);
-    if (!p) return IPT_ERR_OUT_OF_MEMORY;
-    *buffer = p;
-    *address = p;
-    return IPT_OK;
-}
-void mem_free(uint32_t, void* buffer) { std::free(buffer); }
-ipt_status mem_upload(uint32_t, void* buffer, uint64_t offset, const void* src, uint64_t bytes) {
-    std::memcpy(static_cast<char*>(buffer) + offset, src, bytes);
-    return IPT_OK;
-}
-ipt_status mem_download(uint32_t, void* buffer, uint64_t offset, void* dst, uint64_t bytes) {
-    std::memcpy(dst, static_cast<const char*>(buffer) + offset, bytes);
-    return IPT_OK;
-}
-ipt_status sync(uint32_t) { return IPT_OK; }
 ipt_status native_handle(uint32_t, int32_t kind, void*, void** out) {
     if (kind != IPT_NATIVE_CUDA_STREAM) return IPT_ERR_UNSUPPORTED;
     *out = &native_token;
@@ -103,11 +88,11 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         table.device_count = 1;
         table.devices = device_list;
         table.device_note = "";
-        table.mem_alloc = mem_alloc;
-        table.mem_free = mem_free;
-        table.mem_upload = mem_upload;
-        table.mem_download = mem_download;
-        table.sync = sync;
+        table.mem_alloc = host_memory::alloc;
+        table.mem_free = host_memory::release;
+        table.mem_upload = host_memory::upload;
+        table.mem_download = host_memory::download;
+        table.sync = host_memory::sync;
         table.native_handle = native_handle;
         table.impl_count = sizeof impl_list / sizeof impl_list[0];
         table.impls = impl_list;
