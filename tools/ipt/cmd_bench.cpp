@@ -19,6 +19,7 @@
 
 #include "bench_matrix.hpp"
 #include "command.hpp"
+#include "image_io.hpp"
 #include "text.hpp"
 
 namespace {
@@ -242,7 +243,7 @@ void write_chart(const json& rows, const std::string& png) {
     if (speedups.empty()) return;
     const std::string dat = png + ".dat", gp = png + ".gp";
     {
-        std::ofstream d(dat);
+        std::ostringstream d, g;
         d << "op";
         for (const auto& i : impls) d << " \"" << i << "\"";
         d << "\n";
@@ -251,15 +252,20 @@ void write_chart(const json& rows, const std::string& png) {
             for (const auto& i : impls) d << " " << (m.count(i) ? m.at(i) : 0.0);
             d << "\n";
         }
-    }
-    {
-        std::ofstream g(gp);
         g << "set terminal pngcairo size 1400,600 noenhanced\nset output '" << png << "'\n"
           << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
           << "set logscale y\nset ylabel 'speedup over the CPU backend (overall time, log scale)'\n"
           << "set title 'OpenIPT: speedup per operator and implementation, largest size, data on the host'\n"
           << "set xtics rotate by -40\nset key outside right top\nset grid ytics\n"
           << "plot for [c=2:" << impls.size() + 1 << "] '" << dat << "' using c:xtic(1) title columnhead\n";
+        // Both files or neither, like every output of ipt.
+        const std::string dtext = d.str(), gtext = g.str();
+        ipt::cli::OutputFiles files;
+        files.declare(dat, dat, false);
+        files.declare(gp, gp, false);
+        files.write_bytes(dat, {reinterpret_cast<const unsigned char*>(dtext.data()), dtext.size()});
+        files.write_bytes(gp, {reinterpret_cast<const unsigned char*>(gtext.data()), gtext.size()});
+        files.commit();
     }
     const std::string cmd = "gnuplot '" + gp + "' 2>/dev/null";
     if (std::system(cmd.c_str()) != 0)

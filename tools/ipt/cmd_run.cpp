@@ -103,6 +103,28 @@ std::vector<Assignment> parse_named(const std::vector<std::string>& args, const 
     return out;
 }
 
+// Every required input and every parameter without a default must be given;
+// the library would refuse the call, but this is the command line's mistake.
+void check_required(const ipt_op_schema& op, const std::vector<Assignment>& inputs,
+                    const std::vector<Assignment>& params) {
+    std::vector<std::string> missing;
+    auto given = [](const std::vector<Assignment>& list, const char* name) {
+        for (const auto& a : list)
+            if (a.name == name) return true;
+        return false;
+    };
+    for (uint32_t i = 0; i < op.param_count; ++i) {
+        const ipt_param_schema& p = *ipt_op_param(&op, i);
+        if (p.flags & IPT_P_OPTIONAL) continue;
+        if (is_input(p) && !given(inputs, p.name)) missing.push_back("--in " + std::string(p.name) + "=FILE");
+        if (is_value(p) && !p.default_text && !given(params, p.name))
+            missing.push_back("--param " + std::string(p.name) + "=VALUE");
+    }
+    if (!missing.empty())
+        throw UsageError(std::string(op.name) + " needs " + join(missing, ", ") + " (`ipt info --op " + op.name +
+                         "` lists its parameters)");
+}
+
 nlohmann::json image_json(const std::string& name, const HostImage& image, const std::string& file) {
     nlohmann::json j{{"name", name},
                      {"file", file.empty() ? nlohmann::json(nullptr) : nlohmann::json(file)},
@@ -150,22 +172,33 @@ int run(const RunOptions& opt) {
     const auto inputs = parse_named(opt.inputs, op, "--in", "FILE", is_input, "input");
     const auto outputs = parse_named(opt.outputs, op, "--out", "FILE", is_output, "output");
     const auto params = parse_named(opt.params, op, "--param", "VALUE", is_value, "parameter");
-    // Unknown extensions fail before any work is done.
-    for (const auto& o : outputs) format_of(o.value);
+    check_required(op, inputs, params);
+    // Unknown extensions and two outputs to one file fail before any work is done.
+    OutputFiles files;
+    for (const auto& o : outputs) files.declare("--out " + o.name, o.value);
+    std::vector<InputSpec> input_specs;
+    for (const auto& in : inputs) input_specs.push_back(parse_input_spec(in.value));
 
     ipt::Call call(ctx, op_name);
-    std::vector<ipt::Image> input_images; // alive until the call has run
-    nlohmann::json inputs_json = nlohmann::json::array();
-    for (const auto& in : inputs) {
-        const HostImage host = read_image(in.value);
-        input_images.push_back(upload(ctx, host));
-        call.image(in.name.c_str(), input_images.back());
-        inputs_json.push_back(image_json(in.name, host, in.value));
-    }
+    // Values are parsed as they are set: a value the operator refuses is the
+    // command line's mistake, like an unknown name.
     nlohmann::json params_json = nlohmann::json::object();
     for (const auto& p : params) {
-        call.text(p.name.c_str(), p.value);
+        try {
+            call.text(p.name.c_str(), p.value);
+        } catch (const ipt::Error& e) {
+            throw UsageError("--param " + p.name + "=" + p.value + ": " + e.what());
+        }
         params_json[p.name] = p.value;
+    }
+    std::vector<ipt::Image> input_images; // alive until the call has run
+    nlohmann::json inputs_json = nlohmann::json::array();
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const auto& in = inputs[i];
+        const HostImage host = read_image(input_specs[i].path, input_specs[i].options);
+        input_images.push_back(upload(ctx, host));
+        call.image(in.name.c_str(), input_images.back());
+        inputs_json.push_back(image_json(in.name, host, input_specs[i].path));
     }
     if (!opt.device.empty()) call.device(resolve_device(ctx, opt.device));
     if (opt.variant_option && opt.variant_option->count()) call.variant(opt.variant);
@@ -188,7 +221,7 @@ int run(const RunOptions& opt) {
         std::string file;
         for (const auto& o : outputs)
             if (o.name == p.name) file = o.value;
-        if (!file.empty()) write_image(file, host);
+        if (!file.empty()) files.write(file, host); // renamed into place once all are written
         nlohmann::json j = image_json(p.name, host, file);
         std::string line = std::string(p.name) + ": " + describe(host);
         if (!file.empty()) line += " -> " + file;
@@ -202,6 +235,8 @@ int run(const RunOptions& opt) {
         outputs_json.push_back(j);
         lines.push_back(line);
     }
+
+    files.commit();
 
     const std::string variant = dispatch.variant ? dispatch.variant : "";
     if (opt.json) {
@@ -241,15 +276,23 @@ Action setup(CLI::App& sub) {
     auto opt = std::make_shared<RunOptions>();
     sub.add_option("op", opt->op, "Operator, e.g. conv2 or ipt.conv2")->required();
     // One value per occurrence, so that "--in A=a.npy conv2" leaves the operator alone.
-    sub.add_option("--in", opt->inputs, "Input image NAME=FILE (.npy, .png, .tif); repeatable")->allow_extra_args(false);
-    sub.add_option("--out", opt->outputs, "Output image NAME=FILE (.npy, .png, .tif); repeatable")->allow_extra_args(false);
+    sub.add_option("--in", opt->inputs,
+                   "Input image NAME=FILE (.npy, .png, .tif), FILE:noalpha or FILE:page=N (below); repeatable")
+        ->allow_extra_args(false);
+    sub.add_option("--out", opt->outputs,
+                   "Output image NAME=FILE (.npy, .png, .tif); repeatable; all are written or none")
+        ->allow_extra_args(false);
     sub.add_option("--param", opt->params, "Parameter NAME=VALUE, e.g. shape=same or tol=\"[0.01 0.99]\"")->allow_extra_args(false);
     sub.add_option("--device", opt->device, "Run on this device: id, kind (cpu, cuda, vulkan) or name");
     opt->variant_option = sub.add_option("--variant", opt->variant, "Run only this variant (\"\" = plain)");
     sub.add_flag("--explain", opt->explain, "Print which implementation ran, where, why and how long");
     sub.add_flag("--json", opt->json, "Print a machine-readable summary");
     add_context_options(sub, opt->context);
-    sub.footer("Example: ipt run conv2 --in A=a.npy --in B=k.npy --out C=c.npy --param shape=same --explain");
+    sub.footer(std::string("Input files:\n") + kInputSelectorsHelp +
+               "Outputs are written to temporary files beside their destinations and renamed into place only\n"
+               "when every output was written; on any failure no destination changes. Two outputs may not\n"
+               "name the same file.\n\n" + kExitCodesHelp +
+               "\nExample: ipt run conv2 --in A=a.npy --in B=k.npy --out C=c.npy --param shape=same --explain");
     return [opt] { return run(*opt); };
 }
 

@@ -21,9 +21,11 @@
 //
 // setup() runs for every registered command before parsing (it only declares
 // options); the returned action runs only for the subcommand the user named.
-// Errors: throw ipt::cli::UsageError (bad command line or files: exit 2) or let
-// ipt::Error escape (library failure: exit 1, the library's message printed);
-// main() prints "ipt <command>: <message>" to stderr.
+// Errors: throw ipt::cli::UsageError (bad command line: exit 2), FileError (a
+// file that cannot be read, represented or written: exit 3) or let ipt::Error
+// escape (library failure: exit 1, the library's message printed); main()
+// prints "ipt <command>: <message>" to stderr. kExitCodesHelp is the table shown by
+// `ipt --help`.
 #ifndef IPT_TOOLS_COMMAND_HPP
 #define IPT_TOOLS_COMMAND_HPP
 
@@ -39,15 +41,40 @@
 
 namespace ipt::cli {
 
-// Exit codes shared by all subcommands.
+// Exit codes shared by all subcommands (`ipt --help` prints kExitCodesHelp).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1; // the library failed, or a check (conformance) failed
-inline constexpr int kExitUsage = 2;   // bad command line, unreadable or malformed file
+inline constexpr int kExitFailure = 1;  // the library refused or failed a valid-looking request, or a check failed
+inline constexpr int kExitUsage = 2;    // bad command line: option, operator, parameter, missing --in, --out
+inline constexpr int kExitFile = 3;     // a file cannot be read, represented faithfully or written
+inline constexpr int kExitInternal = 4; // a fault of ipt itself (an unexpected exception)
 
-// A mistake of the user's (argument, file, name). main() prints what() and exits kExitUsage.
+inline constexpr const char* kExitCodesHelp =
+    "Exit codes:\n"
+    "  0  success\n"
+    "  1  the operation failed: the library refused or failed the call (its message and status are\n"
+    "     printed), memory ran out, or a check failed (conformance: a case failed; demo: a result\n"
+    "     differs from the reference; bench --check-auto: auto missed; tune: a case failed)\n"
+    "  2  usage error: unknown command, option, operator, device, input, output or parameter, a\n"
+    "     parameter value the operator refuses, a required --in missing, an --out given twice or\n"
+    "     two outputs to one file, an unknown file extension, a plugin that does not load\n"
+    "  3  file error: an input file missing, unreadable, malformed or not representable (a\n"
+    "     multi-page TIFF, an image with alpha: see `ipt run --help`), or an output the file\n"
+    "     system or the format refuses; no output file is changed\n"
+    "  4  internal error in ipt (please report it)\n";
+
+// A mistake of the user's (argument, name). main() prints what() and exits kExitUsage.
 class UsageError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+};
+
+// A file that cannot be read or written, or that the CLI cannot represent
+// faithfully; the message names the file. main() exits kExitFile. A kind of
+// UsageError, so callers that only tell the user's mistakes from the
+// library's may catch both as one.
+class FileError : public UsageError {
+public:
+    using UsageError::UsageError;
 };
 
 using Action = std::function<int()>;

@@ -1,13 +1,19 @@
 #include "image_io.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cctype>
 #include <cerrno>
-#include <fstream>
-#include <iterator>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
 #include <optional>
-#include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "command.hpp"
 #include "text.hpp"
@@ -20,9 +26,16 @@ HostImage HostImage::make(ipt_dtype dtype, int64_t rows, int64_t cols, int64_t c
                           const void* data) {
     const std::size_t element = dtype_size(dtype);
     if (element == 0) throw UsageError("unknown image class " + std::to_string(dtype));
-    if (rows < 0 || cols < 0 || channels < 1)
+    if (rows < 0 || cols < 0 || channels < 1 || rows > kMaxImageDimension || cols > kMaxImageDimension ||
+        channels > kMaxImageDimension)
         throw UsageError("bad image size " + std::to_string(rows) + "x" + std::to_string(cols) +
                          "x" + std::to_string(channels));
+    int64_t count = 0, bytes = 0;
+    if (__builtin_mul_overflow(rows, cols, &count) || __builtin_mul_overflow(count, channels, &count) ||
+        __builtin_mul_overflow(count, static_cast<int64_t>(element), &bytes) ||
+        static_cast<uint64_t>(bytes) > std::numeric_limits<std::size_t>::max() / 2)
+        throw UsageError("image size " + std::to_string(rows) + "x" + std::to_string(cols) + "x" +
+                         std::to_string(channels) + " is too large");
     HostImage image;
     image.dtype = dtype;
     image.rows = rows;
@@ -87,48 +100,240 @@ std::string lower_extension(const std::string& path) {
     return ext;
 }
 
-std::vector<unsigned char> read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UsageError(path + ": cannot open for reading: " + std::strerror(errno));
-    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                     std::istreambuf_iterator<char>());
-    if (in.bad()) throw UsageError(path + ": read error");
-    return bytes;
-}
-
-void write_bytes(const std::string& path, const std::vector<unsigned char>& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw UsageError(path + ": cannot open for writing: " + std::strerror(errno));
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) throw UsageError(path + ": write error");
-}
-
-} // namespace
-
-FileFormat format_of(const std::string& path) {
+std::optional<FileFormat> known_format(const std::string& path) {
     const std::string ext = lower_extension(path);
     if (ext == ".npy") return FileFormat::npy;
     if (ext == ".png") return FileFormat::png;
     if (ext == ".tif" || ext == ".tiff") return FileFormat::tiff;
-    throw UsageError(path + ": unknown file type '" + ext +
+    return std::nullopt;
+}
+
+std::string errno_text(int error) { return std::strerror(error); }
+
+struct Fd {
+    int fd = -1;
+    explicit Fd(int f) : fd(f) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+std::vector<unsigned char> read_bytes(const std::string& path) {
+    uint64_t size = 0;
+    const Fd file(open_input_file(path, size));
+    if (size > std::numeric_limits<std::size_t>::max() / 2) throw FileError(path + ": file too large");
+    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(file.fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw FileError(path + ": read error: " + errno_text(errno));
+        if (n == 0) throw FileError(path + ": the file shrank while it was read");
+        done += static_cast<std::size_t>(n);
+    }
+    return bytes;
+}
+
+void write_all(int fd, std::span<const unsigned char> bytes, const std::string& name) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw FileError(name + ": write error: " + errno_text(n < 0 ? errno : EIO));
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+// A process-wide counter and the clock make temporary names unique within
+// this process; O_EXCL makes them unique against everything else.
+std::string temporary_name(const std::filesystem::path& target, unsigned attempt) {
+    static std::atomic<uint64_t> counter{0};
+    const uint64_t stamp = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    char suffix[64];
+    std::snprintf(suffix, sizeof suffix, ".ipt-%ld-%llx-%x.tmp", static_cast<long>(::getpid()),
+                  static_cast<unsigned long long>(stamp ^ (counter.fetch_add(1) << 40)), attempt);
+    return (target.parent_path() / ("." + target.filename().string() + suffix)).string();
+}
+
+} // namespace
+
+int open_input_file(const std::string& path, uint64_t& size) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) throw FileError(path + ": cannot open for reading: " + errno_text(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw FileError(path + ": not a regular file");
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    size = static_cast<uint64_t>(st.st_size);
+    return fd;
+}
+
+FileFormat format_of(const std::string& path) {
+    if (const auto format = known_format(path)) return *format;
+    throw UsageError(path + ": unknown file type '" + lower_extension(path) +
                      "' (use .npy, .png, .tif or .tiff)");
 }
 
-HostImage read_image(const std::string& path) {
+InputSpec parse_input_spec(const std::string& text) {
+    InputSpec spec{text, {}};
+    // Selectors are peeled off the end while what is left names a known format,
+    // so "a.png:noalpha" is a selector and "dir:x/a.png" a path.
+    while (true) {
+        const auto colon = spec.path.find_last_of(':');
+        if (colon == std::string::npos) break;
+        const std::string head = spec.path.substr(0, colon), word = spec.path.substr(colon + 1);
+        const auto format = known_format(head);
+        if (!format) break;
+        if (word == "noalpha") {
+            if (*format == FileFormat::npy)
+                throw UsageError(text + ": ':noalpha' applies to PNG and TIFF files (a .npy holds no alpha)");
+            spec.options.drop_alpha = true;
+        } else if (word.rfind("page=", 0) == 0) {
+            const std::string number = word.substr(5);
+            uint64_t page = 0;
+            bool ok = !number.empty() && number.size() <= 9;
+            for (char c : number) ok = ok && std::isdigit(static_cast<unsigned char>(c));
+            if (ok) page = std::stoull(number);
+            if (!ok || page == 0) throw UsageError(text + ": ':page=N' needs a page number from 1");
+            if (*format != FileFormat::tiff) throw UsageError(text + ": ':page=N' applies to TIFF files");
+            spec.options.page = static_cast<uint32_t>(page);
+        } else {
+            throw UsageError(text + ": unknown selector ':" + word + "' (use :noalpha or :page=N)");
+        }
+        spec.path = head;
+    }
+    return spec;
+}
+
+HostImage read_image(const std::string& path) { return read_image(path, ReadOptions{}); }
+
+HostImage read_image(const std::string& path, const ReadOptions& options) {
     switch (format_of(path)) {
     case FileFormat::npy: return decode_npy(read_bytes(path), path);
-    case FileFormat::png: return read_png(path);
-    case FileFormat::tiff: return read_tiff(path);
+    case FileFormat::png: return read_png(path, options);
+    case FileFormat::tiff: return read_tiff(path, options);
     }
     throw UsageError(path + ": unknown file type");
 }
 
 void write_image(const std::string& path, const HostImage& image) {
-    switch (format_of(path)) {
-    case FileFormat::npy: write_bytes(path, encode_npy(image)); return;
-    case FileFormat::png: write_png(path, image); return;
-    case FileFormat::tiff: write_tiff(path, image); return;
+    OutputFiles files;
+    files.write(path, image);
+    files.commit();
+}
+
+HostImage read_png(const std::string& path) { return read_png(path, ReadOptions{}); }
+HostImage read_tiff(const std::string& path) { return read_tiff(path, ReadOptions{}); }
+
+// The named format whatever the extension (demo --out sheet.img still gets a PNG).
+void write_png(const std::string& path, const HostImage& image) {
+    OutputFiles files;
+    files.declare(path, path, false);
+    files.write(path, FileFormat::png, image);
+    files.commit();
+}
+void write_tiff(const std::string& path, const HostImage& image) {
+    OutputFiles files;
+    files.declare(path, path, false);
+    files.write(path, FileFormat::tiff, image);
+    files.commit();
+}
+
+// ---- OutputFiles ------------------------------------------------------------------
+
+OutputFiles::~OutputFiles() {
+    for (const Entry& e : entries_)
+        if (!e.temp.empty()) ::unlink(e.temp.c_str());
+}
+
+void OutputFiles::declare(const std::string& label, const std::string& path, bool image) {
+    namespace fs = std::filesystem;
+    if (image) format_of(path);
+    if (path.empty()) throw UsageError(label + ": empty file name");
+    std::error_code ec;
+    // Links are followed: the file a link names is the one replaced.
+    fs::path target = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    if (ec || target.empty()) target = fs::absolute(path, ec).lexically_normal();
+    const fs::path folder = target.parent_path();
+    if (std::error_code dir_error; !fs::is_directory(folder, dir_error))
+        throw FileError(path + ": no folder " + folder.string() + " to write it in");
+    for (const Entry& e : entries_) {
+        std::error_code eq_error;
+        const bool same = e.target == target.string() || fs::equivalent(e.target, target, eq_error);
+        if (same)
+            throw UsageError(e.label + " and " + label + " name the same file (" + e.path +
+                             (e.path == path ? "" : ", " + path) + "); give each output its own file");
+    }
+    entries_.push_back(Entry{label, path, target.string(), ""});
+}
+
+OutputFiles::Entry& OutputFiles::entry_for(const std::string& path, bool image) {
+    for (Entry& e : entries_)
+        if (e.path == path) return e;
+    declare(path, path, image);
+    return entries_.back();
+}
+
+template <class Fill> void OutputFiles::write_with(Entry& entry, Fill&& fill) {
+    if (!entry.temp.empty()) throw FileError(entry.path + ": written twice");
+    struct stat existing {};
+    const bool exists = ::stat(entry.target.c_str(), &existing) == 0;
+    if (exists && !S_ISREG(existing.st_mode))
+        throw FileError(entry.path + ": exists and is not a regular file; not replaced");
+    const std::filesystem::path target(entry.target);
+    int fd = -1;
+    std::string temp;
+    for (unsigned attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+        temp = temporary_name(target, attempt);
+        fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+        if (fd < 0 && errno != EEXIST)
+            throw FileError(entry.path + ": cannot create a file in " + target.parent_path().string() + ": " +
+                            errno_text(errno));
+    }
+    if (fd < 0) throw FileError(entry.path + ": cannot find an unused temporary name");
+    entry.temp = temp; // removed by the destructor unless committed
+    const Fd file(fd);
+    // A replaced file keeps its permissions.
+    if (exists) ::fchmod(fd, existing.st_mode & 07777);
+    fill(fd);
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        throw FileError(entry.path + ": write error: " + errno_text(errno));
+}
+
+void OutputFiles::write(const std::string& path, const HostImage& image) {
+    write(path, format_of(path), image);
+}
+
+void OutputFiles::write(const std::string& path, FileFormat format, const HostImage& image) {
+    Entry& entry = entry_for(path, false);
+    // Content checks first, so that an image the format cannot hold leaves no file.
+    std::vector<unsigned char> npy;
+    if (format == FileFormat::npy) npy = encode_npy(image);
+    write_with(entry, [&](int fd) {
+        switch (format) {
+        case FileFormat::npy: write_all(fd, npy, path); return;
+        case FileFormat::png: write_png_to(fd, path, image); return;
+        case FileFormat::tiff: write_tiff_to(fd, path, image); return;
+        }
+    });
+}
+
+void OutputFiles::write_bytes(const std::string& path, std::span<const unsigned char> bytes) {
+    write_with(entry_for(path, false), [&](int fd) { write_all(fd, bytes, path); });
+}
+
+void OutputFiles::commit() {
+    for (Entry& e : entries_) {
+        if (e.temp.empty()) continue;
+        if (::rename(e.temp.c_str(), e.target.c_str()) != 0)
+            throw FileError(e.path + ": cannot move the finished file into place: " + errno_text(errno));
+        e.temp.clear();
     }
 }
 
@@ -200,7 +405,7 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw UsageError(name_ + ": not a valid .npy file: " + what);
+        throw FileError(name_ + ": not a valid .npy file: " + what);
     }
     void skip_space() {
         while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -245,14 +450,15 @@ private:
             bool any = false;
             while (std::isdigit(static_cast<unsigned char>(peek()))) {
                 if (__builtin_mul_overflow(value, 10, &value) ||
-                    __builtin_add_overflow(value, peek() - '0', &value))
-                    fail("dimension too large");
+                    __builtin_add_overflow(value, peek() - '0', &value) || value > kMaxImageDimension)
+                    fail("dimension too large (at most " + std::to_string(kMaxImageDimension) + ")");
                 ++pos_;
                 any = true;
             }
             if (!any) fail("shape must be a tuple of non-negative integers");
             if (peek() == 'L') ++pos_; // written by Python 2
             dims.push_back(value);
+            if (dims.size() > 32) fail("more than 32 dimensions"); // NumPy's own limit
             if (!accept(',')) {
                 expect(')');
                 break;
@@ -260,29 +466,23 @@ private:
         }
         return dims;
     }
+    // The descr is compared whole against the classes' own spellings, so that
+    // no other text (a wrapped size, extra digits) can pass for one of them.
     void parse_descr(const std::string& descr, NpyHeader& header) const {
-        if (descr.size() >= 3 && std::string_view("<>|=").find(descr[0]) != std::string_view::npos) {
-            const char order = descr[0];
-            const char kind = descr[1];
-            std::size_t size = 0;
-            for (std::size_t i = 2; i < descr.size(); ++i) {
-                if (!std::isdigit(static_cast<unsigned char>(descr[i]))) { size = 0; break; }
-                size = size * 10 + static_cast<std::size_t>(descr[i] - '0');
-            }
-            for (const auto& t : kNpyTypes) {
-                if (t.kind == kind && t.size == size) {
-                    const bool file_big = order == '>' ||
-                                          (order == '=' && std::endian::native == std::endian::big);
-                    header.dtype = t.dtype;
-                    header.swap_bytes =
-                        size > 1 && file_big != (std::endian::native == std::endian::big);
-                    return;
-                }
+        for (const auto& t : kNpyTypes) {
+            for (const char order : std::string_view("<>=|")) {
+                // '|' (no byte order) is NumPy's spelling for 1-byte types only.
+                if (order == '|' && t.size > 1) continue;
+                if (descr != std::string{order, t.kind} + std::to_string(t.size)) continue;
+                const bool file_big = order == '>' || (order == '=' && std::endian::native == std::endian::big);
+                header.dtype = t.dtype;
+                header.swap_bytes = t.size > 1 && file_big != (std::endian::native == std::endian::big);
+                return;
             }
         }
-        throw UsageError(name_ + ": NumPy data type '" + descr +
-                         "' is not an OpenIPT class; use bool, uint8, uint16, int16, int32, "
-                         "uint32, float32 or float64 (e.g. a.astype(np.float64))");
+        throw FileError(name_ + ": NumPy data type '" + descr +
+                        "' is not an OpenIPT class; use bool, uint8, uint16, int16, int32, "
+                        "uint32, float32 or float64 (e.g. a.astype(np.float64))");
     }
 
     std::string_view text_;
@@ -317,7 +517,7 @@ std::string npy_descr(ipt_dtype dtype) {
 
 HostImage decode_npy(std::span<const unsigned char> file, const std::string& name) {
     if (file.size() < 10 || !std::equal(std::begin(kNpyMagic), std::end(kNpyMagic), file.begin()))
-        throw UsageError(name + ": not a .npy file (no \\x93NUMPY magic)");
+        throw FileError(name + ": not a .npy file (no \\x93NUMPY magic)");
     const unsigned major = file[6];
     std::size_t header_start = 0;
     std::size_t header_length = 0;
@@ -325,13 +525,16 @@ HostImage decode_npy(std::span<const unsigned char> file, const std::string& nam
         header_start = 10;
         header_length = read_le(file, 8, 2);
     } else if (major == 2 || major == 3) {
-        if (file.size() < 12) throw UsageError(name + ": truncated .npy header");
+        if (file.size() < 12) throw FileError(name + ": truncated .npy header");
         header_start = 12;
         header_length = read_le(file, 8, 4);
     } else {
-        throw UsageError(name + ": unsupported .npy format version " + std::to_string(major));
+        throw FileError(name + ": unsupported .npy format version " + std::to_string(major));
     }
-    if (file.size() < header_start + header_length) throw UsageError(name + ": truncated .npy header");
+    if (header_length > kMaxNpyHeader)
+        throw FileError(name + ": .npy header of " + std::to_string(header_length) + " bytes (at most " +
+                        std::to_string(kMaxNpyHeader) + " are read)");
+    if (file.size() < header_start + header_length) throw FileError(name + ": truncated .npy header");
     const std::string_view text(reinterpret_cast<const char*>(file.data()) + header_start, header_length);
     const NpyHeader header = HeaderParser(text, name).parse();
 
@@ -344,24 +547,26 @@ HostImage decode_npy(std::span<const unsigned char> file, const std::string& nam
     case 2: rows = header.shape[0]; cols = header.shape[1]; break;
     case 3: rows = header.shape[0]; cols = header.shape[1]; channels = header.shape[2]; break;
     default:
-        throw UsageError(name + ": " + std::to_string(header.shape.size()) +
+        throw FileError(name + ": " + std::to_string(header.shape.size()) +
                          "-D arrays are not images; use (rows, cols) or (rows, cols, channels)");
     }
-    if (channels < 1) throw UsageError(name + ": an image needs at least one channel");
+    if (channels < 1) throw FileError(name + ": an image needs at least one channel");
     const std::size_t element = dtype_size(header.dtype);
     int64_t count = 0, data_bytes = 0;
     if (__builtin_mul_overflow(rows, cols, &count) || __builtin_mul_overflow(count, channels, &count) ||
         __builtin_mul_overflow(count, static_cast<int64_t>(element), &data_bytes))
-        throw UsageError(name + ": shape too large");
+        throw FileError(name + ": shape too large");
     const std::size_t data_start = header_start + header_length;
     if (static_cast<int64_t>(file.size() - data_start) != data_bytes)
-        throw UsageError(name + ": shape says " + std::to_string(data_bytes) + " bytes of data, file has " +
+        throw FileError(name + ": shape says " + std::to_string(data_bytes) + " bytes of data, file has " +
                          std::to_string(file.size() - data_start));
 
     HostImage image = HostImage::make(header.dtype, rows, cols, channels, nullptr);
     const unsigned char* src = file.data() + data_start;
     unsigned char* dst = image.bytes.data();
-    if (!header.fortran_order && channels == 1 && !header.swap_bytes) {
+    if (count == 0) {
+        // Nothing to copy, however long the other side is.
+    } else if (!header.fortran_order && channels == 1 && !header.swap_bytes) {
         if (data_bytes) std::memcpy(dst, src, static_cast<std::size_t>(data_bytes)); // same layout
     } else {
         // Source element (r, c, k): C order ((r*cols + c)*channels + k),

@@ -15,6 +15,8 @@
 #include <csetjmp>
 #include <cstdio>
 #include <memory>
+
+#include <unistd.h>
 #endif
 
 namespace ipt::cli {
@@ -22,11 +24,11 @@ namespace ipt::cli {
 #ifndef IPT_CLI_HAVE_PNG
 
 bool png_available() { return false; }
-HostImage read_png(const std::string& path) {
-    throw UsageError(path + ": this ipt was built without libpng; use .npy (or .tif)");
+HostImage read_png(const std::string& path, const ReadOptions&) {
+    throw FileError(path + ": this ipt was built without libpng; use .npy (or .tif)");
 }
-void write_png(const std::string& path, const HostImage&) {
-    throw UsageError(path + ": this ipt was built without libpng; use .npy (or .tif)");
+void write_png_to(int, const std::string& name, const HostImage&) {
+    throw FileError(name + ": this ipt was built without libpng; use .npy (or .tif)");
 }
 
 #else
@@ -54,35 +56,39 @@ struct PngError {
 }
 void on_png_warning(png_structp, png_const_charp) {}
 
-File open_file(const std::string& path, const char* mode) {
-    File f(std::fopen(path.c_str(), mode));
-    if (!f)
-        throw UsageError(path + ": cannot open for " + (mode[0] == 'r' ? "reading" : "writing") + ": " +
-                         std::strerror(errno));
-    return f;
-}
+// Deflate's largest expansion is about 1032:1; a file shorter than its
+// declared rows need at that rate cannot hold them.
+constexpr uint64_t kMaxDeflateRatio = 1032;
 
 } // namespace
 
-HostImage read_png(const std::string& path) {
-    File file = open_file(path, "rb");
+HostImage read_png(const std::string& path, const ReadOptions& options) {
+    uint64_t file_size = 0;
+    const int fd = open_input_file(path, file_size);
+    File file(::fdopen(fd, "rb"));
+    if (!file) {
+        ::close(fd);
+        throw FileError(path + ": cannot open for reading: " + std::strerror(errno));
+    }
     unsigned char signature[8] = {};
     if (std::fread(signature, 1, 8, file.get()) != 8 || png_sig_cmp(signature, 0, 8) != 0)
-        throw UsageError(path + ": not a PNG file");
+        throw FileError(path + ": not a PNG file");
 
     PngError error;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &error, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : nullptr;
     if (!info) {
         png_destroy_read_struct(&png, nullptr, nullptr);
-        throw UsageError(path + ": out of memory for the PNG reader");
+        throw FileError(path + ": out of memory for the PNG reader");
     }
+    // Every C++ object the reader fills is declared before setjmp.
     HostImage image;
     std::vector<unsigned char> interleaved;
     std::vector<png_bytep> row_pointers;
+    std::string refusal;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, nullptr);
-        throw UsageError(path + ": bad PNG: " + error.message);
+        throw FileError(path + ": bad PNG: " + error.message);
     }
     png_init_io(png, file.get());
     png_set_sig_bytes(png, 8);
@@ -90,8 +96,29 @@ HostImage read_png(const std::string& path) {
 
     const int color_type = png_get_color_type(png, info);
     const int bit_depth = png_get_bit_depth(png, info);
+    const uint64_t height = png_get_image_height(png, info);
+    // Rows as the file stores them (a filter byte each), before any expansion.
+    const uint64_t file_row_bytes = png_get_rowbytes(png, info) + 1;
+    uint64_t row_total = 0;
+    if (__builtin_mul_overflow(height, file_row_bytes, &row_total) || row_total > file_size * kMaxDeflateRatio) {
+        refusal = "declares " + std::to_string(png_get_image_width(png, info)) + "x" + std::to_string(height) +
+                  " pixels (" + std::to_string(height) + " rows of " + std::to_string(file_row_bytes) + " bytes) but holds " +
+                  std::to_string(file_size) + " bytes, more than deflate can expand; the file is damaged";
+    }
+    const bool has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
+    if (refusal.empty() && has_alpha && !options.drop_alpha) {
+        refusal = std::string("has an alpha channel (") +
+                  ((color_type & PNG_COLOR_MASK_ALPHA) ? (color_type & PNG_COLOR_MASK_COLOR ? "RGBA" : "gray+alpha")
+                                                       : "a tRNS transparency chunk") +
+                  "), which no operator takes; add :noalpha to the file name to read the color planes only, "
+                  "as MATLAB's imread does (e.g. --in I=" + path + ":noalpha)";
+    }
+    if (!refusal.empty()) {
+        png_destroy_read_struct(&png, &info, nullptr);
+        throw FileError(path + ": " + refusal);
+    }
     const bool binary = bit_depth == 1 && (color_type == PNG_COLOR_TYPE_GRAY);
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png); // tRNS stays unexpanded: dropped
     if (binary)
         png_set_packing(png); // one byte 0/1 per pixel: MATLAB reads 1-bit gray as logical
     else if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8)
@@ -108,7 +135,7 @@ HostImage read_png(const std::string& path) {
     const std::size_t row_bytes = png_get_rowbytes(png, info);
     if (row_bytes != static_cast<std::size_t>(cols * channels) * element) {
         png_destroy_read_struct(&png, &info, nullptr);
-        throw UsageError(path + ": unexpected PNG row layout");
+        throw FileError(path + ": unexpected PNG row layout");
     }
     interleaved.resize(row_bytes * static_cast<std::size_t>(rows));
     row_pointers.resize(static_cast<std::size_t>(rows));
@@ -125,10 +152,12 @@ HostImage read_png(const std::string& path) {
     return image;
 }
 
-void write_png(const std::string& path, const HostImage& image) {
+void write_png_to(int fd, const std::string& path, const HostImage& image) {
     if (image.channels != 1 && image.channels != 3)
-        throw UsageError(path + ": PNG holds 1 or 3 channels, the image has " + std::to_string(image.channels));
-    if (image.rows == 0 || image.cols == 0) throw UsageError(path + ": PNG cannot hold an empty image");
+        throw FileError(path + ": PNG holds 1 or 3 channels, the image has " + std::to_string(image.channels));
+    if (image.rows == 0 || image.cols == 0) throw FileError(path + ": PNG cannot hold an empty image");
+    if (image.rows > PNG_UINT_31_MAX || image.cols > PNG_UINT_31_MAX)
+        throw FileError(path + ": PNG sides are at most " + std::to_string(PNG_UINT_31_MAX) + " pixels");
 
     // What goes into the file: logical as 1-bit, uint8/uint16 as they are,
     // floating images in [0,1] as uint8 like im2uint8 (round half away).
@@ -151,7 +180,7 @@ void write_png(const std::string& path, const HostImage& image) {
         for (std::size_t i = 0; i < n; ++i) {
             const double x = value_at(image, i);
             if (!(x >= 0.0 && x <= 1.0))
-                throw UsageError(path + ": a " + std::string(dtype_name(image.dtype)) +
+                throw FileError(path + ": a " + std::string(dtype_name(image.dtype)) +
                                  " image goes to PNG only with values in [0,1] (found " + format_number(x) +
                                  "); use .npy or .tif to keep the values");
             samples[i] = static_cast<unsigned char>(std::round(x * 255.0));
@@ -159,7 +188,7 @@ void write_png(const std::string& path, const HostImage& image) {
         break;
     }
     default:
-        throw UsageError(path + ": PNG holds logical, uint8, uint16 (or single/double in [0,1]) images, not " +
+        throw FileError(path + ": PNG holds logical, uint8, uint16 (or single/double in [0,1]) images, not " +
                          std::string(dtype_name(image.dtype)) + "; use .npy or .tif");
     }
     const std::size_t element = bit_depth == 16 ? 2 : 1;
@@ -173,17 +202,23 @@ void write_png(const std::string& path, const HostImage& image) {
     const std::size_t row_bytes = static_cast<std::size_t>(cols * channels) * element;
     for (int64_t r = 0; r < rows; ++r) row_pointers[r] = interleaved.data() + r * row_bytes;
 
-    File file = open_file(path, "wb");
+    // The descriptor stays open for the caller: the PNG goes through a duplicate.
+    const int copy = ::dup(fd);
+    File file(copy >= 0 ? ::fdopen(copy, "wb") : nullptr);
+    if (!file) {
+        if (copy >= 0) ::close(copy);
+        throw FileError(path + ": cannot write: " + std::strerror(errno));
+    }
     PngError error;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : nullptr;
     if (!info) {
         png_destroy_write_struct(&png, nullptr);
-        throw UsageError(path + ": out of memory for the PNG writer");
+        throw FileError(path + ": out of memory for the PNG writer");
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        throw UsageError(path + ": cannot write PNG: " + error.message);
+        throw FileError(path + ": cannot write PNG: " + error.message);
     }
     png_init_io(png, file.get());
     png_set_IHDR(png, info, static_cast<png_uint_32>(cols), static_cast<png_uint_32>(rows), bit_depth,
@@ -195,7 +230,7 @@ void write_png(const std::string& path, const HostImage& image) {
     png_write_image(png, row_pointers.data());
     png_write_end(png, nullptr);
     png_destroy_write_struct(&png, &info);
-    if (std::fflush(file.get()) != 0) throw UsageError(path + ": write error");
+    if (std::fflush(file.get()) != 0) throw FileError(path + ": write error: " + std::strerror(errno));
 }
 
 #endif

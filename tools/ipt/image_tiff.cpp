@@ -1,4 +1,4 @@
-// TIFF through libtiff's scanline interface: strips, first page, gray or RGB.
+// TIFF through libtiff's scanline interface: strips, one page, gray or RGB.
 #include "image_io.hpp"
 
 #include "command.hpp"
@@ -7,9 +7,14 @@
 #ifdef IPT_CLI_HAVE_TIFF
 #include <tiffio.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <memory>
+
+#include <unistd.h>
 #endif
 
 namespace ipt::cli {
@@ -17,11 +22,11 @@ namespace ipt::cli {
 #ifndef IPT_CLI_HAVE_TIFF
 
 bool tiff_available() { return false; }
-HostImage read_tiff(const std::string& path) {
-    throw UsageError(path + ": this ipt was built without libtiff; use .npy (or .png)");
+HostImage read_tiff(const std::string& path, const ReadOptions&) {
+    throw FileError(path + ": this ipt was built without libtiff; use .npy (or .png)");
 }
-void write_tiff(const std::string& path, const HostImage&) {
-    throw UsageError(path + ": this ipt was built without libtiff; use .npy (or .png)");
+void write_tiff_to(int, const std::string& name, const HostImage&) {
+    throw FileError(name + ": this ipt was built without libtiff; use .npy (or .png)");
 }
 
 #else
@@ -45,15 +50,33 @@ struct TiffCloser {
 };
 using Tiff = std::unique_ptr<TIFF, TiffCloser>;
 
-Tiff open_tiff(const std::string& path, const char* mode) {
+// libtiff reads from and writes to `fd`, which it closes with the TIFF (also
+// when the open fails here).
+Tiff open_tiff_fd(int fd, const std::string& path, const char* mode) {
     TIFFSetErrorHandler(on_tiff_error);
     TIFFSetWarningHandler(on_tiff_warning);
     last_tiff_error.clear();
-    Tiff tif(TIFFOpen(path.c_str(), mode));
-    if (!tif)
-        throw UsageError(path + ": cannot open TIFF for " + (mode[0] == 'r' ? "reading" : "writing") +
-                         (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
+    Tiff tif(TIFFFdOpen(fd, path.c_str(), mode));
+    if (!tif) {
+        ::close(fd);
+        throw FileError(path + ": cannot open TIFF for " + (mode[0] == 'r' ? "reading" : "writing") +
+                        (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
+    }
     return tif;
+}
+
+// How many bytes of samples one stored byte can become at most, by scheme:
+// PackBits 2 -> 128, deflate about 1032:1, LZW a 9-bit code for at most 4096
+// bytes. Other schemes (fax, JPEG, ZSTD...) get a generous bound.
+uint64_t max_expansion(uint16_t compression) {
+    switch (compression) {
+    case COMPRESSION_NONE: return 1;
+    case COMPRESSION_PACKBITS: return 64;
+    case COMPRESSION_ADOBE_DEFLATE:
+    case COMPRESSION_DEFLATE: return 1032;
+    case COMPRESSION_LZW: return 3641;
+    default: return 65536;
+    }
 }
 
 struct TiffSampleType {
@@ -70,20 +93,36 @@ constexpr TiffSampleType kTiffTypes[] = {
 
 } // namespace
 
-HostImage read_tiff(const std::string& path) {
-    Tiff tif = open_tiff(path, "r");
-    auto fail = [&](const std::string& what) -> UsageError { return UsageError(path + ": " + what); };
+HostImage read_tiff(const std::string& path, const ReadOptions& options) {
+    uint64_t file_size = 0;
+    const int fd = open_input_file(path, file_size);
+    Tiff tif = open_tiff_fd(fd, path, "r");
+    auto fail = [&](const std::string& what) -> FileError { return FileError(path + ": " + what); };
+
+    // A stack of pages is no image an operator takes; reading only its first
+    // page (MATLAB's imread default) would pass for the whole file.
+    const uint64_t pages = TIFFNumberOfDirectories(tif.get());
+    if (options.page == 0 && pages > 1)
+        throw fail("holds " + std::to_string(pages) + " pages; name the one to read, e.g. --in I=" + path +
+                   ":page=1 (pages 1 to " + std::to_string(pages) + ")");
+    if (options.page > pages)
+        throw fail("has " + std::to_string(pages) + " page" + (pages == 1 ? "" : "s") + ", no page " +
+                   std::to_string(options.page));
+    if (options.page > 1 && !TIFFSetDirectory(tif.get(), static_cast<tdir_t>(options.page - 1)))
+        throw fail("cannot read page " + std::to_string(options.page) +
+                   (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
     if (TIFFIsTiled(tif.get())) throw fail("tiled TIFF is not supported; save it in strips");
 
     uint32_t width = 0, height = 0;
     uint16_t samples_per_pixel = 1, bits = 1, format = SAMPLEFORMAT_UINT, photometric = 0,
-             planar = PLANARCONFIG_CONTIG;
+             planar = PLANARCONFIG_CONTIG, compression = COMPRESSION_NONE;
     TIFFGetField(tif.get(), TIFFTAG_IMAGEWIDTH, &width);
     TIFFGetField(tif.get(), TIFFTAG_IMAGELENGTH, &height);
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLESPERPIXEL, &samples_per_pixel);
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_BITSPERSAMPLE, &bits);
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_SAMPLEFORMAT, &format);
     TIFFGetFieldDefaulted(tif.get(), TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_COMPRESSION, &compression);
     if (!TIFFGetField(tif.get(), TIFFTAG_PHOTOMETRIC, &photometric)) photometric = PHOTOMETRIC_MINISBLACK;
 
     const TiffSampleType* type = nullptr;
@@ -101,14 +140,46 @@ HostImage read_tiff(const std::string& path) {
     else
         throw fail("only gray and RGB TIFF are supported (photometric " + std::to_string(photometric) + ", " +
                    std::to_string(samples_per_pixel) + " samples per pixel)");
+    if (samples_per_pixel > channels && !options.drop_alpha)
+        throw fail("has " + std::to_string(samples_per_pixel - channels) + " extra sample(s) per pixel beyond " +
+                   (channels == 3 ? "RGB" : "gray") +
+                   " (alpha or other), which no operator takes; add :noalpha to the file name to read the " +
+                   (channels == 3 ? "RGB" : "gray") + " planes only (e.g. --in I=" + path + ":noalpha)");
     // 1-bit fax images are often min-is-white; MATLAB reads them with 1 = white.
     const bool invert = photometric == PHOTOMETRIC_MINISWHITE;
     if (invert && type->dtype != IPT_LOGICAL) throw fail("min-is-white TIFF is supported for 1-bit images only");
 
+    // The strips must lie inside the file and hold the declared size before
+    // the image is allocated: a few bytes can declare 65535 x 65535.
+    const int64_t scanline = TIFFScanlineSize64(tif.get());
+    if (scanline <= 0) throw fail("bad row size" + (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
+    const uint64_t planes = planar == PLANARCONFIG_SEPARATE ? samples_per_pixel : 1;
+    uint64_t declared = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(scanline), static_cast<uint64_t>(height), &declared) ||
+        __builtin_mul_overflow(declared, planes, &declared))
+        throw fail("declared size " + std::to_string(width) + "x" + std::to_string(height) + " is too large");
+    uint64_t stored = 0;
+    const uint32_t strips = TIFFNumberOfStrips(tif.get());
+    for (uint32_t s = 0; s < strips; ++s) {
+        const uint64_t offset = TIFFGetStrileOffset(tif.get(), s), count = TIFFGetStrileByteCount(tif.get(), s);
+        if (offset > file_size || count > file_size - offset)
+            throw fail("strip " + std::to_string(s) + " (" + std::to_string(count) + " bytes at " +
+                       std::to_string(offset) + ") lies outside the file's " + std::to_string(file_size) +
+                       " bytes; the file is truncated or damaged");
+        // Strips of a sound file do not overlap: together they hold at most the file.
+        stored = std::min(stored + count, file_size);
+    }
+    const uint64_t ratio = max_expansion(compression);
+    if (declared / ratio + (declared % ratio != 0) > stored)
+        throw fail("declares " + std::to_string(width) + "x" + std::to_string(height) + " pixels (" +
+                   std::to_string(declared) + " bytes of samples) but its strips hold " + std::to_string(stored) +
+                   " bytes" + (compression == COMPRESSION_NONE ? "" : ", more than its compression can expand") +
+                   "; the file is truncated or damaged");
+
     const int64_t rows = height, cols = width;
     HostImage image = HostImage::make(type->dtype, rows, cols, channels, nullptr);
     const std::size_t element = dtype_size(type->dtype);
-    std::vector<unsigned char> line(static_cast<std::size_t>(TIFFScanlineSize(tif.get())));
+    std::vector<unsigned char> line(static_cast<std::size_t>(scanline));
     auto read_line = [&](int64_t r, int64_t plane) {
         if (TIFFReadScanline(tif.get(), line.data(), static_cast<uint32_t>(r), static_cast<uint16_t>(plane)) < 0)
             throw fail("cannot read row " + std::to_string(r) +
@@ -146,17 +217,22 @@ HostImage read_tiff(const std::string& path) {
     return image;
 }
 
-void write_tiff(const std::string& path, const HostImage& image) {
+void write_tiff_to(int fd, const std::string& path, const HostImage& image) {
     if (image.channels != 1 && image.channels != 3)
-        throw UsageError(path + ": TIFF output holds 1 or 3 channels, the image has " +
-                         std::to_string(image.channels));
-    if (image.rows == 0 || image.cols == 0) throw UsageError(path + ": TIFF cannot hold an empty image");
+        throw FileError(path + ": TIFF output holds 1 or 3 channels, the image has " +
+                        std::to_string(image.channels));
+    if (image.rows == 0 || image.cols == 0) throw FileError(path + ": TIFF cannot hold an empty image");
+    if (image.rows > kMaxImageDimension || image.cols > kMaxImageDimension)
+        throw FileError(path + ": TIFF sides are at most " + std::to_string(kMaxImageDimension) + " pixels");
     const TiffSampleType* type = nullptr;
     for (const auto& t : kTiffTypes)
         if (t.dtype == image.dtype) type = &t;
-    if (!type) throw UsageError(path + ": cannot write class " + std::string(dtype_name(image.dtype)));
+    if (!type) throw FileError(path + ": cannot write class " + std::string(dtype_name(image.dtype)));
 
-    Tiff tif = open_tiff(path, "w");
+    // The caller's descriptor stays open: libtiff gets (and closes) a duplicate.
+    const int copy = ::dup(fd);
+    if (copy < 0) throw FileError(path + ": cannot write: " + std::strerror(errno));
+    Tiff tif = open_tiff_fd(copy, path, "w");
     const int64_t rows = image.rows, cols = image.cols, channels = image.channels;
     TIFFSetField(tif.get(), TIFFTAG_IMAGEWIDTH, static_cast<uint32_t>(cols));
     TIFFSetField(tif.get(), TIFFTAG_IMAGELENGTH, static_cast<uint32_t>(rows));
@@ -183,12 +259,12 @@ void write_tiff(const std::string& path, const HostImage& image) {
                 }
             }
         if (TIFFWriteScanline(tif.get(), line.data(), static_cast<uint32_t>(r), 0) < 0)
-            throw UsageError(path + ": cannot write TIFF row " + std::to_string(r) +
-                             (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
+            throw FileError(path + ": cannot write TIFF row " + std::to_string(r) +
+                            (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
     }
     // TIFFClose flushes; a failed flush is reported here rather than lost.
     if (!TIFFFlush(tif.get()))
-        throw UsageError(path + ": cannot write TIFF" + (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
+        throw FileError(path + ": cannot write TIFF" + (last_tiff_error.empty() ? "" : ": " + last_tiff_error));
 }
 
 #endif
