@@ -3,6 +3,7 @@
 // PNG / TIFF round trips plus files built by hand from their specifications.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -12,16 +13,23 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "image_io.hpp"
 #include "command.hpp"
+#include "crafted_files.hpp"
+#include "image_io.hpp"
 
 namespace {
 
 using ipt::cli::HostImage;
 using ipt::cli::UsageError;
 using Bytes = std::vector<unsigned char>;
+using crafted::npy_by_hand;
+using crafted::png_by_hand;
+using crafted::read_file;
+using crafted::tiff_by_hand;
+using crafted::write_file;
 
 // ---- helpers -------------------------------------------------------------------
 
@@ -33,35 +41,9 @@ std::filesystem::path temp_dir() {
     return dir;
 }
 
-void write_file(const std::filesystem::path& path, const Bytes& bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    ASSERT_TRUE(out.good());
-}
-
-Bytes read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return Bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 template <class T> Bytes raw(const std::vector<T>& values) {
     Bytes out(values.size() * sizeof(T));
     if (!out.empty()) std::memcpy(out.data(), values.data(), out.size());
-    return out;
-}
-
-// A .npy file exactly as the format description says: magic, version,
-// little-endian header length, the dict padded with spaces to a multiple of
-// 64 bytes and ended by '\n', then the data.
-Bytes npy_by_hand(const std::string& dict, const Bytes& data, int major = 1) {
-    const std::size_t prefix = major == 1 ? 10 : 12;
-    std::string header = dict;
-    while ((prefix + header.size() + 1) % 64 != 0) header += ' ';
-    header += '\n';
-    Bytes out = {0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<unsigned char>(major), 0};
-    for (std::size_t i = 0; i < prefix - 8; ++i) out.push_back(static_cast<unsigned char>(header.size() >> (8 * i)));
-    out.insert(out.end(), header.begin(), header.end());
-    out.insert(out.end(), data.begin(), data.end());
     return out;
 }
 
@@ -312,52 +294,6 @@ TEST(NpyByHand, ErrorsSayWhatIsWrong) {
 #define REQUIRE_TIFF() \
     if (!ipt::cli::tiff_available()) GTEST_SKIP() << "this build has no libtiff: .tif support is compiled out"
 
-uint32_t crc32(const unsigned char* p, std::size_t n, uint32_t crc = 0) {
-    crc = ~crc;
-    for (std::size_t i = 0; i < n; ++i) {
-        crc ^= p[i];
-        for (int b = 0; b < 8; ++b) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return ~crc;
-}
-
-void put_be32(Bytes& out, uint32_t v) {
-    for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<unsigned char>(v >> s));
-}
-
-// A PNG built from the specification: IHDR, one IDAT holding a zlib stream of
-// stored (uncompressed) deflate blocks, IEND. `scanlines` already carry the
-// filter byte 0 at the start of each row.
-Bytes png_by_hand(uint32_t width, uint32_t height, int bit_depth, int color_type, const Bytes& scanlines) {
-    Bytes out = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    auto chunk = [&](const char* type, const Bytes& data) {
-        put_be32(out, static_cast<uint32_t>(data.size()));
-        Bytes typed(type, type + 4);
-        typed.insert(typed.end(), data.begin(), data.end());
-        out.insert(out.end(), typed.begin(), typed.end());
-        put_be32(out, crc32(typed.data(), typed.size()));
-    };
-    Bytes ihdr;
-    put_be32(ihdr, width);
-    put_be32(ihdr, height);
-    ihdr.insert(ihdr.end(), {static_cast<unsigned char>(bit_depth), static_cast<unsigned char>(color_type), 0, 0, 0});
-    chunk("IHDR", ihdr);
-    Bytes zlib = {0x78, 0x01, 0x01}; // deflate, final stored block
-    const auto n = static_cast<uint16_t>(scanlines.size());
-    zlib.insert(zlib.end(), {static_cast<unsigned char>(n), static_cast<unsigned char>(n >> 8),
-                             static_cast<unsigned char>(~n), static_cast<unsigned char>(~n >> 8)});
-    zlib.insert(zlib.end(), scanlines.begin(), scanlines.end());
-    uint32_t a = 1, b = 0; // Adler-32
-    for (unsigned char c : scanlines) {
-        a = (a + c) % 65521;
-        b = (b + a) % 65521;
-    }
-    put_be32(zlib, (b << 16) | a);
-    chunk("IDAT", zlib);
-    chunk("IEND", {});
-    return out;
-}
-
 TEST(Png, ReadsHandBuilt16BitGrayAndRgb) {
     REQUIRE_PNG();
     const auto dir = temp_dir();
@@ -379,9 +315,11 @@ TEST(Png, ReadsHandBuilt16BitGrayAndRgb) {
     expect_shape(bits, IPT_LOGICAL, 1, 4, 1);
     EXPECT_EQ(bits.values<uint8_t>(), (std::vector<uint8_t>{1, 0, 1, 1}));
 
-    // RGBA: alpha is dropped.
+    // RGBA with the alpha plane dropped on request (MATLAB's imread returns the color planes).
     write_file(dir / "rgba.png", png_by_hand(1, 1, 8, 6, Bytes{0, 9, 8, 7, 128}));
-    const HostImage rgba = ipt::cli::read_image((dir / "rgba.png").string());
+    ipt::cli::ReadOptions drop;
+    drop.drop_alpha = true;
+    const HostImage rgba = ipt::cli::read_image((dir / "rgba.png").string(), drop);
     expect_shape(rgba, IPT_UINT8, 1, 1, 3);
     EXPECT_EQ(rgba.values<uint8_t>(), (std::vector<uint8_t>{9, 8, 7}));
 }
@@ -460,55 +398,6 @@ TEST(Png, RefusesWhatItCannotHold) {
 
 // ---- TIFF -----------------------------------------------------------------------
 
-void put_le(Bytes& out, uint32_t v, int bytes) {
-    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<unsigned char>(v >> (8 * i)));
-}
-
-// A little-endian baseline TIFF with one uncompressed strip, built from the
-// TIFF 6.0 specification. RGB files list BitsPerSample once per sample.
-Bytes tiff_by_hand(uint32_t width, uint32_t height, uint16_t spp, uint16_t bits, uint16_t format,
-                   uint16_t photometric, const Bytes& strip) {
-    Bytes out = {'I', 'I', 42, 0};
-    const uint32_t strip_offset = 8;
-    put_le(out, strip_offset + static_cast<uint32_t>(strip.size()) + (strip.size() % 2), 4); // IFD offset (word aligned)
-    out.insert(out.end(), strip.begin(), strip.end());
-    if (strip.size() % 2) out.push_back(0);
-    const uint32_t ifd_offset = static_cast<uint32_t>(out.size());
-    struct Entry {
-        uint16_t tag, type;
-        uint32_t count, value;
-    };
-    const uint16_t SHORT = 3, LONG = 4;
-    std::vector<Entry> entries = {
-        {256, LONG, 1, width}, {257, LONG, 1, height}, {258, SHORT, spp, bits}, {259, SHORT, 1, 1},
-        {262, SHORT, 1, photometric}, {273, LONG, 1, strip_offset}, {277, SHORT, 1, spp},
-        {278, LONG, 1, height}, {279, LONG, 1, static_cast<uint32_t>(strip.size())}, {339, SHORT, spp, format}};
-    // Per-sample SHORT arrays longer than two values do not fit in the entry: store them after the IFD.
-    const uint32_t extra = ifd_offset + 2 + 12 * static_cast<uint32_t>(entries.size()) + 4;
-    Bytes arrays;
-    put_le(out, static_cast<uint32_t>(entries.size()), 2);
-    for (const auto& e : entries) {
-        put_le(out, e.tag, 2);
-        put_le(out, e.type, 2);
-        put_le(out, e.count, 4);
-        if (e.type == SHORT && e.count > 2) {
-            put_le(out, extra + static_cast<uint32_t>(arrays.size()), 4);
-            for (uint32_t i = 0; i < e.count; ++i) put_le(arrays, e.value, 2);
-        } else if (e.type == SHORT && e.count == 2) {
-            put_le(out, e.value, 2);
-            put_le(out, e.value, 2);
-        } else if (e.type == SHORT) {
-            put_le(out, e.value, 2);
-            put_le(out, 0, 2);
-        } else {
-            put_le(out, e.value, 4);
-        }
-    }
-    put_le(out, 0, 4); // no next IFD
-    out.insert(out.end(), arrays.begin(), arrays.end());
-    return out;
-}
-
 TEST(Tiff, ReadsHandBuiltFiles) {
     REQUIRE_TIFF();
     const auto dir = temp_dir();
@@ -585,6 +474,304 @@ TEST(Tiff, RefusesWhatItCannotRead) {
     EXPECT_NE(s8.find("8-bit"), std::string::npos) << s8;
     write_file(dir / "junk.tif", Bytes{1, 2, 3, 4});
     EXPECT_NE(error_of([&] { ipt::cli::read_image((dir / "junk.tif").string()); }).find("junk.tif"), std::string::npos);
+}
+
+// ---- NPY: the header is read strictly ---------------------------------------------
+
+std::string npy_error(const std::string& descr, const std::string& shape, const Bytes& data) {
+    return error_of([&] {
+        ipt::cli::decode_npy(npy_by_hand("{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data),
+                             "crafted.npy");
+    });
+}
+
+TEST(NpyStrict, DescrMustBeOneOfTheClassesExactly) {
+    const Bytes eight(8);
+    // 18446744073709551624 = 2^64 + 8: a size parsed with wrap-around reads as float64.
+    for (const char* descr : {"<f18446744073709551624", "<f08", "<f8 ", " <f8", "|f8", "<f", "f8", "<f16", "<c16", "<i8",
+                              "<b8", "<U8", "<u1<f8", "<f+8"}) {
+        SCOPED_TRACE(descr);
+        const std::string message = npy_error(descr, "(1,)", eight);
+        EXPECT_NE(message.find("crafted.npy"), std::string::npos) << message;
+        EXPECT_NE(message.find(std::string("'") + descr + "'"), std::string::npos) << message;
+    }
+    // NumPy's own spellings still read: byte orders, and '<'/'|' alike for one byte.
+    const double one = 1.0;
+    Bytes le(8), be(8);
+    std::memcpy(le.data(), &one, 8);
+    std::reverse_copy(le.begin(), le.end(), be.begin());
+    for (const char* descr : {"<f8", "=f8"})
+        EXPECT_EQ(ipt::cli::decode_npy(npy_by_hand(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (1,), }", le), "x")
+                      .values<double>(),
+                  std::vector<double>{1.0});
+    EXPECT_EQ(ipt::cli::decode_npy(npy_by_hand("{'descr': '>f8', 'fortran_order': False, 'shape': (1,), }", be), "x")
+                  .values<double>(),
+              std::vector<double>{1.0});
+    for (const char* descr : {"|u1", "<u1"})
+        EXPECT_EQ(ipt::cli::decode_npy(npy_by_hand(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (1,), }", Bytes{7}), "x")
+                      .values<uint8_t>(),
+                  std::vector<uint8_t>{7});
+}
+
+TEST(NpyStrict, SizesAreCheckedBeforeAnythingIsAllocated) {
+    // 10^8 x 10^8 doubles (8 * 10^16 bytes) in a file with no data.
+    const std::string huge = npy_error("<f8", "(100000000, 100000000)", Bytes());
+    EXPECT_NE(huge.find("80000000000000000 bytes"), std::string::npos) << huge;
+    EXPECT_NE(huge.find("crafted.npy"), std::string::npos) << huge;
+    // A side beyond 2^32 - 1, even of an empty array.
+    EXPECT_NE(npy_error("<f8", "(4294967296, 0)", Bytes()).find("dimension too large"), std::string::npos);
+    EXPECT_NE(npy_error("<f8", "(0, 99999999999999999999999)", Bytes()).find("dimension too large"), std::string::npos);
+    // Sides in bounds whose product overflows 64 bits.
+    EXPECT_NE(npy_error("<f8", "(4294967295, 4294967295, 4294967295)", Bytes()).find("too large"), std::string::npos);
+    // A long side of an empty array is read at once (no loop over it).
+    const HostImage empty = ipt::cli::decode_npy(
+        npy_by_hand("{'descr': '>f8', 'fortran_order': True, 'shape': (4294967295, 0, 3), }", Bytes()), "empty");
+    expect_shape(empty, IPT_DOUBLE, 4294967295, 0, 3);
+    // A header longer than any NumPy writes.
+    const std::string long_header = error_of([] {
+        ipt::cli::decode_npy(npy_by_hand("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }" + std::string(70000, ' '),
+                                         Bytes(8), 2),
+                             "long.npy");
+    });
+    EXPECT_NE(long_header.find("long.npy: .npy header of"), std::string::npos) << long_header;
+    // A header length pointing past the end of the file.
+    Bytes cut = npy_by_hand("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", Bytes(8), 2);
+    cut[8] = 0xff, cut[9] = 0xff, cut[10] = 0, cut[11] = 0;
+    EXPECT_NE(error_of([&] { ipt::cli::decode_npy(cut, "cut.npy"); }).find("truncated"), std::string::npos);
+}
+
+// ---- input files and selectors ------------------------------------------------------
+
+TEST(InputFiles, OnlyRegularFilesAreRead) {
+    const auto dir = temp_dir();
+    // A FIFO would block until a writer came; it is refused at once.
+    ASSERT_EQ(::mkfifo((dir / "pipe.npy").c_str(), 0600), 0);
+    const std::string fifo = error_of([&] { ipt::cli::read_image((dir / "pipe.npy").string()); });
+    EXPECT_NE(fifo.find("pipe.npy: not a regular file"), std::string::npos) << fifo;
+    std::filesystem::create_directory(dir / "folder.png");
+    EXPECT_NE(error_of([&] { ipt::cli::read_image((dir / "folder.png").string()); }).find("not a regular file"),
+              std::string::npos);
+}
+
+TEST(InputFiles, SelectorsFollowTheFileName) {
+    using ipt::cli::parse_input_spec;
+    EXPECT_EQ(parse_input_spec("a.png").path, "a.png");
+    EXPECT_FALSE(parse_input_spec("a.png").options.drop_alpha);
+    EXPECT_EQ(parse_input_spec("a.png:noalpha").path, "a.png");
+    EXPECT_TRUE(parse_input_spec("a.png:noalpha").options.drop_alpha);
+    const auto both = parse_input_spec("dir:x/s.TIF:page=12:noalpha");
+    EXPECT_EQ(both.path, "dir:x/s.TIF");
+    EXPECT_EQ(both.options.page, 12u);
+    EXPECT_TRUE(both.options.drop_alpha);
+    EXPECT_EQ(parse_input_spec("dir:x/a.npy").path, "dir:x/a.npy");
+    EXPECT_NE(error_of([] { parse_input_spec("a.npy:noalpha"); }).find("PNG and TIFF"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_input_spec("a.png:page=2"); }).find("TIFF"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_input_spec("a.tif:page=0"); }).find("page number"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_input_spec("a.tif:page=99999999999"); }).find("page number"), std::string::npos);
+    EXPECT_NE(error_of([] { parse_input_spec("a.png:rgb"); }).find("unknown selector ':rgb'"), std::string::npos);
+}
+
+// ---- outputs: all or nothing ----------------------------------------------------------
+
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+TEST(OutputFiles, TwoNamesForOneFileAreRefused) {
+    const auto dir = temp_dir();
+    write_file(dir / "t.npy", Bytes{1});
+    std::filesystem::create_symlink(dir / "t.npy", dir / "link.npy");
+    std::filesystem::create_hard_link(dir / "t.npy", dir / "hard.npy");
+    for (const auto& other : {dir / "." / "t.npy", dir / "nothere" / ".." / "t.npy", dir / "link.npy", dir / "hard.npy"}) {
+        SCOPED_TRACE(other.string());
+        ipt::cli::OutputFiles files;
+        files.declare("--out D", (dir / "t.npy").string());
+        const std::string message = error_of([&] { files.declare("--out IDX", other.string()); });
+        EXPECT_NE(message.find("--out D and --out IDX name the same file"), std::string::npos) << message;
+    }
+    ipt::cli::OutputFiles distinct;
+    distinct.declare("--out D", (dir / "t.npy").string());
+    distinct.declare("--out IDX", (dir / "u.npy").string()); // no throw
+}
+
+TEST(OutputFiles, NothingIsRenamedWhenAWriteFails) {
+    const auto dir = temp_dir();
+    write_file(dir / "d.npy", Bytes{'k', 'e', 'e', 'p'});
+    {
+        ipt::cli::OutputFiles files;
+        files.declare("--out D", (dir / "d.npy").string());
+        files.declare("--out E", (dir / "e.npy").string());
+        files.declare("--out IDX", (dir / "idx.png").string());
+        files.write((dir / "d.npy").string(), HostImage::from_values(1, 1, 1, std::vector<double>{2.0}));
+        files.write((dir / "e.npy").string(), HostImage::from_values(1, 1, 1, std::vector<double>{3.0}));
+        // PNG holds no uint32 image.
+        EXPECT_THROW(files.write((dir / "idx.png").string(), HostImage::from_values(1, 1, 1, std::vector<uint32_t>{1})),
+                     ipt::cli::FileError);
+    }
+    EXPECT_EQ(read_file(dir / "d.npy"), (Bytes{'k', 'e', 'e', 'p'})) << "an existing destination is untouched";
+    EXPECT_EQ(names_in(dir), std::vector<std::string>{"d.npy"}) << "no output and no temporary is left";
+}
+
+TEST(OutputFiles, CommitReplacesKeepingPermissionsAndLinks) {
+    const auto dir = temp_dir();
+    write_file(dir / "x.npy", Bytes{'o', 'l', 'd'});
+    std::filesystem::permissions(dir / "x.npy", std::filesystem::perms(0640));
+    const HostImage image = HostImage::from_values(1, 2, 1, std::vector<int16_t>{-1, 5});
+    ipt::cli::write_image((dir / "x.npy").string(), image);
+    EXPECT_EQ(ipt::cli::read_image((dir / "x.npy").string()).values<int16_t>(), (std::vector<int16_t>{-1, 5}));
+    EXPECT_EQ(std::filesystem::status(dir / "x.npy").permissions(), std::filesystem::perms(0640));
+    // A link is written through: the file it names gets the image, the link stays.
+    std::filesystem::create_directory(dir / "real");
+    std::filesystem::create_symlink(dir / "real" / "y.npy", dir / "y.npy");
+    ipt::cli::write_image((dir / "y.npy").string(), image);
+    EXPECT_TRUE(std::filesystem::is_symlink(dir / "y.npy"));
+    EXPECT_EQ(ipt::cli::read_image((dir / "real" / "y.npy").string()).values<int16_t>(), (std::vector<int16_t>{-1, 5}));
+    EXPECT_EQ(names_in(dir), (std::vector<std::string>{"real", "x.npy", "y.npy"}));
+    EXPECT_EQ(names_in(dir / "real"), std::vector<std::string>{"y.npy"});
+}
+
+TEST(OutputFiles, RefusesFoldersAndMissingFolders) {
+    const auto dir = temp_dir();
+    const HostImage image = HostImage::from_values(1, 1, 1, std::vector<double>{1.0});
+    const std::string missing = error_of([&] { ipt::cli::write_image((dir / "nothere" / "a.npy").string(), image); });
+    EXPECT_NE(missing.find("nothere"), std::string::npos) << missing;
+    std::filesystem::create_directory(dir / "folder.npy");
+    const std::string folder = error_of([&] { ipt::cli::write_image((dir / "folder.npy").string(), image); });
+    EXPECT_NE(folder.find("not a regular file"), std::string::npos) << folder;
+    EXPECT_EQ(names_in(dir), std::vector<std::string>{"folder.npy"});
+}
+
+// ---- PNG: what the CLI cannot represent is refused, sizes checked first -------------------
+
+TEST(PngFaithful, AlphaIsRefusedUnlessDropped) {
+    REQUIRE_PNG();
+    const auto dir = temp_dir();
+    ipt::cli::ReadOptions drop;
+    drop.drop_alpha = true;
+    struct Case {
+        const char* file;
+        Bytes png;
+        int64_t channels;
+        std::vector<uint8_t> planes;
+    };
+    const Bytes palette = {255, 0, 0, 0, 255, 0, 0, 0, 255};
+    const std::vector<Case> cases = {
+        {"rgba.png", png_by_hand(2, 1, 8, 6, Bytes{0, 1, 2, 3, 255, 4, 5, 6, 0}), 3, {1, 4, 2, 5, 3, 6}},
+        {"gray_alpha.png", png_by_hand(2, 1, 8, 4, Bytes{0, 10, 255, 20, 0}), 1, {10, 20}},
+        {"rgb_trns.png", png_by_hand(1, 1, 8, 2, Bytes{0, 7, 8, 9}, {{"tRNS", Bytes{0, 7, 0, 8, 0, 9}}}), 3, {7, 8, 9}},
+        {"palette_trns.png",
+         png_by_hand(3, 1, 8, 3, Bytes{0, 2, 1, 0}, {{"PLTE", palette}, {"tRNS", Bytes{0}}}), 3,
+         {0, 0, 255, 0, 255, 0, 255, 0, 0}},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.file);
+        write_file(dir / c.file, c.png);
+        const std::string message = error_of([&] { ipt::cli::read_image((dir / c.file).string()); });
+        EXPECT_NE(message.find(c.file), std::string::npos) << message;
+        EXPECT_NE(message.find("alpha"), std::string::npos) << message;
+        EXPECT_NE(message.find(":noalpha"), std::string::npos) << message;
+        const HostImage image = ipt::cli::read_image((dir / c.file).string(), drop);
+        expect_shape(image, IPT_UINT8, 1, static_cast<int64_t>(c.planes.size()) / c.channels, c.channels);
+        EXPECT_EQ(image.values<uint8_t>(), c.planes);
+    }
+}
+
+TEST(PngFaithful, PaletteExpandsToRgb) {
+    REQUIRE_PNG();
+    const auto dir = temp_dir();
+    // Indices 2 1 0 into red, green, blue: planes R = [0 0 255], G = [0 255 0], B = [255 0 0].
+    write_file(dir / "p.png", png_by_hand(3, 1, 8, 3, Bytes{0, 2, 1, 0}, {{"PLTE", Bytes{255, 0, 0, 0, 255, 0, 0, 0, 255}}}));
+    const HostImage image = ipt::cli::read_image((dir / "p.png").string());
+    expect_shape(image, IPT_UINT8, 1, 3, 3);
+    EXPECT_EQ(image.values<uint8_t>(), (std::vector<uint8_t>{0, 0, 255, 0, 255, 0, 255, 0, 0}));
+}
+
+TEST(PngFaithful, DeclaredSizeIsCheckedAgainstTheFile) {
+    REQUIRE_PNG();
+    const auto dir = temp_dir();
+    // 65535 x 65535 gray (4 GiB of rows) declared by a file of one short row.
+    write_file(dir / "huge.png", png_by_hand(65535, 65535, 8, 0, Bytes{0, 1, 2, 3}));
+    const std::string message = error_of([&] { ipt::cli::read_image((dir / "huge.png").string()); });
+    EXPECT_NE(message.find("huge.png: declares 65535x65535"), std::string::npos) << message;
+    // A sound file just inside the bound is still read up to its real damage.
+    write_file(dir / "short.png", png_by_hand(4, 2, 8, 0, Bytes{0, 1, 2, 3, 4}));
+    EXPECT_NE(error_of([&] { ipt::cli::read_image((dir / "short.png").string()); }).find("short.png: bad PNG"),
+              std::string::npos);
+}
+
+// ---- TIFF: pages, extra samples and sizes ------------------------------------------------
+
+TEST(TiffFaithful, DeclaredSizeIsCheckedBeforeAllocating) {
+    REQUIRE_TIFF();
+    const auto dir = temp_dir();
+    crafted::TiffPage page;
+    page.width = page.height = 65535;
+    page.strip = Bytes(100, 7);
+    write_file(dir / "huge.tif", crafted::tiff_file({page}));
+    // libtiff cuts one large uncompressed strip into row strips; the first already lies past the end.
+    const std::string plain = error_of([&] { ipt::cli::read_image((dir / "huge.tif").string()); });
+    EXPECT_NE(plain.find("huge.tif: "), std::string::npos) << plain;
+    EXPECT_NE(plain.find("the file is truncated or damaged"), std::string::npos) << plain;
+    page.compression = 8; // deflate: at most about 1032 bytes out of each byte in
+    write_file(dir / "deflate.tif", crafted::tiff_file({page}));
+    const std::string deflate = error_of([&] { ipt::cli::read_image((dir / "deflate.tif").string()); });
+    EXPECT_NE(deflate.find("deflate.tif: declares 65535x65535 pixels (4294836225 bytes of samples) but its strips "
+                           "hold 100 bytes, more than its compression can expand"),
+              std::string::npos)
+        << deflate;
+    // A strip that claims bytes past the end of the file.
+    crafted::TiffPage outside;
+    outside.width = 4;
+    outside.strip = Bytes{1, 2, 3, 4};
+    outside.strip_offset = 100000;
+    write_file(dir / "outside.tif", crafted::tiff_file({outside}));
+    const std::string past = error_of([&] { ipt::cli::read_image((dir / "outside.tif").string()); });
+    EXPECT_NE(past.find("outside.tif"), std::string::npos) << past;
+    EXPECT_NE(past.find("outside the file"), std::string::npos) << past;
+}
+
+TEST(TiffFaithful, MultiPageIsRefusedUnlessAPageIsNamed) {
+    REQUIRE_TIFF();
+    const auto dir = temp_dir();
+    crafted::TiffPage first, second;
+    first.width = second.width = 2;
+    first.strip = Bytes{1, 2};
+    second.strip = Bytes{3, 4};
+    write_file(dir / "two.tif", crafted::tiff_file({first, second}));
+    const std::string message = error_of([&] { ipt::cli::read_image((dir / "two.tif").string()); });
+    EXPECT_NE(message.find("two.tif: holds 2 pages"), std::string::npos) << message;
+    EXPECT_NE(message.find(":page=1"), std::string::npos) << message;
+    ipt::cli::ReadOptions options;
+    options.page = 1;
+    EXPECT_EQ(ipt::cli::read_image((dir / "two.tif").string(), options).values<uint8_t>(), (std::vector<uint8_t>{1, 2}));
+    options.page = 2;
+    EXPECT_EQ(ipt::cli::read_image((dir / "two.tif").string(), options).values<uint8_t>(), (std::vector<uint8_t>{3, 4}));
+    options.page = 3;
+    EXPECT_NE(error_of([&] { ipt::cli::read_image((dir / "two.tif").string(), options); }).find("has 2 pages, no page 3"),
+              std::string::npos);
+}
+
+TEST(TiffFaithful, ExtraSamplesAreRefusedUnlessDropped) {
+    REQUIRE_TIFF();
+    const auto dir = temp_dir();
+    crafted::TiffPage rgba;
+    rgba.width = 2;
+    rgba.spp = 4;
+    rgba.photometric = 2;
+    rgba.extra_samples = 1;
+    rgba.strip = Bytes{1, 2, 3, 255, 4, 5, 6, 0};
+    write_file(dir / "rgba.tif", crafted::tiff_file({rgba}));
+    const std::string message = error_of([&] { ipt::cli::read_image((dir / "rgba.tif").string()); });
+    EXPECT_NE(message.find("rgba.tif: has 1 extra sample(s)"), std::string::npos) << message;
+    EXPECT_NE(message.find(":noalpha"), std::string::npos) << message;
+    ipt::cli::ReadOptions drop;
+    drop.drop_alpha = true;
+    const HostImage rgb = ipt::cli::read_image((dir / "rgba.tif").string(), drop);
+    expect_shape(rgb, IPT_UINT8, 1, 2, 3);
+    EXPECT_EQ(rgb.values<uint8_t>(), (std::vector<uint8_t>{1, 4, 2, 5, 3, 6}));
 }
 
 } // namespace

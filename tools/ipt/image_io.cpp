@@ -181,33 +181,36 @@ FileFormat format_of(const std::string& path) {
 }
 
 InputSpec parse_input_spec(const std::string& text) {
+    // Words after ':' are selectors when what precedes them names a known
+    // format, so "a.png:noalpha" selects and "dir:x/a.png" is a path.
     InputSpec spec{text, {}};
-    // Selectors are peeled off the end while what is left names a known format,
-    // so "a.png:noalpha" is a selector and "dir:x/a.png" a path.
-    while (true) {
-        const auto colon = spec.path.find_last_of(':');
-        if (colon == std::string::npos) break;
-        const std::string head = spec.path.substr(0, colon), word = spec.path.substr(colon + 1);
-        const auto format = known_format(head);
-        if (!format) break;
+    std::string head = text;
+    std::vector<std::string> words;
+    while (!known_format(head)) {
+        const auto colon = head.find_last_of(':');
+        if (colon == std::string::npos || words.size() == 4) return spec;
+        words.push_back(head.substr(colon + 1));
+        head.resize(colon);
+    }
+    const FileFormat format = *known_format(head);
+    for (const std::string& word : words) {
         if (word == "noalpha") {
-            if (*format == FileFormat::npy)
+            if (format == FileFormat::npy)
                 throw UsageError(text + ": ':noalpha' applies to PNG and TIFF files (a .npy holds no alpha)");
             spec.options.drop_alpha = true;
         } else if (word.rfind("page=", 0) == 0) {
             const std::string number = word.substr(5);
-            uint64_t page = 0;
             bool ok = !number.empty() && number.size() <= 9;
             for (char c : number) ok = ok && std::isdigit(static_cast<unsigned char>(c));
-            if (ok) page = std::stoull(number);
-            if (!ok || page == 0) throw UsageError(text + ": ':page=N' needs a page number from 1");
-            if (*format != FileFormat::tiff) throw UsageError(text + ": ':page=N' applies to TIFF files");
+            const unsigned long page = ok ? std::stoul(number) : 0;
+            if (page == 0) throw UsageError(text + ": ':page=N' needs a page number from 1");
+            if (format != FileFormat::tiff) throw UsageError(text + ": ':page=N' applies to TIFF files");
             spec.options.page = static_cast<uint32_t>(page);
         } else {
             throw UsageError(text + ": unknown selector ':" + word + "' (use :noalpha or :page=N)");
         }
-        spec.path = head;
     }
+    spec.path = head;
     return spec;
 }
 
@@ -257,9 +260,16 @@ void OutputFiles::declare(const std::string& label, const std::string& path, boo
     if (image) format_of(path);
     if (path.empty()) throw UsageError(label + ": empty file name");
     std::error_code ec;
-    // Links are followed: the file a link names is the one replaced.
-    fs::path target = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    if (ec || target.empty()) target = fs::absolute(path, ec).lexically_normal();
+    // Links are followed, also to a file not there yet: the file a link names
+    // is the one written, and the link stays.
+    fs::path resolved = fs::absolute(path, ec);
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(resolved, ec)); ++hops) {
+        const fs::path next = fs::read_symlink(resolved, ec);
+        if (ec) break;
+        resolved = next.is_absolute() ? next : resolved.parent_path() / next;
+    }
+    fs::path target = fs::weakly_canonical(resolved, ec);
+    if (ec || target.empty()) target = resolved.lexically_normal();
     const fs::path folder = target.parent_path();
     if (std::error_code dir_error; !fs::is_directory(folder, dir_error))
         throw FileError(path + ": no folder " + folder.string() + " to write it in");

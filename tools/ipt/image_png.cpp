@@ -118,12 +118,12 @@ HostImage read_png(const std::string& path, const ReadOptions& options) {
         throw FileError(path + ": " + refusal);
     }
     const bool binary = bit_depth == 1 && (color_type == PNG_COLOR_TYPE_GRAY);
-    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png); // tRNS stays unexpanded: dropped
+    if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png); // expands tRNS to alpha too
     if (binary)
         png_set_packing(png); // one byte 0/1 per pixel: MATLAB reads 1-bit gray as logical
     else if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8)
         png_set_expand_gray_1_2_4_to_8(png);
-    if (color_type & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(png);
+    if (has_alpha) png_set_strip_alpha(png); // after the expansions above
     if (bit_depth == 16 && std::endian::native == std::endian::little) png_set_swap(png);
     png_read_update_info(png, info);
 
