@@ -2,6 +2,9 @@
 // hand from MATLAB's definitions, `ipt info --json`, and the error paths.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crafted_files.hpp"
 #include "image_io.hpp"
 
 namespace {
@@ -321,10 +325,12 @@ TEST(CliRunErrors, LibraryMessageIsPrintedAndNothingWritten) {
     const auto dir = temp_dir();
     write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
     write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    // A value the operator refuses is the command line's mistake, named with the library's reason.
     const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--out", "C=c.npy", "--param",
                                    "shape=middle"});
-    EXPECT_EQ(r.exit_code, 1) << "a library error exits 1";
-    EXPECT_NE(r.err.find("shape"), std::string::npos) << r.err;
+    EXPECT_EQ(r.exit_code, 2) << "a refused parameter value is a usage error";
+    EXPECT_NE(r.err.find("--param shape=middle: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("'full', 'same' or 'valid'"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("ipt run: "), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "c.npy"));
 
@@ -340,12 +346,12 @@ TEST(CliRunErrors, BadFiles) {
     const auto dir = temp_dir();
     write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
     const Result missing = ipt_cli(dir, {"run", "conv2", "--in", "A=nothere.npy", "--in", "B=k.npy"});
-    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_EQ(missing.exit_code, 3);
     EXPECT_NE(missing.err.find("nothere.npy"), std::string::npos) << missing.err;
 
     std::ofstream(dir / "junk.npy") << "not numpy";
     const Result junk = ipt_cli(dir, {"run", "conv2", "--in", "A=junk.npy", "--in", "B=k.npy"});
-    EXPECT_EQ(junk.exit_code, 2);
+    EXPECT_EQ(junk.exit_code, 3);
     EXPECT_NE(junk.err.find("junk.npy: not a .npy file"), std::string::npos) << junk.err;
 
     const Result ext = ipt_cli(dir, {"run", "conv2", "--in", "A=k.npy", "--in", "B=k.npy", "--out", "C=c.jpg"});
@@ -359,6 +365,197 @@ TEST(CliRunErrors, UnknownDevice) {
     const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=a.npy", "--device", "97"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("unknown device '97'"), std::string::npos) << r.err;
+}
+
+// ---- exit codes ----------------------------------------------------------------------
+
+// The files of a directory, leaving out the runner's captured output.
+std::vector<std::string> names_in(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (name != "stdout.txt" && name != "stderr.txt") names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// RGBA 1x2: pixels (1,2,3,255) and (4,5,6,0).
+crafted::Bytes rgba_png() { return crafted::png_by_hand(2, 1, 8, 6, crafted::Bytes{0, 1, 2, 3, 255, 4, 5, 6, 0}); }
+
+// Two 8-bit gray pages of 1x2: [1 2] and [3 4].
+crafted::Bytes two_page_tiff() {
+    crafted::TiffPage first, second;
+    first.width = second.width = 2;
+    first.strip = crafted::Bytes{1, 2};
+    second.strip = crafted::Bytes{3, 4};
+    return crafted::tiff_file({first, second});
+}
+
+TEST(CliExitCodes, EachClassOfMistakeHasItsCode) {
+    const auto dir = temp_dir();
+    write_npy(dir / "a.npy", matrix(1, 4, {1, 2, 3, 4}));
+    write_npy(dir / "k.npy", matrix(1, 2, {1, 1}));
+    write_npy(dir / "u8.npy", HostImage::from_values(1, 2, 1, std::vector<uint8_t>{1, 2}));
+    write_npy(dir / "bw.npy", HostImage::from_values(2, 2, 1, std::vector<uint8_t>{1, 0, 0, 0}));
+    // float64 with a size that wraps to 8 in 64 bits; 10^8 x 10^8 doubles in a file of no data.
+    crafted::write_file(dir / "wrap.npy", crafted::npy_by_hand("{'descr': '<f18446744073709551624', 'fortran_order': False, "
+                                                               "'shape': (1, 1), }",
+                                                               crafted::Bytes(8)));
+    crafted::write_file(dir / "huge.npy", crafted::npy_by_hand("{'descr': '<f8', 'fortran_order': False, 'shape': "
+                                                               "(100000000, 100000000), }",
+                                                               crafted::Bytes()));
+    crafted::write_file(dir / "rgba.png", rgba_png());
+    crafted::write_file(dir / "two.tif", two_page_tiff());
+
+    struct Case {
+        std::vector<std::string> args;
+        int code;
+        std::string says;
+        bool needs_png = false, needs_tiff = false;
+    };
+    const std::vector<std::string> conv2 = {"run", "conv2", "--in", "B=k.npy"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = conv2;
+        args.insert(args.end(), more.begin(), more.end());
+        return args;
+    };
+    const std::vector<Case> cases = {
+        {with({"--in", "A=a.npy"}), 0, ""},
+        // 2: the command line
+        {{"frobnicate"}, 2, ""},
+        {with({"--in", "A=a.npy", "--bogus"}), 2, "--bogus"},
+        {{"run", "conv3", "--in", "A=a.npy"}, 2, "unknown operator 'conv3'"},
+        {with({"--in", "A=a.npy", "--param", "shap=same"}), 2, "no parameter 'shap'"},
+        {with({"--in", "A=a.npy", "--param", "shape=middle"}), 2, "--param shape=middle"},
+        {conv2, 2, "ipt.conv2 needs --in A=FILE"},
+        {with({"--in", "A=a.npy", "--out", "c.npy"}), 2, "NAME=FILE"},
+        {with({"--in", "A=a.npy", "--out", "C=c.jpg"}), 2, "unknown file type '.jpg'"},
+        {with({"--in", "A=a.npy", "--device", "97"}), 2, "unknown device '97'"},
+        {with({"--in", "A=a.png:rgb"}), 2, "unknown selector ':rgb'"},
+        {{"run", "bwdist", "--in", "BW=bw.npy", "--out", "D=t.npy", "--out", "IDX=./t.npy"}, 2, "name the same file"},
+        // 3: a file
+        {with({"--in", "A=nothere.npy"}), 3, "nothere.npy: cannot open for reading"},
+        {with({"--in", "A=wrap.npy"}), 3, "wrap.npy: NumPy data type '<f18446744073709551624'"},
+        {with({"--in", "A=huge.npy"}), 3, "huge.npy: shape says 80000000000000000 bytes"},
+        {with({"--in", "A=rgba.png"}), 3, "rgba.png: has an alpha channel", true},
+        {with({"--in", "A=two.tif"}), 3, "two.tif: holds 2 pages", false, true},
+        {{"run", "bwdist", "--in", "BW=bw.npy", "--out", "IDX=idx.png"}, 3, "idx.png: PNG holds", true},
+        // 1: the operator refuses or fails
+        {with({"--in", "A=u8.npy"}), 1, "ipt.conv2"},
+    };
+    for (const Case& c : cases) {
+        std::string line;
+        for (const auto& a : c.args) line += a + " ";
+        SCOPED_TRACE(line);
+        if ((c.needs_png && !ipt::cli::png_available()) || (c.needs_tiff && !ipt::cli::tiff_available())) continue;
+        const Result r = ipt_cli(dir, c.args);
+        EXPECT_EQ(r.exit_code, c.code) << r.err;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliExitCodes, DocumentedInHelp) {
+    const auto dir = temp_dir();
+    const Result help = ipt_cli(dir, {"--help"});
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    for (const char* text : {"Exit codes:", "0  success", "1  the operation failed", "conformance: a case failed",
+                             "2  usage error", "3  file error", "4  internal error"})
+        EXPECT_NE(help.out.find(text), std::string::npos) << text << "\n" << help.out;
+    const Result run = ipt_cli(dir, {"run", "--help"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    for (const char* text : {"FILE:noalpha", "FILE:page=N", "renamed into place", "3  file error"})
+        EXPECT_NE(run.out.find(text), std::string::npos) << text << "\n" << run.out;
+}
+
+// ---- outputs: all or nothing -----------------------------------------------------------
+
+TEST(CliOutputs, TwoOutputsToOneFileAreRefusedBeforeAnyWork) {
+    const auto dir = temp_dir();
+    write_npy(dir / "bw.npy", HostImage::from_values(2, 2, 1, std::vector<uint8_t>{1, 0, 0, 0}));
+    const Result r = ipt_cli(dir, {"run", "bwdist", "--in", "BW=bw.npy", "--out", "D=t.npy", "--out", "IDX=./t.npy"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--out D and --out IDX name the same file (t.npy, ./t.npy)"), std::string::npos) << r.err;
+    EXPECT_EQ(names_in(dir), std::vector<std::string>{"bw.npy"});
+}
+
+TEST(CliOutputs, AFailingOutputLeavesEveryDestinationAsItWas) {
+    const auto dir = temp_dir();
+    if (!ipt::cli::png_available()) GTEST_SKIP() << "this build has no libpng";
+    write_npy(dir / "bw.npy", HostImage::from_values(2, 2, 1, std::vector<uint8_t>{1, 0, 0, 0}));
+    crafted::write_file(dir / "d.npy", crafted::Bytes{'o', 'l', 'd'});
+    // IDX is uint32, which PNG cannot hold: D, written first, must not be replaced.
+    const Result existing = ipt_cli(dir, {"run", "bwdist", "--in", "BW=bw.npy", "--out", "D=d.npy", "--out", "IDX=idx.png"});
+    EXPECT_EQ(existing.exit_code, 3) << existing.err;
+    EXPECT_NE(existing.err.find("idx.png"), std::string::npos) << existing.err;
+    EXPECT_EQ(crafted::read_file(dir / "d.npy"), (crafted::Bytes{'o', 'l', 'd'}));
+    const Result fresh = ipt_cli(dir, {"run", "bwdist", "--in", "BW=bw.npy", "--out", "D=new.npy", "--out", "IDX=idx.png"});
+    EXPECT_EQ(fresh.exit_code, 3) << fresh.err;
+    EXPECT_EQ(names_in(dir), (std::vector<std::string>{"bw.npy", "d.npy"})) << "no output, no temporary file";
+
+    // Both outputs writable: both appear. bwdist([1 0; 0 0]): D = [0 1; 1 sqrt(2)], IDX = 1 (linear, column-major).
+    const Result ok = ipt_cli(dir, {"run", "bwdist", "--in", "BW=bw.npy", "--out", "D=d.npy", "--out", "IDX=idx.npy"});
+    ASSERT_EQ(ok.exit_code, 0) << ok.err;
+    EXPECT_EQ(ipt::cli::read_image((dir / "idx.npy").string()).values<uint32_t>(), (std::vector<uint32_t>{1, 1, 1, 1}));
+    const auto d = ipt::cli::read_image((dir / "d.npy").string()).values<float>();
+    EXPECT_EQ(d, (std::vector<float>{0, 1, 1, std::sqrt(2.0f)}));
+    EXPECT_EQ(names_in(dir), (std::vector<std::string>{"bw.npy", "d.npy", "idx.npy"}));
+}
+
+// ---- inputs the CLI cannot represent whole ------------------------------------------------
+
+TEST(CliInputs, AlphaAndPagesAreReadOnlyWhenNamed) {
+    const auto dir = temp_dir();
+    if (!has_implementation(dir, "imlincomb")) GTEST_SKIP() << "no implementation of ipt.imlincomb is loaded yet";
+    // imlincomb(1, A) returns A: what was read is what comes out.
+    if (ipt::cli::png_available()) {
+        crafted::write_file(dir / "rgba.png", rgba_png());
+        const Result refused = ipt_cli(dir, {"run", "imlincomb", "--param", "K=1", "--in", "A1=rgba.png"});
+        EXPECT_EQ(refused.exit_code, 3);
+        EXPECT_NE(refused.err.find("--in I=rgba.png:noalpha"), std::string::npos) << refused.err;
+        const Result r = ipt_cli(dir, {"run", "imlincomb", "--param", "K=1", "--in", "A1=rgba.png:noalpha", "--json"});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        EXPECT_EQ(j["inputs"][0]["file"], "rgba.png");
+        EXPECT_EQ(j["outputs"][0]["channels"], 3);
+        EXPECT_EQ(j["outputs"][0]["values"], nlohmann::json({1, 4, 2, 5, 3, 6})); // planes R, G, B
+    }
+    if (ipt::cli::tiff_available()) {
+        crafted::write_file(dir / "two.tif", two_page_tiff());
+        const Result refused = ipt_cli(dir, {"run", "imlincomb", "--param", "K=1", "--in", "A1=two.tif"});
+        EXPECT_EQ(refused.exit_code, 3);
+        EXPECT_NE(refused.err.find("two.tif: holds 2 pages"), std::string::npos) << refused.err;
+        for (const auto& [page, values] : {std::pair{"1", nlohmann::json({1, 2})}, std::pair{"2", nlohmann::json({3, 4})}}) {
+            const Result r = ipt_cli(dir, {"run", "imlincomb", "--param", "K=1", "--in", std::string("A1=two.tif:page=") + page,
+                                           "--json"});
+            ASSERT_EQ(r.exit_code, 0) << r.err;
+            EXPECT_EQ(nlohmann::json::parse(r.out)["outputs"][0]["values"], values) << "page " << page;
+        }
+        const Result past = ipt_cli(dir, {"run", "imlincomb", "--param", "K=1", "--in", "A1=two.tif:page=3"});
+        EXPECT_EQ(past.exit_code, 3);
+        EXPECT_NE(past.err.find("has 2 pages, no page 3"), std::string::npos) << past.err;
+    }
+}
+
+// Empty results of either orientation are printed and saved by their size at once.
+TEST(CliRun, EmptyOutputsOfEitherShapeAreFast) {
+    const auto dir = temp_dir();
+    write_npy(dir / "k.npy", matrix(1, 1, {2}));
+    for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{0, 3000000000}, {3000000000, 0}}) {
+        const std::string size = std::to_string(rows) + "x" + std::to_string(cols);
+        SCOPED_TRACE(size);
+        write_npy(dir / "a.npy", HostImage::from_values(rows, cols, 1, std::vector<double>{}));
+        const auto start = std::chrono::steady_clock::now();
+        const Result r = ipt_cli(dir, {"run", "conv2", "--in", "A=a.npy", "--in", "B=k.npy", "--param", "shape=same",
+                                       "--device", "0", "--out", "C=c.npy"});
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.out.find("[] (" + size + ")"), std::string::npos) << r.out;
+        EXPECT_LT(seconds, 20.0);
+        const HostImage c = ipt::cli::read_image((dir / "c.npy").string());
+        EXPECT_EQ(c.rows, rows);
+        EXPECT_EQ(c.cols, cols);
+    }
 }
 
 // ---- ipt info ----------------------------------------------------------------------

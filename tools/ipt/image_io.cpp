@@ -617,7 +617,9 @@ std::vector<unsigned char> encode_npy(const HostImage& image) {
     const bool swap = element > 1 && std::endian::native == std::endian::big;
     const std::size_t data_start = out.size();
     out.resize(data_start + image.bytes.size());
-    if (image.channels == 1 && !swap) {
+    if (image.bytes.empty()) {
+        // Nothing to lay out, however long the other side is.
+    } else if (image.channels == 1 && !swap) {
         std::copy(image.bytes.begin(), image.bytes.end(), out.begin() + static_cast<std::ptrdiff_t>(data_start));
     } else {
         // Planar to interleaved (rows, cols, channels).
