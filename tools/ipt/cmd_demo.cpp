@@ -152,6 +152,9 @@ ipt::cli::Action setup(CLI::App& sub) {
     sub.add_flag("--json", opt->json, "Print the table as JSON");
     return [opt] {
         if (!ipt::cli::png_available()) throw ipt::cli::UsageError("this ipt was built without libpng: no contact sheet");
+        // A destination that cannot be written fails now, not after every operator ran.
+        ipt::cli::OutputFiles sheet_file;
+        sheet_file.declare("--out", opt->out, false);
         ipt::Context ctx;
         std::string ref_error;
         std::unique_ptr<conf::Reference> reference = conf::open_reference("", ref_error);
@@ -217,7 +220,8 @@ ipt::cli::Action setup(CLI::App& sub) {
 
         Sheet sheet(tiles.size(), 5);
         for (size_t i = 0; i < tiles.size(); ++i) sheet.put(i, tiles[i].second, tiles[i].first);
-        ipt::cli::write_png(opt->out, sheet.image());
+        sheet_file.write(opt->out, ipt::cli::FileFormat::png, sheet.image());
+        sheet_file.commit();
 
         bool all_match = true;
         for (const DemoRow& r : rows)

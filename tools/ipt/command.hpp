@@ -60,7 +60,8 @@ inline constexpr const char* kExitCodesHelp =
     "  3  file error: an input file missing, unreadable, malformed or not representable (a\n"
     "     multi-page TIFF, an image with alpha: see `ipt run --help`), or an output the file\n"
     "     system or the format refuses; no output file is changed\n"
-    "  4  internal error in ipt (please report it)\n";
+    "  4  internal error in ipt (please report it)\n"
+    "  conformance also exits 77 when it certified nothing (no device or plugin to test)\n";
 
 // A mistake of the user's (argument, name). main() prints what() and exits kExitUsage.
 class UsageError : public std::runtime_error {
