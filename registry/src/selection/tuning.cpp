@@ -131,20 +131,19 @@ CacheFile read_cache_file(const std::string& path, CacheContents& c) {
         refused = "is " + std::to_string(st.st_size) + " bytes, more than a tuning cache's limit of " +
                   std::to_string(kMaxCacheBytes);
     else {
-        text.resize(kMaxCacheBytes + 1);
-        size_t got = 0;
-        while (got < text.size()) {
-            const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        // Read to the end, but never past the limit (the file may grow meanwhile).
+        char chunk[1 << 16];
+        while (text.size() <= kMaxCacheBytes) {
+            const ssize_t n = ::read(fd, chunk, sizeof chunk);
             if (n < 0 && errno == EINTR) continue;
             if (n < 0) {
                 refused = std::string("cannot be read: ") + std::strerror(errno);
                 break;
             }
             if (n == 0) break;
-            got += static_cast<size_t>(n);
+            text.append(chunk, static_cast<size_t>(n));
         }
-        text.resize(got);
-        if (refused.empty() && got > kMaxCacheBytes)
+        if (refused.empty() && text.size() > kMaxCacheBytes)
             refused = "grew past a tuning cache's limit of " + std::to_string(kMaxCacheBytes) + " bytes";
     }
     ::close(fd);
