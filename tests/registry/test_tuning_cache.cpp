@@ -124,8 +124,13 @@ TEST(TuningCacheFile, EmptyFileIsANewCache) {
 TEST(TuningCacheFile, CacheCutShortIsReportedAndRewritten) {
     const fs::path dir = temp_dir("cut");
     const fs::path path = dir / "tuning.json";
-    // What this library writes, cut off in the middle of an entry.
-    write_all(path, "{\n \"format\": 1,\n \"written_by\": \"OpenIPT 1.9\",\n \"entries\": {\n  \"ipt.mean2|A=uint8:3x4");
+    open_measure_save(path);
+    ASSERT_TRUE(is_cache(path));
+    // What this library wrote, cut off in the middle (a full disk, a copy
+    // interrupted): still known as a tuning cache by its first lines.
+    const std::string whole = read_all(path);
+    write_all(path, whole.substr(0, whole.size() / 2));
+    ASSERT_FALSE(is_cache(path));
     const std::string err = open_measure_save(path);
     EXPECT_NE(err.find("corrupt"), std::string::npos) << err;
     EXPECT_NE(err.find(path.string()), std::string::npos) << err;
