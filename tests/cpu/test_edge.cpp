@@ -448,36 +448,40 @@ TEST(Edge, TinyAndFlatImages) {
 // thresh is the given threshold, else NaN (the mean of no pixels). The other
 // side may be huge: nothing loops over it. Run in a child process that
 // SIGALRM ends after 10 s, so a loop that never ends fails instead of hanging.
+void edge_of_empty_images() {
+    const ipt::Image h = image<double>(3, 3, std::vector<double>(9, 1.0));
+    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{int64_t{1} << 30, 0}, {0, int64_t{1} << 30},
+                              {(int64_t{1} << 31) - 1, 0}, {0, (int64_t{1} << 31) - 1}, {0, 0}})
+        for (int32_t dtype : {IPT_UINT8, IPT_DOUBLE})
+            for (std::string method : {"sobel", "prewitt", "roberts", "log", "zerocross", "canny"})
+                for (bool given : {false, true}) {
+                    ipt::Call call(context(), "ipt.edge");
+                    const ipt::Image I = context().upload(static_cast<ipt_dtype>(dtype), rows, cols, nullptr);
+                    call.image("I", I).text("method", method).want("thresh");
+                    if (method == "zerocross") call.image("h", h);
+                    if (given) call.numbers("threshold", {0.25});
+                    call.run();
+                    const ipt::Image bw = call.take("BW");
+                    const std::string what = method + " " + std::to_string(rows) + "x" + std::to_string(cols);
+                    EXPECT_EQ(bw.dtype(), IPT_LOGICAL) << what;
+                    EXPECT_EQ(bw.rows(), rows) << what;
+                    EXPECT_EQ(bw.cols(), cols) << what;
+                    const std::vector<double> t = call.take("thresh").download<double>();
+                    const size_t count = method == "canny" ? 2 : 1;
+                    ASSERT_EQ(t.size(), count) << what;
+                    if (given && method == "canny") EXPECT_EQ(t, (std::vector<double>{0.1, 0.25})) << what;
+                    else if (given) EXPECT_EQ(t, std::vector<double>{0.25}) << what;
+                    else
+                        for (double v : t) EXPECT_TRUE(std::isnan(v)) << what;
+                }
+}
+
 TEST(EdgeDeathTest, EmptyImagesWithAHugeOtherSideReturnAtOnce) {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {
             ::alarm(10);
-            const ipt::Image h = image<double>(3, 3, std::vector<double>(9, 1.0));
-            for (auto [rows, cols] : {std::pair<int64_t, int64_t>{int64_t{1} << 30, 0}, {0, int64_t{1} << 30},
-                                     {(int64_t{1} << 31) - 1, 0}, {0, (int64_t{1} << 31) - 1}, {0, 0}})
-                for (int32_t dtype : {IPT_UINT8, IPT_DOUBLE})
-                    for (std::string method : {"sobel", "prewitt", "roberts", "log", "zerocross", "canny"})
-                        for (bool given : {false, true}) {
-                            ipt::Call call(context(), "ipt.edge");
-                            const ipt::Image I = context().upload(static_cast<ipt_dtype>(dtype), rows, cols, nullptr);
-                            call.image("I", I).text("method", method).want("thresh");
-                            if (method == "zerocross") call.image("h", h);
-                            if (given) call.numbers("threshold", {0.25});
-                            call.run();
-                            const ipt::Image bw = call.take("BW");
-                            const std::string what = method + " " + std::to_string(rows) + "x" + std::to_string(cols);
-                            EXPECT_EQ(bw.dtype(), IPT_LOGICAL) << what;
-                            EXPECT_EQ(bw.rows(), rows) << what;
-                            EXPECT_EQ(bw.cols(), cols) << what;
-                            const std::vector<double> t = call.take("thresh").download<double>();
-                            const size_t count = method == "canny" ? 2 : 1;
-                            ASSERT_EQ(t.size(), count) << what;
-                            if (given && method == "canny") EXPECT_EQ(t, (std::vector<double>{0.1, 0.25})) << what;
-                            else if (given) EXPECT_EQ(t, std::vector<double>{0.25}) << what;
-                            else
-                                for (double v : t) EXPECT_TRUE(std::isnan(v)) << what;
-                        }
+            edge_of_empty_images();
             std::_Exit(::testing::Test::HasFailure() ? 1 : 0);
         },
         ::testing::ExitedWithCode(0), "");
