@@ -497,6 +497,10 @@ TEST(Edge, BadInputIsRejectedWithTheParameterNamed) {
     expect(I, {.method = "canny", .threshold = {0.5, 0.4}}, "threshold");
     expect(I, {.method = "canny", .threshold = {1.0}}, "threshold");
     expect(I, {.sigma = 1.0}, "sigma");
+    // Filters beyond 4095 taps a side: canny's past sigma 511.75, log's past 2047/3.
+    expect(I, {.method = "canny", .sigma = 1e8}, "'sigma' must be at most 511.75");
+    expect(I, {.method = "canny", .sigma = 1e300}, "'sigma' must be at most 511.75");
+    expect(I, {.method = "log", .sigma = 1e300}, "'sigma' must be at most 682.333");
     expect(I, {.method = "zerocross"}, "'h'");
     expect(I, {.h = &h}, "'h'");
     expect(I, {.method = "canny", .direction = "horizontal"}, "direction");
