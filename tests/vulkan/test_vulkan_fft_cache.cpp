@@ -7,8 +7,11 @@
 // one, so the plugin reads the file anew when it loads.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <random>
 #include <sstream>
 #include <string>
@@ -249,6 +253,24 @@ TEST_F(VulkanFftKernelStore, BlobWithFewerKernelsThanThePlanIsRecompiled) {
         e.blob.resize(r[0].first + r[0].second);
         e.kernels = 1;
     });
+}
+
+// A FIFO where the kernel file should be is neither waited on when the plugin
+// reads its kernels nor replaced when it saves them. A reader that waits is
+// released after 60 s (by opening the FIFO for writing) and fails the test.
+TEST_F(VulkanFftKernelStore, FifoIsNotWaitedOnNorReplaced) {
+    if (!run_conv2(true)) GTEST_SKIP() << "no Vulkan device with conv2's fft variant here";
+    const fs::path file = store_file();
+    ASSERT_FALSE(file.empty());
+    fs::remove(file);
+    ASSERT_EQ(::mkfifo(file.c_str(), 0644), 0);
+    auto run = std::async(std::launch::async, [&] { return run_conv2(false); });
+    if (run.wait_for(std::chrono::seconds(60)) == std::future_status::timeout) {
+        ADD_FAILURE() << "the plugin waits on the FIFO " << file;
+        ::close(::open(file.c_str(), O_WRONLY | O_NONBLOCK));
+    }
+    EXPECT_TRUE(run.get());
+    EXPECT_TRUE(fs::is_fifo(file));
 }
 
 }  // namespace

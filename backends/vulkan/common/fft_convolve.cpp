@@ -384,6 +384,9 @@ public:
     // is followed or overwritten), renamed over it.
     void save() const {
         if (path_.empty() || added_.empty()) return;
+        // Something other than a file at the path (a FIFO, a folder) is left alone.
+        struct stat st {};
+        if (::lstat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) return;
         Entries all = read(path_);
         for (const Entry& entry : added_) {
             std::erase_if(all, [&](const Entry& e) { return e.key == entry.key; });
