@@ -2,6 +2,8 @@
 // feature search for all four metrics. The implementation promises the lowest
 // linear index among equally near features, so IDX is checked at every pixel,
 // ties included.
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -265,6 +267,45 @@ TEST(Bwdist, LargeImageSpotChecks) {
             ASSERT_EQ(got.d[y * cols + x], static_cast<float>(std::sqrt(double(best)))) << y << "," << x;
             ASSERT_EQ(got.idx[y * cols + x], best_idx) << y << "," << x;
         }
+}
+
+// MATLAB: bwdist of an empty image is an empty single D (and uint32 IDX) of
+// its size. The other side may be huge: nothing loops over it. Run in a child
+// process that SIGALRM ends after 10 s, so a loop that never ends fails
+// instead of hanging.
+void bwdist_of_empty_images() {
+    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{int64_t{1} << 30, 0}, {0, int64_t{1} << 30},
+                              {(int64_t{1} << 31) - 1, 0}, {0, (int64_t{1} << 31) - 1}, {0, 0}})
+        for (std::string method : {"euclidean", "cityblock", "chessboard", "quasi-euclidean"})
+            for (bool want_idx : {false, true}) {
+                const ipt::Image bw = context().upload(IPT_LOGICAL, rows, cols, nullptr);
+                ipt::Call call(context(), "ipt.bwdist");
+                call.image("BW", bw).option("method", method);
+                if (want_idx) call.want("IDX");
+                call.run();
+                const std::string what = method + " " + std::to_string(rows) + "x" + std::to_string(cols);
+                const ipt::Image d = call.take("D");
+                EXPECT_EQ(d.dtype(), IPT_SINGLE) << what;
+                EXPECT_EQ(d.rows(), rows) << what;
+                EXPECT_EQ(d.cols(), cols) << what;
+                if (want_idx) {
+                    const ipt::Image idx = call.take("IDX");
+                    EXPECT_EQ(idx.dtype(), IPT_UINT32) << what;
+                    EXPECT_EQ(idx.rows(), rows) << what;
+                    EXPECT_EQ(idx.cols(), cols) << what;
+                }
+            }
+}
+
+TEST(BwdistDeathTest, EmptyImagesWithAHugeOtherSideReturnAtOnce) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            ::alarm(10);
+            bwdist_of_empty_images();
+            std::_Exit(::testing::Test::HasFailure() ? 1 : 0);
+        },
+        ::testing::ExitedWithCode(0), "");
 }
 
 TEST(Bwdist, RejectsUnknownMethod) {

@@ -1,6 +1,8 @@
 // ipt.dither against hand-worked cases and a straightforward transcription of
 // MATLAB's ditherc definition (docs/matlab-semantics.md#dither): whole-image integer
 // accumulators, a full inverse colormap, column-major scan.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -286,6 +288,31 @@ TEST(Dither, RejectsBadMapAndChannelMismatch) {
     const std::vector<double> good = {0, 0, 0, 1, 1, 1};
     expect_rejected(image<uint8_t>(2, 2, {1, 2, 3, 4}), &good, "I");  // map needs RGB
     expect_rejected(rgb, nullptr, "I");                                // RGB needs a map
+}
+
+// An image without pixels gives an empty X of its size at once, however
+// long its other side (nothing is sized by it).
+void dither_empty_images() {
+    const std::vector<double> map = {0, 0, 0, 1, 1, 1, 1, 0, 0};
+    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{int64_t{1} << 30, 0}, {0, int64_t{1} << 30}}) {
+        const ipt::Image gray = context().upload(IPT_UINT8, rows, cols, nullptr);
+        EXPECT_EQ(dither_call(gray).dtype(), IPT_LOGICAL);
+        const ipt::Image rgb = context().upload(IPT_UINT8, rows, cols, nullptr, 3);
+        EXPECT_EQ(dither_call(rgb, &map).dtype(), IPT_UINT8);
+    }
+}
+
+// In a child process that SIGALRM ends after 10 s, so work proportional to
+// the long side fails the test instead of hanging it.
+TEST(DitherDeathTest, EmptyImagesWithAHugeOtherSideReturnAtOnce) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            ::alarm(10);
+            dither_empty_images();
+            std::_Exit(::testing::Test::HasFailure() ? 1 : 0);
+        },
+        ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

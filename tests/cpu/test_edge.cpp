@@ -2,6 +2,8 @@
 // thresholds, thinning, directions) and independent transcriptions of the
 // documented algorithms (docs/matlab-semantics.md#edge) for log, zerocross and
 // canny, run in double on images without ties.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -442,6 +444,49 @@ TEST(Edge, TinyAndFlatImages) {
     }
 }
 
+// MATLAB: edge of an m x 0 or 0 x n image is an empty logical of that size;
+// thresh is the given threshold, else NaN (the mean of no pixels). The other
+// side may be huge: nothing loops over it. Run in a child process that
+// SIGALRM ends after 10 s, so a loop that never ends fails instead of hanging.
+void edge_of_empty_images() {
+    const ipt::Image h = image<double>(3, 3, std::vector<double>(9, 1.0));
+    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{int64_t{1} << 30, 0}, {0, int64_t{1} << 30},
+                              {(int64_t{1} << 31) - 1, 0}, {0, (int64_t{1} << 31) - 1}, {0, 0}})
+        for (int32_t dtype : {IPT_UINT8, IPT_DOUBLE})
+            for (std::string method : {"sobel", "prewitt", "roberts", "log", "zerocross", "canny"})
+                for (bool given : {false, true}) {
+                    ipt::Call call(context(), "ipt.edge");
+                    const ipt::Image I = context().upload(static_cast<ipt_dtype>(dtype), rows, cols, nullptr);
+                    call.image("I", I).text("method", method).want("thresh");
+                    if (method == "zerocross") call.image("h", h);
+                    if (given) call.numbers("threshold", {0.25});
+                    call.run();
+                    const ipt::Image bw = call.take("BW");
+                    const std::string what = method + " " + std::to_string(rows) + "x" + std::to_string(cols);
+                    EXPECT_EQ(bw.dtype(), IPT_LOGICAL) << what;
+                    EXPECT_EQ(bw.rows(), rows) << what;
+                    EXPECT_EQ(bw.cols(), cols) << what;
+                    const std::vector<double> t = call.take("thresh").download<double>();
+                    const size_t count = method == "canny" ? 2 : 1;
+                    ASSERT_EQ(t.size(), count) << what;
+                    if (given && method == "canny") EXPECT_EQ(t, (std::vector<double>{0.1, 0.25})) << what;
+                    else if (given) EXPECT_EQ(t, std::vector<double>{0.25}) << what;
+                    else
+                        for (double v : t) EXPECT_TRUE(std::isnan(v)) << what;
+                }
+}
+
+TEST(EdgeDeathTest, EmptyImagesWithAHugeOtherSideReturnAtOnce) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            ::alarm(10);
+            edge_of_empty_images();
+            std::_Exit(::testing::Test::HasFailure() ? 1 : 0);
+        },
+        ::testing::ExitedWithCode(0), "");
+}
+
 TEST(Edge, BadInputIsRejectedWithTheParameterNamed) {
     const ipt::Image I = image<double>(4, 4, std::vector<double>(16, 0));
     const ipt::Image h = image<double>(1, 1, {1});
@@ -452,6 +497,10 @@ TEST(Edge, BadInputIsRejectedWithTheParameterNamed) {
     expect(I, {.method = "canny", .threshold = {0.5, 0.4}}, "threshold");
     expect(I, {.method = "canny", .threshold = {1.0}}, "threshold");
     expect(I, {.sigma = 1.0}, "sigma");
+    // Filters beyond 4095 taps a side: canny's past sigma 511.75, log's past 2047/3.
+    expect(I, {.method = "canny", .sigma = 1e8}, "'sigma' must be at most 511.75");
+    expect(I, {.method = "canny", .sigma = 1e300}, "'sigma' must be at most 511.75");
+    expect(I, {.method = "log", .sigma = 1e300}, "'sigma' must be at most 682.333");
     expect(I, {.method = "zerocross"}, "'h'");
     expect(I, {.h = &h}, "'h'");
     expect(I, {.method = "canny", .direction = "horizontal"}, "direction");

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "common/ops/bwdist.hpp"
 #include "plan_call.hpp"
@@ -97,6 +98,18 @@ TEST(BwdistPlan, IdxMustFitUint32) {
     PlanCall d_only("ipt.bwdist");
     d_only.image("BW", IPT_LOGICAL, 65536, 65537).want("IDX", false);
     EXPECT_NO_THROW(plan_bwdist(d_only.args()));
+}
+
+TEST(BwdistPlan, EmptyImagesAreMarked) {
+    for (auto [rows, cols, empty] : {std::tuple<int64_t, int64_t, bool>{0, 0, true}, {int64_t{1} << 30, 0, true},
+                                     {0, int64_t{1} << 30, true}, {1, 1, false}}) {
+        PlanCall call("ipt.bwdist");
+        call.image("BW", IPT_LOGICAL, rows, cols);
+        const BwdistPlan p = plan_bwdist(call.args());
+        EXPECT_EQ(p.empty(), empty) << rows << "x" << cols;
+        EXPECT_EQ(p.rows, rows);
+        EXPECT_EQ(p.cols, cols);
+    }
 }
 
 TEST(BwdistPlan, UnknownMethodIsInvalid) {

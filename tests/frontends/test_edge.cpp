@@ -10,6 +10,7 @@
 #include <limits>
 #include <numbers>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/ops/edge.hpp"
@@ -263,6 +264,54 @@ TEST(EdgePlan, ThreshWithoutPixels) {
     const std::vector<double> l = plan_edge(log.args()).thresh_without_pixels();
     ASSERT_EQ(l.size(), 1u);
     EXPECT_TRUE(std::isnan(l[0]));
+}
+
+TEST(EdgePlan, EmptyImagesAreMarked) {
+    for (auto [rows, cols, empty] : {std::tuple<int64_t, int64_t, bool>{0, 0, true}, {int64_t{1} << 30, 0, true},
+                                     {0, int64_t{1} << 30, true}, {1, 1, false}, {3, 5, false}}) {
+        PlanCall call("ipt.edge");
+        call.image("I", IPT_DOUBLE, rows, cols).text("method", "canny");
+        const EdgePlan p = plan_edge(call.args());
+        EXPECT_EQ(p.empty(), empty) << rows << "x" << cols;
+        EXPECT_EQ(p.rows, rows);
+        EXPECT_EQ(p.cols, cols);
+    }
+}
+
+// No log or canny filter has more than 4095 taps a side (fspecial's hsize
+// limit, 4096, made odd): canny's 2*ceil(4*sigma)+1 taps allow sigma up to
+// 2047/4 = 511.75, log's 2*ceil(3*sigma)+1 up to 2047/3 = 682.333...
+TEST(EdgePlan, SigmaIsLimitedByTheFilterSize) {
+    auto sigma_error = [](const char* method, double sigma) {
+        return error_of([&](PlanCall& c) { c.image("I", IPT_DOUBLE, 4, 4).text("method", method).number("sigma", sigma); });
+    };
+    // At canny's limit: ceil(4 * 511.75) = 2047, 4095 taps.
+    {
+        PlanCall call("ipt.edge");
+        call.image("I", IPT_DOUBLE, 4, 4).text("method", "canny").number("sigma", 511.75);
+        const EdgePlan p = plan_edge(call.args());
+        EXPECT_EQ(p.canny.gauss.size(), 4095u);
+        EXPECT_EQ(p.canny.deriv.size(), 4095u);
+    }
+    // Just past it (ceil(4 * 511.76) = 2048), far past it, and sizes whose
+    // ceil does not fit an integer.
+    for (double sigma : {511.76, 1e4, 1e8, 1e300}) {
+        const std::string m = sigma_error("canny", sigma);
+        EXPECT_NE(m.find("'sigma'"), std::string::npos) << sigma << ": " << m;
+        EXPECT_NE(m.find("511.75"), std::string::npos) << m;
+        EXPECT_NE(m.find("4095"), std::string::npos) << m;
+    }
+    // log: 682.34 gives ceil(2047.02) = 2048.
+    for (double sigma : {682.34, 1e8, 1e300}) {
+        const std::string m = sigma_error("log", sigma);
+        EXPECT_NE(m.find("'sigma'"), std::string::npos) << sigma << ": " << m;
+        EXPECT_NE(m.find("682.333"), std::string::npos) << m;
+    }
+    // Below the limits: accepted (log at 100: 2*300+1 = 601 taps a side).
+    EXPECT_EQ(sigma_error("canny", 511.0), "");
+    PlanCall log("ipt.edge");
+    log.image("I", IPT_DOUBLE, 4, 4).text("method", "log").number("sigma", 100);
+    EXPECT_EQ(plan_edge(log.args()).zero_crossing.rows, 601);
 }
 
 TEST(EdgePlan, WorkingClassIsSingleButForDouble) {

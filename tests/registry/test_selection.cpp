@@ -499,7 +499,8 @@ TEST(TuningCache, CorruptFileIsReportedIgnoredAndRewritten) {
     fs::path path = temp_cache("corrupt");
     {
         std::ofstream out(path);
-        out << "{\"format\": 1, \"entries\": {\"ipt.mean2|A=uint8:5x5x1\": {\"x\": {\"run_ms\": \"fast\"}}}";
+        // Ours by its marker ("format" and "entries"), with a value that is not a time.
+        out << "{\"format\": 1, \"entries\": {\"ipt.mean2|A=uint8:5x5x1\": {\"x\": {\"run_ms\": \"fast\"}}}}";
     }
     testing::internal::CaptureStderr();
     ipt::Context ctx;

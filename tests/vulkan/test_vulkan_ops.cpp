@@ -930,4 +930,35 @@ TEST(VulkanErrors, BadArgumentsNameTheParameterAndWriteNothing) {
     EXPECT_EQ(got["B"].at(3), 7);
 }
 
+// An image with no pixels and a huge other side: the outputs have its size
+// at once (edge: thresh NaN; bwdist: D and IDX empty), on every variant.
+TEST(VulkanEmptyImages, EdgeAndBwdistReturnEmptyOutputsOfTheImagesSize) {
+    REQUIRE_VULKAN();
+    const uint32_t dev = vulkan_device().id;
+    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{int64_t{1} << 30, 0}, {0, int64_t{1} << 30}}) {
+        const ipt::Image I = ipt_test::context().upload(IPT_SINGLE, rows, cols, nullptr);
+        const ipt::Image BW = ipt_test::context().upload(IPT_LOGICAL, rows, cols, nullptr);
+        const std::string what = std::to_string(rows) + "x" + std::to_string(cols);
+        for (const std::string& v : variants("ipt.edge"))
+            for (const char* method : {"sobel", "log", "canny"}) {
+                auto got = run_on(dev, v, "ipt.edge", [&](ipt::Call& c) { c.image("I", I).option("method", method); },
+                                  {"BW", "thresh"});
+                EXPECT_EQ(got["BW"].dtype, IPT_LOGICAL) << what << " " << method;
+                EXPECT_EQ(got["BW"].rows, rows) << what << " " << method;
+                EXPECT_EQ(got["BW"].cols, cols) << what << " " << method;
+                ASSERT_EQ(got["thresh"].numel(), std::string(method) == "canny" ? 2 : 1) << what << " " << method;
+                EXPECT_TRUE(std::isnan(got["thresh"].at(0))) << what << " " << method;
+            }
+        for (const std::string& v : variants("ipt.bwdist")) {
+            auto got = run_on(dev, v, "ipt.bwdist", [&](ipt::Call& c) { c.image("BW", BW); }, {"D", "IDX"});
+            EXPECT_EQ(got["D"].dtype, IPT_SINGLE) << what;
+            EXPECT_EQ(got["D"].rows, rows) << what;
+            EXPECT_EQ(got["D"].cols, cols) << what;
+            EXPECT_EQ(got["IDX"].dtype, IPT_UINT32) << what;
+            EXPECT_EQ(got["IDX"].rows, rows) << what;
+            EXPECT_EQ(got["IDX"].cols, cols) << what;
+        }
+    }
+}
+
 }  // namespace

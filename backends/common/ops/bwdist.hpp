@@ -34,6 +34,10 @@ struct BwdistPlan {
     int32_t d_dtype = IPT_SINGLE;
     int32_t idx_dtype = IPT_UINT32;
     bool want_idx = false;
+
+    // An empty BW: D and IDX are empty of BW's size; backends compute nothing
+    // (no loop may run over the other dimension, which can be huge).
+    bool empty() const { return rows == 0 || cols == 0; }
 };
 
 inline BwdistPlan plan_bwdist(const ipt::plugin::KernelArgs& args) {

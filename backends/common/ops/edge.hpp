@@ -16,10 +16,15 @@
 //      histogram of the normalised magnitude (high = first bin past 70% of
 //      the pixels, divided by 64; low = 0.4*high); a given scalar T means
 //      [0.4*T T].
+// sigma is limited so that no filter has more than 4095 taps a side
+// (fspecial's largest hsize, 4096, made odd): log takes sigma up to 2047/3,
+// canny up to 2047/4 = 511.75. An empty image (rows or cols 0) gives an empty
+// BW of its size and thresh as thresh_without_pixels(), computing nothing.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -38,6 +43,8 @@ constexpr double kZeroCrossingScale = 0.75;  // log, zerocross: 0.75*mean(|b|)
 constexpr int kCannyBins = 64;               // imhist(mag, 64)
 constexpr double kCannyNotEdges = 0.7;       // high: first bin past 70% of the pixels
 constexpr double kCannyRatio = 0.4;          // low = 0.4*high
+// Taps a side of the largest log or canny filter (fspecial's hsize limit).
+constexpr int64_t kMaxEdgeFilterTaps = 4095;
 
 // The gradient operators of sobel, prewitt and roberts, as correlation
 // kernels (size x size, row-major).
@@ -160,6 +167,11 @@ struct EdgePlan {
     // canny
     CannyTaps canny;
 
+    // An image without pixels: BW is empty of the image's size and thresh is
+    // thresh_without_pixels(); backends compute nothing (no loop may run over
+    // the other dimension, which can be huge).
+    bool empty() const { return rows == 0 || cols == 0; }
+
     // What thresh holds for an image without pixels: the given values, or
     // NaN (the mean of nothing).
     std::vector<double> thresh_without_pixels() const {
@@ -175,6 +187,20 @@ inline EdgeMethod edge_method(const std::string& m) {
     if (m == "zerocross") return EdgeMethod::Zerocross;
     if (m == "canny") return EdgeMethod::Canny;
     return EdgeMethod::Sobel;
+}
+
+// A log or canny filter spans x = -ceil(reach*sigma):ceil(reach*sigma) (reach
+// 3 and 4). A sigma whose filter would exceed kMaxEdgeFilterTaps is refused
+// before any size is computed from it (a cast of ceil(4e300) is undefined).
+inline void check_sigma(double sigma, double reach, const std::string& method) {
+    constexpr double half = (kMaxEdgeFilterTaps - 1) / 2;
+    if (!(std::ceil(reach * sigma) <= half)) {
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%.6g", half / reach);
+        ipt::plugin::invalid("ipt.edge: parameter 'sigma' must be at most " + std::string(limit) + " for " + method +
+                             ": its filter of 2*ceil(" + (reach == 3 ? "3" : "4") + "*sigma)+1 taps a side may have " +
+                             "at most " + std::to_string(kMaxEdgeFilterTaps));
+    }
 }
 
 inline EdgePlan plan_edge(const ipt::plugin::KernelArgs& args) {
@@ -218,6 +244,7 @@ inline EdgePlan plan_edge(const ipt::plugin::KernelArgs& args) {
     if (args.present("sigma")) {
         if (p.method != EdgeMethod::Log && !canny) invalid("ipt.edge: parameter 'sigma' applies to log and canny only");
         p.sigma = args.number("sigma");
+        check_sigma(p.sigma, canny ? 4 : 3, m);
     } else {
         p.sigma = canny ? std::sqrt(2.0) : 2.0;
     }

@@ -218,6 +218,11 @@ void run_bwdist(const KernelArgs& args) {
     const int64_t rows = plan.rows, cols = plan.cols;
     const bool want_idx = plan.want_idx;
     const BwdistMetric metric = plan.metric;
+    if (plan.empty()) {
+        args.output("D", plan.d_dtype, rows, cols, 1);
+        if (want_idx) args.output("IDX", plan.idx_dtype, rows, cols, 1);
+        return;
+    }
     if (rows > std::numeric_limits<int32_t>::max() - 1)
         ipt::plugin::unsupported("ipt.bwdist: images of 2^31-1 rows or more (rows are int32 here)");
 
@@ -231,13 +236,12 @@ void run_bwdist(const KernelArgs& args) {
     });
     // A column holds a feature iff its first row has a nearest feature.
     std::vector<int32_t> present;
-    for (int64_t c = 0; c < cols && rows > 0; ++c)
+    for (int64_t c = 0; c < cols; ++c)
         if (nearest[c] != kNone) present.push_back(static_cast<int32_t>(c));
 
     // Outputs after every allocation: nothing is written when one fails.
     const ipt_tensor* d_t = args.output("D", plan.d_dtype, rows, cols, 1);
     const ipt_tensor* idx_t = want_idx ? args.output("IDX", plan.idx_dtype, rows, cols, 1) : nullptr;
-    if (n == 0) return;
     Outputs out{static_cast<float*>(d_t->data), idx_t ? static_cast<uint32_t*>(idx_t->data) : nullptr,
                 need_below ? below.data() : nullptr};
     if (present.empty()) {  // no feature at all

@@ -118,9 +118,12 @@ void diffuse(const T* const planes[3], int64_t rows, int64_t cols, DitherState& 
 void run_dither(const KernelArgs& args) {
     const ipt_tensor* img = args.image("I");
     const ipt::frontend::DitherPlan plan = ipt::frontend::plan_dither(args);
+    if (plan.rows == 0 || plan.cols == 0) {  // nothing to scan: no state sized by the other side
+        args.output("X", plan.out_dtype, plan.rows, plan.cols, 1);
+        return;
+    }
     DitherState state(plan);
     const ipt_tensor* x = args.output("X", plan.out_dtype, plan.rows, plan.cols, 1);
-    if (plan.rows == 0 || plan.cols == 0) return;
     ipt::cpu::visit_dtype(img->dtype, [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||

@@ -427,7 +427,9 @@ EdgeResult detect(const EdgePlan& c) {
 
 void run_edge(const KernelArgs& args) {
     const EdgePlan c = ipt::frontend::plan_edge(args);
-    const EdgeResult r = c.working_class == IPT_DOUBLE ? detect<double>(c) : detect<float>(c);
+    EdgeResult r;
+    if (c.empty()) r.thresh = c.thresh_without_pixels();
+    else r = c.working_class == IPT_DOUBLE ? detect<double>(c) : detect<float>(c);
     const ipt_tensor* BW = args.output("BW", IPT_LOGICAL, c.I->rows, c.I->cols, 1);
     if (!r.bw.empty()) std::memcpy(BW->data, r.bw.data(), r.bw.size());
     if (args.wanted("thresh")) {

@@ -57,6 +57,15 @@ void run_radon(const KernelArgs& args) {
     const ipt_tensor* img = args.image("I");
     const int64_t rows = plan.rows, cols = plan.cols, angles = plan.angles, bins = plan.bins;
     const int64_t x_origin = plan.x_origin, y_origin = plan.y_origin;
+    if (rows == 0 || cols == 0) {  // no pixels: R is zeros, with no pass over the other side
+        double* out = static_cast<double*>(args.output("R", IPT_DOUBLE, bins, angles, 1)->data);
+        if (plan.want_xp) {
+            double* xp = static_cast<double*>(args.output("xp", IPT_DOUBLE, bins, 1, 1)->data);
+            std::copy(plan.xp.begin(), plan.xp.end(), xp);
+        }
+        std::fill(out, out + bins * angles, 0.0);
+        return;
+    }
 
     const NonzeroPixels pixels = ipt::cpu::visit_dtype(img->dtype, [&](auto tag) {
         using T = decltype(tag);

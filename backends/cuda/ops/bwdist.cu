@@ -438,6 +438,11 @@ void run_bwdist(const ipt::plugin::KernelArgs& args) {
     const ipt_tensor* bw = args.image("BW");
     const Metric m = plan.metric;
     const int64_t rows = plan.rows, cols = plan.cols;
+    if (plan.empty()) {
+        args.output("D", plan.d_dtype, rows, cols, 1);
+        if (plan.want_idx) args.output("IDX", plan.idx_dtype, rows, cols, 1);
+        return;
+    }
     if (rows * cols >= (int64_t{1} << 32))
         ipt::plugin::unsupported("ipt.bwdist: images of 2^32 pixels or more do not fit IDX");
     // Rows and columns are int32 in the kernels (only a 1 x N or N x 1 image
@@ -446,7 +451,6 @@ void run_bwdist(const ipt::plugin::KernelArgs& args) {
         ipt::plugin::unsupported("ipt.bwdist: a side of 2^31-1 pixels or more");
     const ipt_tensor* d = args.output("D", plan.d_dtype, rows, cols, 1);
     const ipt_tensor* idx = plan.want_idx ? args.output("IDX", plan.idx_dtype, rows, cols, 1) : nullptr;
-    if (rows == 0 || cols == 0) return;
     cudaStream_t s = dev.stream;
     const ColumnSegments seg = column_segments(rows, cols);
     DeviceArray<int> near_row(static_cast<size_t>(rows) * cols, s);

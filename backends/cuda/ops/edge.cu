@@ -563,11 +563,11 @@ void run_edge(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const EdgePlan plan = ipt::frontend::plan_edge(args);
     const int64_t rows = plan.rows, cols = plan.cols, n = rows * cols;
-    if (n >= INT32_MAX) ipt::plugin::unsupported("ipt.edge: images of 2^31 pixels or more");
+    if (!plan.empty() && n >= INT32_MAX) ipt::plugin::unsupported("ipt.edge: images of 2^31 pixels or more");
     const ipt_tensor* bw = args.output("BW", IPT_LOGICAL, rows, cols, 1);
     const ipt_tensor* thresh =
         args.wanted("thresh") ? args.output("thresh", IPT_DOUBLE, 1, plan.thresh_count, 1) : nullptr;
-    if (n == 0) {
+    if (plan.empty()) {
         if (thresh) {
             const std::vector<double> t = plan.thresh_without_pixels();
             // From pageable memory: staged before the call returns.

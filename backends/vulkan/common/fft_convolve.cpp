@@ -1,15 +1,22 @@
 #include "fft_convolve.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
-#include <iterator>
 #include <list>
 #include <memory>
 #include <string>
 #include <vector>
+
+#if IPT_HAVE_SPIRV_TOOLS
+#include <spirv-tools/libspirv.h>
+#endif
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
@@ -219,75 +226,199 @@ int64_t smooth_length(int64_t n, bool even) {
     }
 }
 
-// VkFFT's compiled kernels (SPIR-V, as VkFFT saves them with
-// saveApplicationToString), kept in one file per device next to the pipeline
+// --- VkFFT's kernels on disk ---------------------------------------------------
+//
+// VkFFT (Vulkan) saves a plan's kernels as consecutive records, each a uint32
+// byte count and that many bytes of SPIR-V, padded to whole words; loading
+// (loadApplicationFromString) reads one record per kernel it would otherwise
+// compile and advances by count/4 + 1 words, without any bounds check, and
+// hands each record to vkCreateShaderModule. So before VkFFT sees a blob it is
+// checked completely here: every record lies inside the blob, each is a
+// well-formed SPIR-V module (header and instruction stream walked to its end,
+// and SPIRV-Tools' validator where the build has it), and the records number
+// what was stored with the entry when it was saved.
+
+constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr size_t kSpirvHeaderWords = 5;
+// Spare records after a loaded blob (see spare_kernel_records); a 2-D plan
+// has a few kernels per axis.
+constexpr int kSpareKernels = 64;
+
+// The header and the instruction stream of one module, walked to its end.
+bool well_formed_spirv(const uint32_t* w, size_t n) {
+    if (n <= kSpirvHeaderWords || w[0] != kSpirvMagic) return false;
+    const uint32_t version = w[1];
+    if ((version & 0xFF0000FFu) != 0 || (version >> 16) != 1 || ((version >> 8) & 0xFF) > 6) return false;
+    if (w[3] == 0 || w[3] > (1u << 22) || w[4] != 0) return false;  // id bound, reserved schema
+    size_t i = kSpirvHeaderWords;
+    while (i < n) {
+        const uint32_t words = w[i] >> 16;
+        if (words == 0 || words > n - i) return false;
+        i += words;
+    }
+    return true;
+}
+
+#if IPT_HAVE_SPIRV_TOOLS
+bool valid_spirv(const uint32_t* w, size_t n) {
+    // VkFFT targets Vulkan 1.0 (SPIR-V 1.0), 1.1 (1.3) for half precision.
+    static spv_context context = spvContextCreate(SPV_ENV_VULKAN_1_1);
+    spv_const_binary_t binary{w, n};
+    spv_diagnostic diagnostic = nullptr;
+    const spv_result_t r = spvValidate(context, &binary, &diagnostic);
+    spvDiagnosticDestroy(diagnostic);
+    return r == SPV_SUCCESS;
+}
+#else
+bool valid_spirv(const uint32_t*, size_t) { return true; }
+#endif
+
+// The number of kernels in a blob, or 0 when any record is malformed.
+uint64_t count_kernels(const std::vector<uint32_t>& blob) {
+    uint64_t count = 0;
+    size_t at = 0;
+    while (at < blob.size()) {
+        const uint32_t bytes = blob[at++];
+        if (bytes % 4 != 0 || bytes / 4 > blob.size() - at) return 0;
+        const uint32_t* code = blob.data() + at;
+        if (!well_formed_spirv(code, bytes / 4) || !valid_spirv(code, bytes / 4)) return 0;
+        at += bytes / 4;
+        ++count;
+    }
+    return count;
+}
+
+// A compute shader that does nothing ("void main() {}", local size 1x1x1):
+// what VkFFT finds after a loaded blob's records, so a blob that holds fewer
+// kernels than the plan needs makes VkFFT read these instead of memory past
+// the blob. VkFFT's position then lies beyond the blob, and the plan is
+// compiled instead.
+const std::vector<uint32_t>& spare_kernel_records() {
+    static const std::vector<uint32_t> records = [] {
+        const std::vector<uint32_t> module = {
+            kSpirvMagic, 0x00010000, 0, 5, 0,   // SPIR-V 1.0, ids 1..4
+            0x00020011, 1,                      // OpCapability Shader
+            0x0003000E, 0, 1,                   // OpMemoryModel Logical GLSL450
+            0x0005000F, 5, 1, 0x6E69616D, 0,    // OpEntryPoint GLCompute %1 "main"
+            0x00060010, 1, 17, 1, 1, 1,         // OpExecutionMode %1 LocalSize 1 1 1
+            0x00020013, 2,                      // %2 = OpTypeVoid
+            0x00030021, 3, 2,                   // %3 = OpTypeFunction %2
+            0x00050036, 2, 1, 0, 3,             // %1 = OpFunction %2 None %3
+            0x000200F8, 4,                      // %4 = OpLabel
+            0x000100FD,                         // OpReturn
+            0x00010038,                         // OpFunctionEnd
+        };
+        std::vector<uint32_t> r;
+        for (int i = 0; i < kSpareKernels; ++i) {
+            r.push_back(uint32_t(module.size() * 4));
+            r.insert(r.end(), module.begin(), module.end());
+        }
+        return r;
+    }();
+    return records;
+}
+
+// Reads a whole regular file of at most `limit` bytes; empty when there is
+// none, it is something else (a FIFO is not waited on) or it is larger.
+std::vector<char> read_bounded(const std::string& path, size_t limit) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return {};
+    std::vector<char> data;
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && uint64_t(st.st_size) <= limit) {
+        data.resize(size_t(st.st_size) + 1);
+        size_t got = 0;
+        while (got < data.size()) {
+            const ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;
+            got += size_t(n);
+        }
+        data.resize(got > limit ? 0 : got);  // grew while read: not trusted
+    }
+    ::close(fd);
+    return data;
+}
+
+// VkFFT's compiled kernels, kept in one file per device next to the pipeline
 // cache: a later process loads them (loadApplicationFromString) instead of
-// running glslang again. VkFFT reads a loaded string without bounds checks, so
-// a file is used only when its header names this VkFFT version and every
-// entry's checksum holds; anything else is ignored and replaced on the next
-// save.
+// running glslang again. A file is used only when its header names this
+// layout and VkFFT version and every entry's checksum holds; an entry is
+// handed to VkFFT only when count_kernels() finds it whole and the count
+// stored with it. Anything else is ignored and replaced on the next save.
 class KernelStore {
 public:
+    struct Entry {
+        std::string key;
+        std::vector<uint32_t> blob;  // VkFFT's records
+        uint64_t kernels = 0;        // records counted when it was saved
+        int checked = 0;             // 0 not yet, 1 whole, -1 not to be used
+    };
+
     explicit KernelStore(std::string path) : path_(std::move(path)) {
         if (!path_.empty()) entries_ = read(path_);
     }
 
-    const std::vector<char>* find(const std::string& key) const {
-        for (const Entries* list : {&added_, &entries_})
-            for (const auto& [k, blob] : *list)
-                if (k == key) return &blob;
+    // The entry for `key` if it is fit to hand to VkFFT.
+    const Entry* find(const std::string& key) {
+        for (Entries* list : {&added_, &entries_})
+            for (Entry& e : *list)
+                if (e.key == key) {
+                    if (e.checked == 0) e.checked = e.kernels && count_kernels(e.blob) == e.kernels ? 1 : -1;
+                    return e.checked > 0 ? &e : nullptr;
+                }
         return nullptr;
     }
     void put(const std::string& key, const void* data, size_t bytes) {
-        const char* p = static_cast<const char*>(data);
-        added_.emplace_back(key, std::vector<char>(p, p + bytes));
+        Entry e{key, std::vector<uint32_t>(bytes / 4), 0, 1};
+        std::memcpy(e.blob.data(), data, e.blob.size() * 4);
+        e.kernels = count_kernels(e.blob);
+        if (bytes % 4 != 0 || e.kernels == 0) return;  // not what VkFFT saves: not kept
+        std::erase_if(added_, [&](const Entry& x) { return x.key == key; });
+        added_.push_back(std::move(e));
     }
 
     // Writes what this process added after what the file holds now (another
     // process may have saved since), dropping the oldest entries beyond the
-    // budget; aside and renamed, so a reader never sees half a file.
+    // budget; into a new file beside it (O_EXCL: nothing placed at that name
+    // is followed or overwritten), renamed over it.
     void save() const {
         if (path_.empty() || added_.empty()) return;
+        // Something other than a file at the path (a FIFO, a folder) is left alone.
+        struct stat st {};
+        if (::lstat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) return;
         Entries all = read(path_);
-        for (const auto& entry : added_) {
-            std::erase_if(all, [&](const auto& e) { return e.first == entry.first; });
+        for (const Entry& entry : added_) {
+            std::erase_if(all, [&](const Entry& e) { return e.key == entry.key; });
             all.push_back(entry);
         }
         auto bytes = [&] {
             size_t n = 0;
-            for (const auto& e : all) n += e.first.size() + e.second.size() + 24;
+            for (const Entry& e : all) n += e.key.size() + e.blob.size() * 4 + 32;
             return n;
         };
         while (all.size() > 1 && bytes() > kMaxBytes) all.erase(all.begin());
+        std::string out(kMagic, sizeof kMagic);
+        put_u64(out, uint64_t(VkFFTGetVersion()));
+        put_u64(out, all.size());
+        for (const Entry& e : all) {
+            put_u64(out, e.key.size());
+            out += e.key;
+            const size_t blob_bytes = e.blob.size() * 4;
+            put_u64(out, blob_bytes);
+            put_u64(out, e.kernels);
+            put_u64(out, checksum(reinterpret_cast<const char*>(e.blob.data()), blob_bytes));
+            out.append(reinterpret_cast<const char*>(e.blob.data()), blob_bytes);
+        }
         std::error_code ec;
         std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
-        const std::string tmp = path_ + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(this));
-        {
-            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            if (!out) return;
-            out.write(kMagic, sizeof kMagic);
-            put_u64(out, uint64_t(VkFFTGetVersion()));
-            put_u64(out, all.size());
-            for (const auto& [key, blob] : all) {
-                put_u64(out, key.size());
-                out.write(key.data(), std::streamsize(key.size()));
-                put_u64(out, blob.size());
-                put_u64(out, checksum(blob.data(), blob.size()));
-                out.write(blob.data(), std::streamsize(blob.size()));
-            }
-            if (!out) {
-                out.close();
-                std::filesystem::remove(tmp, ec);
-                return;
-            }
-        }
-        std::filesystem::rename(tmp, path_, ec);
-        if (ec) std::filesystem::remove(tmp, ec);
+        write_beside_and_rename(path_, out);
     }
 
 private:
-    using Entries = std::vector<std::pair<std::string, std::vector<char>>>;  // oldest first
-    static constexpr char kMagic[8] = {'I', 'P', 'T', 'V', 'K', 'F', 'F', 'T'};
+    using Entries = std::vector<Entry>;  // oldest first
+    // "IPTVKFT" and the layout's number: files of another layout are ignored.
+    static constexpr char kMagic[8] = {'I', 'P', 'T', 'V', 'K', 'F', 'T', '2'};
     // A plan's kernels take about 0.2-0.4 MB (VkFFT unrolls its radix passes).
     static constexpr size_t kMaxBytes = size_t(32) << 20;
 
@@ -296,12 +427,30 @@ private:
         for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(p[i])) * 1099511628211ull;
         return h;
     }
-    static void put_u64(std::ofstream& out, uint64_t v) { out.write(reinterpret_cast<const char*>(&v), sizeof v); }
+    static void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+    static void write_beside_and_rename(const std::string& path, const std::string& data) {
+        for (int attempt = 0; attempt < 16; ++attempt) {
+            const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
+            const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+            if (fd < 0 && errno == EEXIST) continue;
+            if (fd < 0) return;
+            size_t done = 0;
+            while (done < data.size()) {
+                const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) break;
+                done += size_t(n);
+            }
+            const bool ok = done == data.size() && ::fsync(fd) == 0;
+            if (::close(fd) == 0 && ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
+            ::unlink(tmp.c_str());
+            return;
+        }
+    }
 
     static Entries read(const std::string& path) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) return {};
-        const std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::vector<char> data = read_bounded(path, kMaxBytes + (size_t(1) << 20));
         size_t at = 0;
         auto take = [&](void* dst, size_t n) {
             if (data.size() - at < n) return false;
@@ -316,15 +465,20 @@ private:
             return {};
         Entries entries;
         for (uint64_t i = 0; i < count; ++i) {
-            uint64_t key_bytes = 0, blob_bytes = 0, sum = 0;
+            uint64_t key_bytes = 0, blob_bytes = 0, kernels = 0, sum = 0;
             if (!take(&key_bytes, 8) || data.size() - at < key_bytes) return {};
-            std::string key(data.data() + at, key_bytes);
+            Entry e;
+            e.key.assign(data.data() + at, key_bytes);
             at += key_bytes;
-            if (!take(&blob_bytes, 8) || !take(&sum, 8) || data.size() - at < blob_bytes) return {};
-            std::vector<char> blob(data.data() + at, data.data() + at + blob_bytes);
+            if (!take(&blob_bytes, 8) || !take(&kernels, 8) || !take(&sum, 8) || data.size() - at < blob_bytes ||
+                blob_bytes % 4 != 0)
+                return {};
+            if (checksum(data.data() + at, blob_bytes) != sum) return {};
+            e.blob.resize(blob_bytes / 4);
+            std::memcpy(e.blob.data(), data.data() + at, blob_bytes);
             at += blob_bytes;
-            if (checksum(blob.data(), blob.size()) != sum) return {};
-            entries.emplace_back(std::move(key), std::move(blob));
+            e.kernels = kernels;
+            entries.push_back(std::move(e));
         }
         return entries;
     }
@@ -428,11 +582,19 @@ private:
     // (and stored). On failure the application is left deleted.
     static void initialize(VkFFTApplication& app, VkFFTConfiguration config, KernelStore& store,
                            const std::string& key, const std::string& what) {
-        if (const std::vector<char>* kernels = store.find(key)) {
+        if (const KernelStore::Entry* kernels = store.find(key)) {
+            // The blob, then spare records: VkFFT never reads past the buffer
+            // as long as the plan needs fewer than kSpareKernels kernels more
+            // than the blob holds.
+            std::vector<uint32_t> words = kernels->blob;
+            const std::vector<uint32_t>& spare = spare_kernel_records();
+            words.insert(words.end(), spare.begin(), spare.end());
             VkFFTConfiguration load = config;
             load.loadApplicationFromString = 1;
-            load.loadApplicationString = const_cast<char*>(kernels->data());
-            if (initializeVkFFT(&app, load) == VKFFT_SUCCESS) return;
+            load.loadApplicationString = words.data();
+            // Whole only when VkFFT took every record of the blob and no spare one.
+            if (initializeVkFFT(&app, load) == VKFFT_SUCCESS && app.currentApplicationStringPos == kernels->blob.size())
+                return;
             deleteVkFFT(&app);
             app = VkFFTApplication{};
         }

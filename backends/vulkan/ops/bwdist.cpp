@@ -82,7 +82,7 @@ void run_bwdist(OpContext& ctx) {
     const bool want_below = want_idx && plan.metric == BwdistMetric::Chessboard;
     const ipt_tensor* d = args.output("D", plan.d_dtype, rows, cols, 1);
     const ipt_tensor* idx = want_idx ? args.output("IDX", plan.idx_dtype, rows, cols, 1) : nullptr;
-    if (n == 0) return;
+    if (plan.empty()) return;
     Recorder rec(ctx.device);
     Buffer* nearest = rec.scratch(uint64_t(n) * 4);
     Buffer* below = want_below ? rec.scratch(uint64_t(n) * 4) : nullptr;

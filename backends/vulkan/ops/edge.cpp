@@ -103,7 +103,7 @@ void run_edge(OpContext& ctx) {
     const int32_t wdt = plan.working_class;
     Edge e{ctx, rec, rows, cols, wdt, wdt == IPT_DOUBLE ? 1u : 0u, stats, thresh_buf->address + thresh_offset};
 
-    if (n == 0) {
+    if (plan.empty()) {
         const std::vector<double> t = plan.thresh_without_pixels();
         if (T) rec.write(thresh_buf, thresh_offset, t.data(), t.size() * sizeof(double));
         rec.submit();

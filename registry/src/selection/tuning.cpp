@@ -3,15 +3,20 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -22,8 +27,29 @@ namespace ipt::reg {
 namespace {
 
 constexpr int cache_format = 1;
+// A cache of one entry per operator, class, size bucket and candidate stays far
+// below this; a larger file is not read (it would only cost memory and time).
+constexpr size_t kMaxCacheBytes = size_t{64} << 20;
 
-void warn(const std::string& message) { std::fprintf(stderr, "openipt: %s\n", message.c_str()); }
+// A warning through the library's log (stderr, IPT_LOG_LEVEL 2 or lower),
+// given once per process for a message.
+void warn_once(const std::string& message) {
+    static std::mutex mutex;
+    static std::set<std::string> given;
+    static const int threshold = [] {
+        const char* e = std::getenv("IPT_LOG_LEVEL");
+        return e ? std::atoi(e) : 2;
+    }();
+    std::lock_guard lock(mutex);
+    if (threshold > 2 || !given.insert(message).second) return;
+    std::fprintf(stderr, "openipt[openipt] warning: %s\n", message.c_str());
+}
+
+// What reading a cache path found.
+struct CacheFile {
+    enum Kind { Missing, Empty, Ours, Corrupt, Foreign, Refused } kind;
+    std::string why;  // Corrupt, Foreign, Refused
+};
 
 int bucket(int64_t n) {
     int b = 0;
@@ -42,50 +68,143 @@ std::string number(double v) {
     return s.str();
 }
 
-// Parses a file into entries and rates; false when it is not ours or corrupt.
-bool parse_file(const std::string& path, std::map<std::string, std::map<std::string, Measurement>>& entries,
-                std::map<std::string, TransferModel>& rates, std::map<std::string, double>& switches,
-                std::string* why) {
-    std::ifstream in(path);
-    if (!in) return true;  // no file yet
-    try {
-        json j = json::parse(in);
-        if (!j.is_object() || j.value("format", 0) != cache_format || !j.contains("entries"))
-            throw std::runtime_error("not an OpenIPT tuning cache of format " + std::to_string(cache_format));
-        for (auto& [key, cands] : j.at("entries").items())
-            for (auto& [cand, m] : cands.items()) {
-                Measurement x;
-                x.run_ms = m.at("run_ms").get<double>();
-                x.output_bytes = m.value("output_bytes", uint64_t{0});
-                x.output_count = m.value("output_count", uint32_t{x.output_bytes ? 1u : 0u});
-                if (!std::isfinite(x.run_ms) || x.run_ms < 0) throw std::runtime_error("bad run_ms for " + key);
-                entries[key][cand] = x;
+// What a cache file holds once parsed.
+struct CacheContents {
+    std::map<std::string, std::map<std::string, Measurement>> entries;
+    std::map<std::string, TransferModel> rates;
+    std::map<std::string, double> switches;
+};
+
+// Fills `c` from a parsed cache; throws with the reason when a value is bad.
+void read_contents(const json& j, CacheContents& c) {
+    for (auto& [key, cands] : j.at("entries").items())
+        for (auto& [cand, m] : cands.items()) {
+            Measurement x;
+            x.run_ms = m.at("run_ms").get<double>();
+            x.output_bytes = m.value("output_bytes", uint64_t{0});
+            x.output_count = m.value("output_count", uint32_t{x.output_bytes ? 1u : 0u});
+            if (!std::isfinite(x.run_ms) || x.run_ms < 0) throw std::runtime_error("bad run_ms for " + key);
+            c.entries[key][cand] = x;
+        }
+    if (j.contains("transfer"))
+        for (auto& [dev, r] : j.at("transfer").items()) {
+            // Entries of older files (one rate, no size points) are measured again.
+            if (!r.contains("up") || !r.contains("down")) continue;
+            TransferModel t;
+            for (auto [curve, name] : {std::pair{&t.up, "up"}, std::pair{&t.down, "down"}}) {
+                for (auto& p : r.at(name)) curve->points.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
+                if (!curve->valid()) throw std::runtime_error(std::string("bad ") + name + " copy times for " + dev);
             }
-        if (j.contains("transfer"))
-            for (auto& [dev, r] : j.at("transfer").items()) {
-                // Entries of older files (one rate, no size points) are measured again.
-                if (!r.contains("up") || !r.contains("down")) continue;
-                TransferModel t;
-                for (auto [curve, name] : {std::pair{&t.up, "up"}, std::pair{&t.down, "down"}}) {
-                    for (auto& p : r.at(name)) curve->points.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
-                    if (!curve->valid()) throw std::runtime_error(std::string("bad ") + name + " copy times for " + dev);
-                }
-                rates[dev] = t;
-            }
-        if (j.contains("switch"))
-            for (auto& [pair, ms] : j.at("switch").items()) {
-                const double v = ms.get<double>();
-                if (!std::isfinite(v) || v < 0) throw std::runtime_error("bad switch cost for " + pair);
-                switches[pair] = v;
-            }
-        return true;
-    } catch (const std::exception& e) {
-        *why = e.what();
-        entries.clear();
-        rates.clear();
-        switches.clear();
-        return false;
+            c.rates[dev] = t;
+        }
+    if (j.contains("switch"))
+        for (auto& [pair, ms] : j.at("switch").items()) {
+            const double v = ms.get<double>();
+            if (!std::isfinite(v) || v < 0) throw std::runtime_error("bad switch cost for " + pair);
+            c.switches[pair] = v;
+        }
+}
+
+// Whether text that does not parse was written by OpenIPT (a cache cut short):
+// the writer puts "format" first and "written_by": "OpenIPT ..." second.
+bool has_our_header(const std::string& text) {
+    static const std::regex header(R"(^\s*\{\s*"format"\s*:\s*\d+\s*,\s*"written_by"\s*:\s*"OpenIPT )");
+    return std::regex_search(text.substr(0, 256), header);
+}
+
+// Reads a cache file without blocking (a FIFO or a device is refused, not
+// opened for a read that never ends) and without reading more than
+// kMaxCacheBytes.
+CacheFile read_cache_file(const std::string& path, CacheContents& c) {
+    c = CacheContents{};
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return {CacheFile::Missing, ""};
+        return {CacheFile::Refused, std::string("cannot be opened: ") + std::strerror(errno)};
     }
+    struct stat st {};
+    std::string text;
+    std::string refused;
+    if (::fstat(fd, &st) != 0) refused = std::string("cannot be examined: ") + std::strerror(errno);
+    else if (!S_ISREG(st.st_mode)) refused = "is not a regular file";
+    else if (st.st_size > static_cast<off_t>(kMaxCacheBytes))
+        refused = "is " + std::to_string(st.st_size) + " bytes, more than a tuning cache's limit of " +
+                  std::to_string(kMaxCacheBytes);
+    else {
+        // Read to the end, but never past the limit (the file may grow meanwhile).
+        char chunk[1 << 16];
+        while (text.size() <= kMaxCacheBytes) {
+            const ssize_t n = ::read(fd, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                refused = std::string("cannot be read: ") + std::strerror(errno);
+                break;
+            }
+            if (n == 0) break;
+            text.append(chunk, static_cast<size_t>(n));
+        }
+        if (refused.empty() && text.size() > kMaxCacheBytes)
+            refused = "grew past a tuning cache's limit of " + std::to_string(kMaxCacheBytes) + " bytes";
+    }
+    ::close(fd);
+    if (!refused.empty()) return {CacheFile::Refused, refused};
+    // An empty file (made by touch or mktemp) is a cache with nothing in it yet.
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return {CacheFile::Empty, ""};
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const std::exception& e) {
+        if (has_our_header(text)) return {CacheFile::Corrupt, e.what()};
+        return {CacheFile::Foreign, "it is not JSON"};
+    }
+    // Ours: an object with a numeric "format" and "entries".
+    if (!j.is_object() || !j.contains("format") || !j["format"].is_number_integer() || !j.contains("entries"))
+        return {CacheFile::Foreign, "it holds no \"format\" and \"entries\""};
+    try {
+        if (j["format"].get<int>() != cache_format)
+            throw std::runtime_error("format " + j["format"].dump() + " is not format " + std::to_string(cache_format));
+        read_contents(j, c);
+    } catch (const std::exception& e) {
+        c = CacheContents{};
+        return {CacheFile::Corrupt, e.what()};
+    }
+    return {CacheFile::Ours, ""};
+}
+
+// Writes all of `text` to fd.
+bool write_all(int fd, const std::string& text) {
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return true;
+}
+
+// Creates a temporary file beside `target` that nobody else can have placed
+// there: O_EXCL fails on any existing name (a symlink included, which
+// O_NOFOLLOW also refuses), and another name is tried. The first name tried is
+// "<target>.tmp.<pid>", then a random suffix is added.
+int create_temp_beside(const std::string& target, std::string* tmp) {
+    std::random_device rd;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        *tmp = target + ".tmp." + std::to_string(::getpid());
+        if (attempt) *tmp += "." + std::to_string(rd());
+        const int fd = ::open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+
+// Makes a completed rename durable (best effort: not every file system can
+// sync a directory).
+void sync_directory(const fs::path& dir) {
+    const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
 }
 
 }  // namespace
@@ -103,11 +222,31 @@ void TuningCache::open(const std::string& path) {
     entries_.clear();
     rates_.clear();
     switches_.clear();
+    refused_ = false;
     dirty_ = false;
     if (path.empty()) return;
-    std::string why;
-    if (!parse_file(path, entries_, rates_, switches_, &why))
-        warn("tuning cache " + path + " is corrupt and is ignored (" + why + "); it will be rewritten");
+    CacheContents c;
+    const CacheFile f = read_cache_file(path, c);
+    switch (f.kind) {
+    case CacheFile::Missing:
+    case CacheFile::Empty: break;
+    case CacheFile::Ours:
+        entries_ = std::move(c.entries);
+        rates_ = std::move(c.rates);
+        switches_ = std::move(c.switches);
+        break;
+    case CacheFile::Corrupt:
+        warn_once("tuning cache " + path + " is corrupt and is ignored (" + f.why + "); it will be rewritten");
+        break;
+    case CacheFile::Foreign:
+    case CacheFile::Refused: refuse(f.why); break;
+    }
+}
+
+void TuningCache::refuse(const std::string& why) {
+    refused_ = true;
+    warn_once("tuning cache " + path_ + " " + (why.starts_with("it ") ? "is not a tuning cache (" + why + ")" : why) +
+              "; it is left as it is and measurements stay in memory");
 }
 
 std::optional<Measurement> TuningCache::find(const std::string& key, const std::string& candidate) {
@@ -205,59 +344,119 @@ bool CopyCurve::valid() const {
     return true;
 }
 
-ipt_status TuningCache::save() {
-    std::lock_guard lock(mutex_);
-    if (path_.empty() || !dirty_) return IPT_OK;
-    std::error_code ec;
-    fs::create_directories(fs::path(path_).parent_path(), ec);
-    // An advisory lock on a side file serialises writers of the same cache;
-    // the rename makes each write atomic for readers.
-    const std::string lock_path = path_ + ".lock";
-    int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(IPT_ERR_INTERNAL, "tuning cache: cannot open lock file " + lock_path);
-    if (::flock(fd, LOCK_EX) != 0) {
-        ::close(fd);
-        return fail(IPT_ERR_INTERNAL, "tuning cache: cannot lock " + lock_path);
-    }
-    std::map<std::string, std::map<std::string, Measurement>> merged;
-    std::map<std::string, TransferModel> rates;
-    std::map<std::string, double> switches;
-    std::string why;
-    parse_file(path_, merged, rates, switches, &why);  // a corrupt file contributes nothing
-    for (auto& [k, cands] : entries_)
-        for (auto& [c, m] : cands) merged[k][c] = m;
-    for (auto& [d, r] : rates_) rates[d] = r;
-    for (auto& [p, ms] : switches_) switches[p] = ms;
+namespace {
 
-    json j;
+// The file a save replaces: the target of a symlink that resolves (so the
+// link stays), else the path itself.
+std::string save_target(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_symlink(path, ec)) {
+        fs::path resolved = fs::canonical(path, ec);
+        if (!ec) return resolved.string();
+    }
+    return path;
+}
+
+// Opens and locks the side file that serialises writers of one cache.
+int lock_cache(const std::string& lock_path, std::string* why) {
+    const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        *why = "cannot open lock file " + lock_path + ": " + std::strerror(errno);
+        return -1;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = "lock file " + lock_path + " is not a regular file";
+    } else if (::flock(fd, LOCK_EX) != 0) {
+        *why = "cannot lock " + lock_path + ": " + std::strerror(errno);
+    } else {
+        return fd;
+    }
+    ::close(fd);
+    return -1;
+}
+
+std::string cache_text(const CacheContents& c) {
+    // "format" and "written_by" first: has_our_header() knows a cut-short file by them.
+    nlohmann::ordered_json j;
     j["format"] = cache_format;
     j["written_by"] = "OpenIPT " + std::to_string(IPT_ABI_VERSION) + "." + std::to_string(IPT_API_VERSION);
-    json& e = j["entries"] = json::object();
-    for (auto& [k, cands] : merged)
-        for (auto& [c, m] : cands)
-            e[k][c] = {{"run_ms", m.run_ms}, {"output_bytes", m.output_bytes}, {"output_count", m.output_count}};
-    json& t = j["transfer"] = json::object();
-    for (auto& [d, r] : rates) t[d] = {{"up", r.up.points}, {"down", r.down.points}};
-    j["switch"] = switches;
+    nlohmann::ordered_json& e = j["entries"] = nlohmann::ordered_json::object();
+    for (auto& [k, cands] : c.entries)
+        for (auto& [cand, m] : cands)
+            e[k][cand] = {{"run_ms", m.run_ms}, {"output_bytes", m.output_bytes}, {"output_count", m.output_count}};
+    nlohmann::ordered_json& t = j["transfer"] = nlohmann::ordered_json::object();
+    for (auto& [d, r] : c.rates) t[d] = {{"up", r.up.points}, {"down", r.down.points}};
+    j["switch"] = c.switches;
+    return j.dump(1) + "\n";
+}
 
-    const std::string tmp = path_ + ".tmp." + std::to_string(::getpid());
+// Writes `text` to a new file beside `target` and renames it over `target`;
+// on any failure `target` is as it was and *why says what failed.
+bool replace_file(const std::string& target, const std::string& text, std::string* why) {
+    std::string tmp;
+    const int fd = create_temp_beside(target, &tmp);
+    if (fd < 0) {
+        *why = "cannot create a temporary file beside " + target + ": " + std::strerror(errno);
+        return false;
+    }
+    // Keep the permissions of the file being replaced.
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) ::fchmod(fd, st.st_mode & 07777);
+    bool ok = write_all(fd, text);
+    if (!ok) *why = "cannot write " + tmp + ": " + std::strerror(errno);
+    if (ok && ::fsync(fd) != 0) {
+        *why = "cannot sync " + tmp + ": " + std::strerror(errno);
+        ok = false;
+    }
+    if (::close(fd) != 0 && ok) {
+        *why = "cannot write " + tmp + ": " + std::strerror(errno);
+        ok = false;
+    }
+    if (ok && std::rename(tmp.c_str(), target.c_str()) != 0) {
+        *why = "cannot replace " + target + ": " + std::strerror(errno);
+        ok = false;
+    }
+    if (!ok) ::unlink(tmp.c_str());
+    else sync_directory(fs::path(target).parent_path());
+    return ok;
+}
+
+}  // namespace
+
+ipt_status TuningCache::save() {
+    std::lock_guard lock(mutex_);
+    if (path_.empty() || !dirty_ || refused_) return IPT_OK;
+    const std::string target = save_target(path_);
+    std::error_code ec;
+    const fs::path dir = fs::path(target).parent_path();
+    if (!dir.empty()) fs::create_directories(dir, ec);
+    // An advisory lock on a side file serialises writers of the same cache;
+    // the rename makes each write atomic for readers.
+    std::string why;
+    const int lock_fd = lock_cache(path_ + ".lock", &why);
+    if (lock_fd < 0) return fail(IPT_ERR_INTERNAL, "tuning cache: " + why);
+    CacheContents merged;
+    const CacheFile f = read_cache_file(target, merged);  // a corrupt file contributes nothing
     ipt_status status = IPT_OK;
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << j.dump(1) << "\n";
-        if (!out) status = fail(IPT_ERR_INTERNAL, "tuning cache: cannot write " + tmp);
+    if (f.kind == CacheFile::Foreign || f.kind == CacheFile::Refused) {
+        refuse(f.why);  // it became something else since it was opened: left alone
+    } else {
+        for (auto& [k, cands] : entries_)
+            for (auto& [c, m] : cands) merged.entries[k][c] = m;
+        for (auto& [d, r] : rates_) merged.rates[d] = r;
+        for (auto& [p, ms] : switches_) merged.switches[p] = ms;
+        if (!replace_file(target, cache_text(merged), &why)) {
+            status = fail(IPT_ERR_INTERNAL, "tuning cache: " + why);
+        } else {
+            entries_ = std::move(merged.entries);
+            rates_ = std::move(merged.rates);
+            switches_ = std::move(merged.switches);
+            dirty_ = false;
+        }
     }
-    if (status == IPT_OK && std::rename(tmp.c_str(), path_.c_str()) != 0)
-        status = fail(IPT_ERR_INTERNAL, "tuning cache: cannot replace " + path_);
-    if (status != IPT_OK) std::remove(tmp.c_str());
-    else {
-        entries_ = std::move(merged);
-        rates_ = std::move(rates);
-        switches_ = std::move(switches);
-        dirty_ = false;
-    }
-    ::flock(fd, LOCK_UN);
-    ::close(fd);
+    ::flock(lock_fd, LOCK_UN);
+    ::close(lock_fd);
     return status;
 }
 

@@ -47,7 +47,11 @@ private:
 
 class TuningCache {
 public:
-    // Loads `path` ("" = memory only). A corrupt file is reported and ignored.
+    // Loads `path` ("" = memory only). A missing or empty file is a new cache.
+    // A corrupt cache (ours by its format marker) is reported, ignored and
+    // rewritten at the next save. Anything else there (a file that is not a
+    // tuning cache, a FIFO, a device, a file over 64 MiB) is reported once and
+    // never read past its size limit nor replaced: measurements stay in memory.
     void open(const std::string& path);
     const std::string& path() const { return path_; }
 
@@ -78,7 +82,10 @@ public:
     void record_switch_cost(const std::string& from, const std::string& to, double ms);
 
     // Merges what is on disk (other processes) with what was measured here and
-    // writes atomically, under an advisory lock.
+    // writes atomically, under an advisory lock: a new file created with
+    // O_EXCL|O_NOFOLLOW beside the cache, synced, renamed over it. Any failure
+    // leaves the old file as it was. A path refused by open() (or found not to
+    // be a tuning cache now) is not written; that is not an error.
     ipt_status save();
 
     static std::string default_path();
@@ -92,6 +99,9 @@ private:
     std::map<std::string, double> switches_;  // "from -> to" -> ms
     std::map<std::string, std::vector<std::string>> declined_;  // key -> candidates
     bool dirty_ = false;
+    bool refused_ = false;  // the path holds something that is not ours: memory only
+
+    void refuse(const std::string& why);  // under mutex_
 };
 
 // The key a call's measurements are filed under: operator, class of the first
