@@ -1,11 +1,9 @@
 #include "image_io.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cctype>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
@@ -16,6 +14,7 @@
 #include <unistd.h>
 
 #include "command.hpp"
+#include "common/file_access.hpp"
 #include "text.hpp"
 
 namespace ipt::cli {
@@ -137,41 +136,17 @@ std::vector<unsigned char> read_bytes(const std::string& path) {
 }
 
 void write_all(int fd, std::span<const unsigned char> bytes, const std::string& name) {
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw FileError(name + ": write error: " + errno_text(n < 0 ? errno : EIO));
-        done += static_cast<std::size_t>(n);
-    }
-}
-
-// A process-wide counter and the clock make temporary names unique within
-// this process; O_EXCL makes them unique against everything else.
-std::string temporary_name(const std::filesystem::path& target, unsigned attempt) {
-    static std::atomic<uint64_t> counter{0};
-    const uint64_t stamp = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-    char suffix[64];
-    std::snprintf(suffix, sizeof suffix, ".ipt-%ld-%llx-%x.tmp", static_cast<long>(::getpid()),
-                  static_cast<unsigned long long>(stamp ^ (counter.fetch_add(1) << 40)), attempt);
-    return (target.parent_path() / ("." + target.filename().string() + suffix)).string();
+    if (!ipt::files::write_all(fd, bytes.data(), bytes.size()))
+        throw FileError(name + ": write error: " + errno_text(errno));
 }
 
 } // namespace
 
 int open_input_file(const std::string& path, uint64_t& size) {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) throw FileError(path + ": cannot open for reading: " + errno_text(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        throw FileError(path + ": not a regular file");
-    }
-    const int flags = ::fcntl(fd, F_GETFL);
-    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    size = static_cast<uint64_t>(st.st_size);
-    return fd;
+    ipt::files::OpenedFile f = ipt::files::open_regular(path);
+    if (f.fd < 0) throw FileError(path + ": " + f.problem);
+    size = f.size;
+    return f.fd;
 }
 
 FileFormat format_of(const std::string& path) {
@@ -296,17 +271,11 @@ template <class Fill> void OutputFiles::write_with(Entry& entry, Fill&& fill) {
     const bool exists = ::stat(entry.target.c_str(), &existing) == 0;
     if (exists && !S_ISREG(existing.st_mode))
         throw FileError(entry.path + ": exists and is not a regular file; not replaced");
-    const std::filesystem::path target(entry.target);
-    int fd = -1;
     std::string temp;
-    for (unsigned attempt = 0; fd < 0 && attempt < 100; ++attempt) {
-        temp = temporary_name(target, attempt);
-        fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-        if (fd < 0 && errno != EEXIST)
-            throw FileError(entry.path + ": cannot create a file in " + target.parent_path().string() + ": " +
-                            errno_text(errno));
-    }
-    if (fd < 0) throw FileError(entry.path + ": cannot find an unused temporary name");
+    const int fd = ipt::files::create_beside(entry.target, &temp, 0666);
+    if (fd < 0)
+        throw FileError(entry.path + ": cannot create a file in " +
+                        std::filesystem::path(entry.target).parent_path().string() + ": " + errno_text(errno));
     entry.temp = temp; // removed by the destructor unless committed
     const Fd file(fd);
     // A replaced file keeps its permissions.

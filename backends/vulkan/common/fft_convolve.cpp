@@ -1,11 +1,7 @@
 #include "fft_convolve.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <initializer_list>
@@ -13,6 +9,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "common/file_access.hpp"
 
 #if IPT_HAVE_SPIRV_TOOLS
 #include <spirv-tools/libspirv.h>
@@ -318,28 +316,6 @@ const std::vector<uint32_t>& spare_kernel_records() {
     return records;
 }
 
-// Reads a whole regular file of at most `limit` bytes; empty when there is
-// none, it is something else (a FIFO is not waited on) or it is larger.
-std::vector<char> read_bounded(const std::string& path, size_t limit) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return {};
-    std::vector<char> data;
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && uint64_t(st.st_size) <= limit) {
-        data.resize(size_t(st.st_size) + 1);
-        size_t got = 0;
-        while (got < data.size()) {
-            const ssize_t n = ::read(fd, data.data() + got, data.size() - got);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            got += size_t(n);
-        }
-        data.resize(got > limit ? 0 : got);  // grew while read: not trusted
-    }
-    ::close(fd);
-    return data;
-}
-
 // VkFFT's compiled kernels, kept in one file per device next to the pipeline
 // cache: a later process loads them (loadApplicationFromString) instead of
 // running glslang again. A file is used only when its header names this
@@ -384,9 +360,6 @@ public:
     // is followed or overwritten), renamed over it.
     void save() const {
         if (path_.empty() || added_.empty()) return;
-        // Something other than a file at the path (a FIFO, a folder) is left alone.
-        struct stat st {};
-        if (::lstat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) return;
         Entries all = read(path_);
         for (const Entry& entry : added_) {
             std::erase_if(all, [&](const Entry& e) { return e.key == entry.key; });
@@ -407,12 +380,13 @@ public:
             const size_t blob_bytes = e.blob.size() * 4;
             put_u64(out, blob_bytes);
             put_u64(out, e.kernels);
-            put_u64(out, checksum(reinterpret_cast<const char*>(e.blob.data()), blob_bytes));
+            put_u64(out, ipt::files::checksum(e.blob.data(), blob_bytes));
             out.append(reinterpret_cast<const char*>(e.blob.data()), blob_bytes);
         }
         std::error_code ec;
         std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
-        write_beside_and_rename(path_, out);
+        std::string why;
+        ipt::files::replace(path_, out, &why);  // a cache that cannot be written is only slower
     }
 
 private:
@@ -422,35 +396,10 @@ private:
     // A plan's kernels take about 0.2-0.4 MB (VkFFT unrolls its radix passes).
     static constexpr size_t kMaxBytes = size_t(32) << 20;
 
-    static uint64_t checksum(const char* p, size_t n) {  // FNV-1a
-        uint64_t h = 1469598103934665603ull;
-        for (size_t i = 0; i < n; ++i) h = (h ^ uint8_t(p[i])) * 1099511628211ull;
-        return h;
-    }
     static void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
 
-    static void write_beside_and_rename(const std::string& path, const std::string& data) {
-        for (int attempt = 0; attempt < 16; ++attempt) {
-            const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
-            const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-            if (fd < 0 && errno == EEXIST) continue;
-            if (fd < 0) return;
-            size_t done = 0;
-            while (done < data.size()) {
-                const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-                if (n < 0 && errno == EINTR) continue;
-                if (n <= 0) break;
-                done += size_t(n);
-            }
-            const bool ok = done == data.size() && ::fsync(fd) == 0;
-            if (::close(fd) == 0 && ok && std::rename(tmp.c_str(), path.c_str()) == 0) return;
-            ::unlink(tmp.c_str());
-            return;
-        }
-    }
-
     static Entries read(const std::string& path) {
-        const std::vector<char> data = read_bounded(path, kMaxBytes + (size_t(1) << 20));
+        const std::string data = ipt::files::read_regular(path, kMaxBytes + (size_t(1) << 20)).data;
         size_t at = 0;
         auto take = [&](void* dst, size_t n) {
             if (data.size() - at < n) return false;
@@ -473,7 +422,7 @@ private:
             if (!take(&blob_bytes, 8) || !take(&kernels, 8) || !take(&sum, 8) || data.size() - at < blob_bytes ||
                 blob_bytes % 4 != 0)
                 return {};
-            if (checksum(data.data() + at, blob_bytes) != sum) return {};
+            if (ipt::files::checksum(data.data() + at, blob_bytes) != sum) return {};
             e.blob.resize(blob_bytes / 4);
             std::memcpy(e.blob.data(), data.data() + at, blob_bytes);
             at += blob_bytes;

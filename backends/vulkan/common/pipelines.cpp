@@ -1,9 +1,9 @@
 // Compute pipelines built from the embedded SPIR-V, the on-disk pipeline
 // cache, and the state operators attach to a device.
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
+#include "common/file_access.hpp"
 #include "device_internal.hpp"
 
 namespace ipt::vk {
@@ -19,13 +19,31 @@ std::string Device::cache_file_path(const std::string& stem) const {
     return (dir / (stem + "-" + cache_key_ + ".bin")).string();
 }
 
+namespace {
+
+// The pipeline cache file: this header, then the driver's data. The driver
+// checks its own header (vendor, device, cache UUID) but trusts the rest, so
+// data cut short or damaged on disk is caught here first.
+constexpr char kPipelineCacheMagic[8] = {'I', 'P', 'T', 'V', 'K', 'P', 'C', '1'};
+constexpr size_t kPipelineCacheHeader = sizeof kPipelineCacheMagic + 16;  // + size + checksum
+constexpr uint64_t kMaxPipelineCacheBytes = uint64_t(256) << 20;
+
+std::string driver_data(const std::string& file) {
+    uint64_t size = 0, sum = 0;
+    if (file.size() < kPipelineCacheHeader || std::memcmp(file.data(), kPipelineCacheMagic, 8) != 0) return {};
+    std::memcpy(&size, file.data() + 8, 8);
+    std::memcpy(&sum, file.data() + 16, 8);
+    if (size != file.size() - kPipelineCacheHeader) return {};
+    std::string data = file.substr(kPipelineCacheHeader);
+    return ipt::files::checksum(data.data(), data.size()) == sum ? data : std::string();
+}
+
+}  // namespace
+
 void Device::load_pipeline_cache() {
-    std::vector<char> data;
-    const std::string path = pipeline_cache_path();
-    if (!path.empty()) {
-        std::ifstream in(path, std::ios::binary);
-        if (in) data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
+    std::string data;
+    if (const std::string path = pipeline_cache_path(); !path.empty())
+        data = driver_data(ipt::files::read_regular(path, kMaxPipelineCacheBytes).data);
     VkPipelineCacheCreateInfo ci = vk_struct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
     ci.initialDataSize = data.size();
     ci.pInitialData = data.empty() ? nullptr : data.data();
@@ -48,19 +66,17 @@ void Device::save_pipeline_cache() {
     if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, nullptr) != VK_SUCCESS || size == 0) return;
     std::vector<char> data(size);
     if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, data.data()) != VK_SUCCESS) return;
+    if (size > kMaxPipelineCacheBytes) return;
+    std::string file(kPipelineCacheMagic, sizeof kPipelineCacheMagic);
+    const uint64_t sum = ipt::files::checksum(data.data(), size);
+    file.append(reinterpret_cast<const char*>(&size), 8);
+    file.append(reinterpret_cast<const char*>(&sum), 8);
+    file.append(data.data(), size);
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
-    // Written aside and renamed, so a reader never sees half a file.
-    const std::string tmp = path + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(this));
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return;
-        out.write(data.data(), static_cast<std::streamsize>(size));
-        if (!out) return;
-    }
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) std::filesystem::remove(tmp, ec);
-    else pipelines_at_load_ = pipelines_.size();
+    // A cache that cannot be written only makes the next process slower.
+    std::string why;
+    if (ipt::files::replace(path, file, &why)) pipelines_at_load_ = pipelines_.size();
 }
 
 VkPipeline Device::pipeline(const std::string& shader, const std::vector<uint32_t>& constants,

@@ -1,6 +1,8 @@
 // Tuning cache file and selection keys.
 #include "tuning.hpp"
 
+#include "common/file_access.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -117,37 +119,10 @@ bool has_our_header(const std::string& text) {
 // kMaxCacheBytes.
 CacheFile read_cache_file(const std::string& path, CacheContents& c) {
     c = CacheContents{};
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT) return {CacheFile::Missing, ""};
-        return {CacheFile::Refused, std::string("cannot be opened: ") + std::strerror(errno)};
-    }
-    struct stat st {};
-    std::string text;
-    std::string refused;
-    if (::fstat(fd, &st) != 0) refused = std::string("cannot be examined: ") + std::strerror(errno);
-    else if (!S_ISREG(st.st_mode)) refused = "is not a regular file";
-    else if (st.st_size > static_cast<off_t>(kMaxCacheBytes))
-        refused = "is " + std::to_string(st.st_size) + " bytes, more than a tuning cache's limit of " +
-                  std::to_string(kMaxCacheBytes);
-    else {
-        // Read to the end, but never past the limit (the file may grow meanwhile).
-        char chunk[1 << 16];
-        while (text.size() <= kMaxCacheBytes) {
-            const ssize_t n = ::read(fd, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0) {
-                refused = std::string("cannot be read: ") + std::strerror(errno);
-                break;
-            }
-            if (n == 0) break;
-            text.append(chunk, static_cast<size_t>(n));
-        }
-        if (refused.empty() && text.size() > kMaxCacheBytes)
-            refused = "grew past a tuning cache's limit of " + std::to_string(kMaxCacheBytes) + " bytes";
-    }
-    ::close(fd);
-    if (!refused.empty()) return {CacheFile::Refused, refused};
+    ipt::files::ReadFile file = ipt::files::read_regular(path, kMaxCacheBytes);
+    if (file.missing) return {CacheFile::Missing, ""};
+    if (!file.ok) return {CacheFile::Refused, file.problem};
+    const std::string& text = file.data;
     // An empty file (made by touch or mktemp) is a cache with nothing in it yet.
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) return {CacheFile::Empty, ""};
     json j;
@@ -169,42 +144,6 @@ CacheFile read_cache_file(const std::string& path, CacheContents& c) {
         return {CacheFile::Corrupt, e.what()};
     }
     return {CacheFile::Ours, ""};
-}
-
-// Writes all of `text` to fd.
-bool write_all(int fd, const std::string& text) {
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += static_cast<size_t>(n);
-    }
-    return true;
-}
-
-// Creates a temporary file beside `target` that nobody else can have placed
-// there: O_EXCL fails on any existing name (a symlink included, which
-// O_NOFOLLOW also refuses), and another name is tried. The first name tried is
-// "<target>.tmp.<pid>", then a random suffix is added.
-int create_temp_beside(const std::string& target, std::string* tmp) {
-    std::random_device rd;
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        *tmp = target + ".tmp." + std::to_string(::getpid());
-        if (attempt) *tmp += "." + std::to_string(rd());
-        const int fd = ::open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd >= 0 || errno != EEXIST) return fd;
-    }
-    return -1;
-}
-
-// Makes a completed rename durable (best effort: not every file system can
-// sync a directory).
-void sync_directory(const fs::path& dir) {
-    const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return;
-    ::fsync(fd);
-    ::close(fd);
 }
 
 }  // namespace
@@ -391,37 +330,6 @@ std::string cache_text(const CacheContents& c) {
     return j.dump(1) + "\n";
 }
 
-// Writes `text` to a new file beside `target` and renames it over `target`;
-// on any failure `target` is as it was and *why says what failed.
-bool replace_file(const std::string& target, const std::string& text, std::string* why) {
-    std::string tmp;
-    const int fd = create_temp_beside(target, &tmp);
-    if (fd < 0) {
-        *why = "cannot create a temporary file beside " + target + ": " + std::strerror(errno);
-        return false;
-    }
-    // Keep the permissions of the file being replaced.
-    struct stat st {};
-    if (::stat(target.c_str(), &st) == 0) ::fchmod(fd, st.st_mode & 07777);
-    bool ok = write_all(fd, text);
-    if (!ok) *why = "cannot write " + tmp + ": " + std::strerror(errno);
-    if (ok && ::fsync(fd) != 0) {
-        *why = "cannot sync " + tmp + ": " + std::strerror(errno);
-        ok = false;
-    }
-    if (::close(fd) != 0 && ok) {
-        *why = "cannot write " + tmp + ": " + std::strerror(errno);
-        ok = false;
-    }
-    if (ok && std::rename(tmp.c_str(), target.c_str()) != 0) {
-        *why = "cannot replace " + target + ": " + std::strerror(errno);
-        ok = false;
-    }
-    if (!ok) ::unlink(tmp.c_str());
-    else sync_directory(fs::path(target).parent_path());
-    return ok;
-}
-
 }  // namespace
 
 ipt_status TuningCache::save() {
@@ -446,7 +354,7 @@ ipt_status TuningCache::save() {
             for (auto& [c, m] : cands) merged.entries[k][c] = m;
         for (auto& [d, r] : rates_) merged.rates[d] = r;
         for (auto& [p, ms] : switches_) merged.switches[p] = ms;
-        if (!replace_file(target, cache_text(merged), &why)) {
+        if (!ipt::files::replace(target, cache_text(merged), &why)) {
             status = fail(IPT_ERR_INTERNAL, "tuning cache: " + why);
         } else {
             entries_ = std::move(merged.entries);
