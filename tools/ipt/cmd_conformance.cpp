@@ -1,5 +1,8 @@
 // `ipt conformance`: certifies devices and plugins against the CPU reference
 // with the engine in conformance/ (see docs/conformance.md).
+#include <unistd.h>
+
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -11,7 +14,16 @@ namespace {
 struct Options {
     ipt::conformance::Options suite;
     uint64_t seed = 0;
+    bool worker = false;
 };
+
+// This program, run again in its worker mode for the plugins under test.
+std::vector<std::string> worker_command() {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return {};  // no isolation: the plugins run in this process
+    return {self.string(), "conformance", "--worker"};
+}
 
 ipt::cli::Action setup(CLI::App& sub) {
     auto opt = std::make_shared<Options>();
@@ -26,8 +38,16 @@ ipt::cli::Action setup(CLI::App& sub) {
     sub.add_option("--case", s.case_filter, "Only cases whose label matches this pattern (* and ?)");
     sub.add_option("--reference", s.reference, "The CPU reference plugin file (default: the 'cpu' plugin next to libipt)");
     sub.add_option("--deviations", s.deviations, "Known-deviation list to use instead of the built-in one");
+    sub.add_option("--case-timeout", s.case_timeout,
+                   "Seconds a case of a --plugin may take (10 times that for the large case); past it the case fails")
+        ->capture_default_str()
+        ->check(CLI::Range(0.001, 1e6));
+    // Internal: the child process that runs the plugins under test for the parent.
+    sub.add_flag("--worker", opt->worker)->group("");
     return [opt, seed] {
+        if (opt->worker) return ipt::conformance::run_conformance_worker(opt->suite.plugins, opt->suite.quick);
         if (seed->count()) opt->suite.seed = opt->seed;
+        opt->suite.worker_command = worker_command();
         return ipt::conformance::run_conformance(opt->suite, std::cout, std::cerr);
     };
 }
