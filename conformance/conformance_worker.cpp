@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -126,6 +127,7 @@ Clock::time_point deadline_after(double seconds) {
 }
 
 constexpr uint32_t kReady = 0x49505457;  // "IPTW"
+constexpr double kStartSeconds = 60;
 
 }  // namespace
 
@@ -239,8 +241,10 @@ RunResult Worker::run(const WorkerRequest& q, double timeout_s) {
         return res;
     };
     if (fd_ < 0) {
+        // Loading the plugins (a GPU driver's start, a sanitizer's) is not
+        // the case's time: the start has its own, longer limit.
         std::string why;
-        if (!start(timeout_s, why)) return failed(why);
+        if (!start(std::max(timeout_s, kStartSeconds), why)) return failed(why);
     }
     Writer w;
     w.str(q.op);
