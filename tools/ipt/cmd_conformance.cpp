@@ -15,6 +15,7 @@ struct Options {
     ipt::conformance::Options suite;
     uint64_t seed = 0;
     bool worker = false;
+    bool in_process = false;
 };
 
 // This program, run again in its worker mode for the plugins under test.
@@ -42,12 +43,14 @@ ipt::cli::Action setup(CLI::App& sub) {
                    "Seconds a case of a --plugin may take (10 times that for the large case); past it the case fails")
         ->capture_default_str()
         ->check(CLI::Range(0.001, 1e6));
+    sub.add_flag("--in-process", opt->in_process,
+                 "Run the --plugin in this process (under a debugger); a crash or a hang of it then ends the run");
     // Internal: the child process that runs the plugins under test for the parent.
     sub.add_flag("--worker", opt->worker)->group("");
     return [opt, seed] {
         if (opt->worker) return ipt::conformance::run_conformance_worker(opt->suite.plugins, opt->suite.quick);
         if (seed->count()) opt->suite.seed = opt->seed;
-        opt->suite.worker_command = worker_command();
+        if (!opt->in_process) opt->suite.worker_command = worker_command();
         return ipt::conformance::run_conformance(opt->suite, std::cout, std::cerr);
     };
 }
