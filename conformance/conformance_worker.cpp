@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -285,6 +286,10 @@ RunResult Worker::run(const WorkerRequest& q, double timeout_s) {
 // ---- the worker's side --------------------------------------------------------
 
 int run_worker(const std::vector<std::string>& plugins, bool quick, int fd) {
+    // A parent that is killed (a test's time limit) takes a hung worker with it.
+    const pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) return 1;
     // From here on stdout is the parent's stderr (see Worker::start), so the
     // socket is the only channel of answers.
     std::unique_ptr<ipt::Context> ctx;
