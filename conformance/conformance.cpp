@@ -438,6 +438,8 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
             j["seed"] = seed;
             j["quick"] = opt.quick;
             j["reference"] = {{"plugin", reference->plugin}, {"version", reference->version}, {"path", reference->path}};
+            j["isolation"] = {{"child_process", worker != nullptr},
+                              {"case_timeout_s", worker ? nlohmann::json(opt.case_timeout) : nlohmann::json(nullptr)}};
             nlohmann::json devs = nlohmann::json::array();
             for (const DeviceInfo& d : selected) {
                 nlohmann::json jd = {{"id", d.id}, {"name", d.name}, {"kind", d.kind}, {"plugin", d.plugin}};
@@ -495,6 +497,9 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
             << (opt.quick ? "quick run" : "full run") << ", large case " << recipe_options.large_size << "x"
             << recipe_options.large_size << "\n";
         out << "reference: plugin " << reference->plugin << " " << reference->version << " on the host (" << reference->path << ")\n";
+        if (worker)
+            out << "isolation: the plugins under test run in a child process; a case fails past " << fmt("%g", opt.case_timeout)
+                << " s (" << fmt("%g", 10 * opt.case_timeout) << " s for the large case)\n";
         for (const DeviceInfo& d : selected) {
             std::vector<std::vector<std::string>> table = {
                 {"operator", "implementation", "result", "cases", "pass", "fail", "xfail", "skip", "worst |err|", "of bound", "note"}};

@@ -73,13 +73,12 @@ void conv2(const KernelArgs& args) {
     const ipt_tensor* c = args.output("C", all_single ? IPT_SINGLE : IPT_DOUBLE, rows, cols);
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t q = 0; q < cols; ++q) {
+            // Only the taps over A: A(r + r0 - i, q + c0 - j) inside the image.
+            const int64_t fr = r + r0, fc = q + c0;
             double s = 0;
-            for (int64_t i = 0; i < mh; ++i)
-                for (int64_t j = 0; j < nh; ++j) {
-                    const int64_t ar = r + r0 - i, ac = q + c0 - j;
-                    if (ar < 0 || ar >= ma || ac < 0 || ac >= na) continue;
-                    s += value(a, ar * na + ac) * k[static_cast<size_t>(i * nh + j)];
-                }
+            for (int64_t i = std::max<int64_t>(0, fr - ma + 1); i <= std::min(mh - 1, fr); ++i)
+                for (int64_t j = std::max<int64_t>(0, fc - na + 1); j <= std::min(nh - 1, fc); ++j)
+                    s += value(a, (fr - i) * na + (fc - j)) * k[static_cast<size_t>(i * nh + j)];
             if (all_single) static_cast<float*>(c->data)[r * cols + q] = static_cast<float>(s);
             else static_cast<double*>(c->data)[r * cols + q] = s;
         }
