@@ -91,43 +91,6 @@ template <bool OverlapCheck, class TOut, class TS>
 __device__ __forceinline__ void correlate_tile_rows(const TS* tile, const double* taps, const CorrGeometry& g, int tw,
                                                     int64_t p, TOut* out) {
     const int kh = g.kh, kw = g.kw;
-    if constexpr (std::is_floating_point_v<TOut> && !OverlapCheck) {
-        if (g.class_sum) {
-            // See CorrGeometry::class_sum: a partial sum per kernel row.
-            using Acc = TOut;
-            Acc acc[kPerThread];
-#pragma unroll
-            for (int k = 0; k < kPerThread; ++k) acc[k] = 0;
-            const int row0 = threadIdx.y * kPerThread;
-            const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
-            for (int rr = 0; rr < kh + kPerThread - 1; ++rr) {
-                const TS* line = tile + (row0 + rr) * tw + threadIdx.x;
-                Acc part[kPerThread];
-#pragma unroll
-                for (int k = 0; k < kPerThread; ++k) part[k] = 0;
-                for (int j = 0; j < kw; ++j) {
-                    const Acc v = static_cast<Acc>(line[j]);
-#pragma unroll
-                    for (int k = 0; k < kPerThread; ++k) {
-                        const int i = rr - k;
-                        if (i < 0 || i >= kh) continue;
-                        const Acc w = static_cast<Acc>(taps[i * kw + j]);
-                        if (w != Acc(0)) part[k] = add_rn(part[k], mul_rn(w, v));
-                    }
-                }
-#pragma unroll
-                for (int k = 0; k < kPerThread; ++k)
-                    if (rr - k >= 0 && rr - k < kh) acc[k] = add_rn(acc[k], part[k]);
-            }
-            TOut* dst = out + p * g.out_rows * g.out_cols;
-#pragma unroll
-            for (int k = 0; k < kPerThread; ++k) {
-                const int64_t r = static_cast<int64_t>(blockIdx.y) * kTileH + row0 + k;
-                if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = acc[k];
-            }
-            return;
-        }
-    }
     double acc[kPerThread];
 #pragma unroll
     for (int k = 0; k < kPerThread; ++k) acc[k] = 0.0;
@@ -158,7 +121,48 @@ __device__ __forceinline__ void correlate_tile_rows(const TS* tile, const double
     }
 }
 
-template <class TIn, class TOut, class TS>
+// correlate_tile_rows for CorrGeometry::class_sum (imfilter of single and
+// double): a partial sum per kernel row, in the output's class. Instantiated
+// for imfilter alone, so that the other callers' kernels stay as they are.
+template <class TOut, class TS>
+__device__ __forceinline__ void correlate_tile_rows_class(const TS* tile, const double* taps, const CorrGeometry& g,
+                                                          int tw, int64_t p, TOut* out) {
+    static_assert(std::is_floating_point_v<TOut>);
+    const int kh = g.kh, kw = g.kw;
+    using Acc = TOut;
+    Acc acc[kPerThread];
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) acc[k] = 0;
+    const int row0 = threadIdx.y * kPerThread;
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
+    for (int rr = 0; rr < kh + kPerThread - 1; ++rr) {
+        const TS* line = tile + (row0 + rr) * tw + threadIdx.x;
+        Acc part[kPerThread];
+#pragma unroll
+        for (int k = 0; k < kPerThread; ++k) part[k] = 0;
+        for (int j = 0; j < kw; ++j) {
+            const Acc v = static_cast<Acc>(line[j]);
+#pragma unroll
+            for (int k = 0; k < kPerThread; ++k) {
+                const int i = rr - k;
+                if (i < 0 || i >= kh) continue;
+                const Acc w = static_cast<Acc>(taps[i * kw + j]);
+                if (w != Acc(0)) part[k] = add_rn(part[k], mul_rn(w, v));
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kPerThread; ++k)
+            if (rr - k >= 0 && rr - k < kh) acc[k] = add_rn(acc[k], part[k]);
+    }
+    TOut* dst = out + p * g.out_rows * g.out_cols;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+        const int64_t r = static_cast<int64_t>(blockIdx.y) * kTileH + row0 + k;
+        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = acc[k];
+    }
+}
+
+template <class TIn, class TOut, class TS, bool ClassSum = false>
 __global__ void __launch_bounds__(kTileW* kBlockRows)
 correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
     extern __shared__ double shared_taps[];
@@ -182,6 +186,8 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
     // in the common loop even a never-taken test doubled a 31x31 kernel's time.
     if (careful)
         correlate_tile_rows<true, TOut>(tile, shared_taps, g, tw, p, out);
+    else if constexpr (ClassSum)
+        correlate_tile_rows_class<TOut>(tile, shared_taps, g, tw, p, out);
     else
         correlate_tile_rows<false, TOut>(tile, shared_taps, g, tw, p, out);
 }
@@ -378,7 +384,14 @@ void correlate_async(const TIn* a, TOut* out, Taps taps, const CorrGeometry& g, 
         dim3 block(kTileW, kBlockRows);
         dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
                   static_cast<unsigned>((g.out_rows + kTileH - 1) / kTileH), static_cast<unsigned>(g.planes));
-        correlate_tiled<TIn, TOut, TileType<TIn>><<<grid, block, bytes, s>>>(a, out, taps, g, pad);
+        bool launched = false;
+        if constexpr (std::is_floating_point_v<TOut>) {
+            if (g.class_sum) {
+                correlate_tiled<TIn, TOut, TileType<TIn>, true><<<grid, block, bytes, s>>>(a, out, taps, g, pad);
+                launched = true;
+            }
+        }
+        if (!launched) correlate_tiled<TIn, TOut, TileType<TIn>><<<grid, block, bytes, s>>>(a, out, taps, g, pad);
     } else {
         dim3 block(32, 8);
         dim3 grid = grid_2d(g.out_cols, g.out_rows, block);
