@@ -2,7 +2,6 @@
 // with the engine in conformance/ (see docs/conformance.md).
 #include <unistd.h>
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -19,11 +18,11 @@ struct Options {
 };
 
 // This program, run again in its worker mode for the plugins under test.
+// Through /proc/self/exe, which stays this program's file even when a
+// rebuild or an upgrade has replaced the path it was started from.
 std::vector<std::string> worker_command() {
-    std::error_code ec;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return {};  // no isolation: the plugins run in this process
-    return {self.string(), "conformance", "--worker"};
+    if (access("/proc/self/exe", X_OK) != 0) return {};  // no isolation: the plugins run in this process
+    return {"/proc/self/exe", "conformance", "--worker"};
 }
 
 ipt::cli::Action setup(CLI::App& sub) {
@@ -37,12 +36,13 @@ ipt::cli::Action setup(CLI::App& sub) {
     sub.add_flag("--json", s.json, "Print the report as JSON");
     CLI::Option* seed = sub.add_option("--seed", opt->seed, "Replay the inputs of an earlier run");
     sub.add_option("--case", s.case_filter, "Only cases whose label matches this pattern (* and ?)");
-    sub.add_option("--reference", s.reference, "The CPU reference plugin file (default: the 'cpu' plugin next to libipt)");
+    sub.add_option("--reference", s.reference, "The CPU reference plugin file (default: libipt_cpu.so next to libipt, whatever IPT_PLUGIN_PATH holds)");
     sub.add_option("--deviations", s.deviations, "Known-deviation list to use instead of the built-in one");
     sub.add_option("--case-timeout", s.case_timeout,
                    "Seconds a case of a --plugin may take (10 times that for the large case); past it the case fails")
         ->capture_default_str()
-        ->check(CLI::Range(0.001, 1e6));
+        ->check(CLI::Range(0.001, 1e6))
+        ->type_name("SECONDS");
     sub.add_flag("--in-process", opt->in_process,
                  "Run the --plugin in this process (under a debugger); a crash or a hang of it then ends the run");
     // Internal: the child process that runs the plugins under test for the parent.
