@@ -18,6 +18,7 @@
 
 #include "conformance_deviations.hpp"
 #include "conformance_run.hpp"
+#include "conformance_worker.hpp"
 #include "ipt/ipt.hpp"
 
 namespace ipt::conformance {
@@ -132,6 +133,9 @@ CaseOutcome judge(const ipt_op_schema& schema, const CaseSpec& c, const NamedIma
         o.message = std::move(m);
         return o;
     };
+    // A crash or a hang of the isolated plugin is a failure whatever the reference did.
+    if (!got.died.empty()) return fail("the case did not complete: " + got.died);
+    if (!ref.died.empty()) return fail("the reference (the plugin's own host implementation) did not complete: " + ref.died);
     auto skip = [&](std::string m) {
         o.outcome = Outcome::Skip;
         o.message = std::move(m);
@@ -276,6 +280,10 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
                            selected.end());
         }
         const bool plugin_mode = !opt.plugins.empty();
+        // The plugins' calls run in a child process (started at the first case).
+        std::unique_ptr<Worker> worker;
+        if (plugin_mode && !opt.worker_command.empty())
+            worker = std::make_unique<Worker>(opt.worker_command, opt.plugins, opt.quick);
 
         RecipeOptions recipe_options;
         recipe_options.quick = opt.quick;
@@ -328,21 +336,34 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
             }
             if (mine.empty()) continue;
 
-            std::vector<CaseSpec> cases = recipes_for(*schema, recipe_options);
-            if (!opt.case_filter.empty())
-                cases.erase(std::remove_if(cases.begin(), cases.end(),
-                                           [&](const CaseSpec& c) { return !glob_match(opt.case_filter, c.label()); }),
-                            cases.end());
+            // The worker finds a case by its index in the unfiltered list.
+            const std::vector<CaseSpec> all_cases = recipes_for(*schema, recipe_options);
+            std::vector<size_t> cases;
+            for (size_t k = 0; k < all_cases.size(); ++k)
+                if (opt.case_filter.empty() || glob_match(opt.case_filter, all_cases[k].label())) cases.push_back(k);
+            auto run_on = [&](const Target& t, const CaseSpec& c, size_t index, const std::string& label,
+                              const NamedImages& inputs) {
+                if (!worker || t.ctx != test.get()) return run_case(t, *schema, c, inputs);
+                const WorkerRequest q{op, index, label, seed, t.device, t.plugin, t.variant, t.pin_variant};
+                RunResult r = worker->run(q, c.large ? 10 * opt.case_timeout : opt.case_timeout);
+                if (!r.died.empty()) {
+                    progress.clear();
+                    err << "[conformance] " << op << " on device " << t.device << " (" << t.describe() << "): case '"
+                        << label << "' (seed " << seed << "): " << r.died << "; the next case runs in a fresh process\n"
+                        << std::flush;
+                }
+                return r;
+            };
             progress.op_started(op, cases.size(), mine.size());
             for (size_t ci = 0; ci < cases.size(); ++ci) {
-                const CaseSpec& c = cases[ci];
+                const CaseSpec& c = all_cases[cases[ci]];
                 const std::string label = c.label();
                 progress.update(op, ci, cases.size(), label);
                 const NamedImages inputs = generate_inputs(c, op, seed);
-                const RunResult ref = run_case(ref_target, *schema, c, inputs);
+                const RunResult ref = run_on(ref_target, c, cases[ci], label, inputs);
                 for (size_t ri : mine) {
                     Row& row = rows[ri];
-                    const RunResult got = run_case(row.target, *schema, c, inputs);
+                    const RunResult got = run_on(row.target, c, cases[ci], label, inputs);
                     CaseOutcome o = judge(*schema, c, inputs, ref, got, row);
                     const std::string kind = devices[row.device].kind;
                     const Deviation* dev = o.outcome == Outcome::Skip ? nullptr : deviations.match(op, row.target.variant, kind, label);
@@ -417,6 +438,8 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
             j["seed"] = seed;
             j["quick"] = opt.quick;
             j["reference"] = {{"plugin", reference->plugin}, {"version", reference->version}, {"path", reference->path}};
+            j["isolation"] = {{"child_process", worker != nullptr},
+                              {"case_timeout_s", worker ? nlohmann::json(opt.case_timeout) : nlohmann::json(nullptr)}};
             nlohmann::json devs = nlohmann::json::array();
             for (const DeviceInfo& d : selected) {
                 nlohmann::json jd = {{"id", d.id}, {"name", d.name}, {"kind", d.kind}, {"plugin", d.plugin}};
@@ -474,6 +497,9 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
             << (opt.quick ? "quick run" : "full run") << ", large case " << recipe_options.large_size << "x"
             << recipe_options.large_size << "\n";
         out << "reference: plugin " << reference->plugin << " " << reference->version << " on the host (" << reference->path << ")\n";
+        if (worker)
+            out << "isolation: the plugins under test run in a child process; a case fails past " << fmt("%g", opt.case_timeout)
+                << " s (" << fmt("%g", 10 * opt.case_timeout) << " s for the large case)\n";
         for (const DeviceInfo& d : selected) {
             std::vector<std::vector<std::string>> table = {
                 {"operator", "implementation", "result", "cases", "pass", "fail", "xfail", "skip", "worst |err|", "of bound", "note"}};
@@ -529,6 +555,11 @@ int run_conformance(const Options& opt, std::ostream& out, std::ostream& err) {
         err << "ipt conformance: internal error: " << e.what() << "\n";
         return kExitFail;
     }
+}
+
+int run_conformance_worker(const std::vector<std::string>& plugins, bool quick) {
+    // The answers go over stdin (a socket); stdout is the parent's stderr.
+    return run_worker(plugins, quick, STDIN_FILENO);
 }
 
 }  // namespace ipt::conformance

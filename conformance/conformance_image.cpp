@@ -180,6 +180,7 @@ std::string ImageSpec::describe() const {
     case Fill::NaN: s += "nan"; break;
     case Fill::Inf: s += "inf"; break;
     case Fill::Denormal: s += "denormal"; break;
+    case Fill::Extreme: s += "extreme"; break;
     case Fill::Density: s += "density=" + number_text(lo); break;
     case Fill::Levels: s += "levels=" + number_text(lo); break;
     case Fill::Synthetic: s += "synthetic"; break;
@@ -282,6 +283,13 @@ HostImage generate(const ImageSpec& s, Rng& rng) {
             }
         }
         break;
+    case Fill::Extreme:
+        for (size_t i = 0; i < n; ++i) {
+            const double top = dtype_highest(d);
+            const double m = rng.chance(0.1) ? top : top * rng.uniform(0.25, 1.0);
+            im.put(i, rng.chance(0.5) ? m : -m);
+        }
+        break;
     case Fill::Density:
         for (size_t i = 0; i < n; ++i) im.put(i, rng.chance(s.lo) ? nonzero_value(d, rng) : 0);
         break;
@@ -315,7 +323,7 @@ std::vector<ImageSpec> special_specs(ipt_dtype dtype, int64_t rows, int64_t cols
         fills = {Fill::Zero, Fill::Max};
     } else {
         fills = {Fill::Constant, Fill::Zero, Fill::Min, Fill::Max};
-        if (is_float(dtype)) fills.insert(fills.end(), {Fill::NaN, Fill::Inf, Fill::Denormal});
+        if (is_float(dtype)) fills.insert(fills.end(), {Fill::NaN, Fill::Inf, Fill::Denormal, Fill::Extreme});
     }
     std::vector<ImageSpec> out;
     for (Fill f : fills) {

@@ -96,6 +96,8 @@ enum class Fill {
     NaN,        // floats: random with 10% NaN
     Inf,        // floats: random with 5% +Inf and 5% -Inf
     Denormal,   // floats: half the elements subnormal (both signs)
+    Extreme,    // floats: magnitudes in [realmax/4, realmax] (a tenth exactly realmax), both signs:
+                // sums of a few products overflow, and in which order decides where
     Density,    // a fraction `lo` of the elements nonzero (random nonzero value)
     Levels,     // random integers 0..lo-1 (floats: k/(lo-1)): plateaus and ties
     Synthetic,  // the demo scene: step and roof edges, gradients, a disk, noise
@@ -128,7 +130,7 @@ HostImage generate(const ImageSpec& s, Rng& rng);
 std::vector<double> synthetic_scene(int64_t rows, int64_t cols, Rng& rng);
 
 // The special images every operator sees for an input class: constant, zero,
-// min, max; NaN, Inf and denormals for floats; 0.1%, 50% and 99.9% density
+// min, max; NaN, Inf, denormals and realmax-scaled values (extreme) for floats; 0.1%, 50% and 99.9% density
 // for logical.
 std::vector<ImageSpec> special_specs(ipt_dtype dtype, int64_t rows, int64_t cols, int64_t channels);
 

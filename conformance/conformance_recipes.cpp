@@ -657,8 +657,20 @@ OpRecipe imfilter_recipe() {
             for (const char* b : boundaries)
                 out.push_back(make_case({image_arg("A", spec(d, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Random, -0.5, 1.5)),
                                          text_arg("boundary", b)}));
-        for (Fill f : {Fill::NaN, Fill::Inf})
+        for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal, Fill::Extreme})
             out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, f))}));
+        // Overflow whatever the seed: at realmax, each kernel row's sum (0.75,
+        // 0.9, -0.9 realmax) is finite and the first two rows' total is not.
+        // In single that is Inf (MATLAB and the reference filter single in
+        // single); a wider accumulator would give 0.75 realmax. Not rank 1, so
+        // no separable route changes the order.
+        const std::vector<double> rows_overflow = {0.2, 0.3, 0.25, 0.3, 0.3, 0.3, -0.3, -0.3, -0.3};
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::Max, Fill::Min})
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23, f)),
+                                         image_arg("h", values_spec(IPT_DOUBLE, 3, 3, rows_overflow, "rows-overflow"))}));
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Denormal)), image_arg("h", spec(IPT_DOUBLE, 3, 3, Fill::Denormal))}));
         // Large kernels (FFT variants decline small ones).
         for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE, IPT_UINT8})
             for (const char* b : {"constant", "symmetric", "circular"})

@@ -1,8 +1,11 @@
 #include "conformance_run.hpp"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <set>
 
 namespace ipt::conformance {
@@ -189,26 +192,24 @@ bool Reference::target_for(const std::string& op, Target& out, std::string& why)
     return true;
 }
 
+std::string builtin_reference_path() {
+    // The loader's default folder is the one holding libipt; the CPU plugin
+    // built and installed with it is libipt_cpu.so there.
+    Dl_info info{};
+    if (!dladdr(reinterpret_cast<void*>(&ipt_context_create), &info) || !info.dli_fname) return "";
+    std::error_code ec;
+    std::filesystem::path lib = std::filesystem::canonical(info.dli_fname, ec);
+    if (ec) lib = info.dli_fname;
+    return (lib.parent_path() / "libipt_cpu.so").string();
+}
+
 std::unique_ptr<Reference> open_reference(const std::string& path_in, std::string& error) {
-    std::string path = path_in;
+    // By its file, never by a plugin's name: a plugin calling itself "cpu" on
+    // IPT_PLUGIN_PATH must not become the reference it is measured against.
+    std::string path = path_in.empty() ? builtin_reference_path() : path_in;
     if (path.empty()) {
-        // The CPU plugin that default discovery loads next to libipt.
-        try {
-            ipt::Context probe;
-            for (const ipt_plugin_report& r : probe.plugin_reports())
-                if (r.outcome == IPT_LOAD_LOADED && r.name && std::strcmp(r.name, "cpu") == 0) {
-                    path = r.path;
-                    break;
-                }
-        } catch (const ipt::Error& e) {
-            error = std::string("cannot open a context to find the CPU reference: ") + e.what();
-            return nullptr;
-        }
-        if (path.empty()) {
-            error = "no CPU reference plugin (name 'cpu') was found next to libipt or on IPT_PLUGIN_PATH; "
-                    "give its file with --reference PATH";
-            return nullptr;
-        }
+        error = "cannot locate libipt to find its CPU plugin (libipt_cpu.so); give the file with --reference PATH";
+        return nullptr;
     }
     auto ref = std::make_unique<Reference>();
     ref->ctx = std::make_unique<ipt::Context>(IPT_CONTEXT_NO_DISCOVERY);
@@ -224,6 +225,10 @@ std::unique_ptr<Reference> open_reference(const std::string& path_in, std::strin
             ref->plugin = r.name ? r.name : "";
             ref->version = r.version ? r.version : "";
         }
+    if (path_in.empty() && ref->plugin != "cpu") {
+        error = "the reference " + path + " is plugin '" + ref->plugin + "', not OpenIPT's CPU plugin 'cpu'";
+        return nullptr;
+    }
     return ref;
 }
 

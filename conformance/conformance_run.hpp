@@ -32,6 +32,9 @@ struct RunResult {
     uint32_t ran_on = IPT_DEVICE_HOST;
     std::string ran_plugin;
     std::string ran_variant;
+    // Set when the case ran in a worker process that crashed, exited or
+    // overran the case time limit (conformance_worker.hpp): how it ended.
+    std::string died;
 };
 
 // The inputs of a case, generated from the run's seed and the case label (so
@@ -55,9 +58,14 @@ struct Reference {
     bool target_for(const std::string& op, Target& out, std::string& why) const;
 };
 
-// Opens the reference from `path`, or when empty from the plugin named "cpu"
-// that default discovery finds next to libipt. Returns nullptr and sets
-// `error` (with the load-report entry) on failure.
+// The CPU plugin that ships with OpenIPT: libipt_cpu.so in the folder of
+// the libipt this process runs (the loader's default folder); "" when libipt
+// cannot be located.
+std::string builtin_reference_path();
+
+// Opens the reference from `path`, or when empty from builtin_reference_path()
+// (whatever IPT_PLUGIN_PATH holds). Returns nullptr and sets `error` (with the
+// load-report entry) on failure.
 std::unique_ptr<Reference> open_reference(const std::string& path, std::string& error);
 
 // One load-report entry as a line: path, source, outcome, plugin, versions,

@@ -337,7 +337,8 @@ TEST(ConformanceRecipes, CoverEveryOptionClassShapeAndSpecialImage) {
                 EXPECT_TRUE(any_contains(labels, prefix + special)) << prefix << special;
             }
             if (d == IPT_SINGLE || d == IPT_DOUBLE) {
-                for (const char* special : {" nan", " inf", " denormal"}) {
+                // Every run, whatever the seed: overflow and denormal classes.
+                for (const char* special : {" nan", " inf", " denormal", " extreme"}) {
                     EXPECT_TRUE(any_contains(labels, prefix + "17x23" + special)) << prefix << special;
                 }
             }
@@ -382,6 +383,22 @@ TEST(ConformanceRecipes, SpecialImagesHoldWhatTheirNamesSay) {
     size_t subnormal = 0;
     for (size_t i = 0; i < dn.numel(); ++i) subnormal += std::fpclassify(dn.load<float>(i)) == FP_SUBNORMAL;
     EXPECT_GT(subnormal, dn.numel() / 4);
+    for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+        const double top = d == IPT_SINGLE ? FLT_MAX : DBL_MAX;
+        const HostImage ex = generate(spec(d, 40, 50, Fill::Extreme), rng);
+        size_t negative = 0, at_top = 0;
+        for (size_t i = 0; i < ex.numel(); ++i) {
+            const double v = ex.get(i);
+            EXPECT_TRUE(std::isfinite(v));
+            EXPECT_GE(std::abs(v), top / 4 * (1 - 1e-7));
+            EXPECT_LE(std::abs(v), top);
+            negative += v < 0;
+            at_top += std::abs(v) == top;
+        }
+        EXPECT_GT(negative, ex.numel() / 4);
+        EXPECT_LT(negative, ex.numel() * 3 / 4);
+        EXPECT_GT(at_top, ex.numel() / 20);  // a tenth expected
+    }
     const HostImage sparse = generate(spec(IPT_LOGICAL, 200, 200, Fill::Density, 0.001), rng);
     size_t on = 0;
     for (size_t i = 0; i < sparse.numel(); ++i) on += sparse.bytes[i];
@@ -393,6 +410,42 @@ TEST(ConformanceRecipes, SpecialImagesHoldWhatTheirNamesSay) {
     EXPECT_GE(lo, 0);
     EXPECT_LE(hi, 1);
     EXPECT_GT(hi - lo, 0.8);  // edges and ramps span the range
+}
+
+// imfilter at realmax with a kernel whose rows' sums are finite and whose
+// first two rows overflow single together: present in every run, and doing
+// what it says (checked in float and double by hand here).
+TEST(ConformanceRecipes, ImfilterRowOverflowCaseIsInEveryRun) {
+    RecipeOptions quick;
+    quick.quick = true;
+    quick.large_size = 256;
+    const std::vector<CaseSpec> cases = recipes_for(builtin("ipt.imfilter"), quick);
+    const CaseSpec* found = nullptr;
+    for (const CaseSpec& c : cases)
+        if (c.label() == "A=single 17x23 max, h=double 3x3 rows-overflow") found = &c;
+    ASSERT_NE(found, nullptr);
+    for (const char* label : {"A=single 17x23 min, h=double 3x3 rows-overflow", "A=double 17x23 max, h=double 3x3 rows-overflow"})
+        EXPECT_TRUE(any_contains(labels_of(cases), label)) << label;
+    for (uint64_t seed : {1u, 477860902u}) {
+        const NamedImages in = generate_inputs(*found, "ipt.imfilter", seed);
+        const HostImage& h = *in.find("h");
+        ASSERT_EQ(h.rows, 3);
+        ASSERT_EQ(h.cols, 3);
+        volatile float big = FLT_MAX;
+        float rows[3];
+        for (int i = 0; i < 3; ++i) {
+            volatile float part = 0;
+            for (int j = 0; j < 3; ++j) part = part + static_cast<float>(h.get(static_cast<size_t>(i * 3 + j))) * big;
+            rows[i] = part;
+            EXPECT_TRUE(std::isfinite(rows[i])) << "row " << i;
+        }
+        volatile float single_sum = rows[0];
+        single_sum = single_sum + rows[1];
+        single_sum = single_sum + rows[2];
+        EXPECT_TRUE(std::isinf(single_sum));
+        const double double_sum = static_cast<double>(rows[0]) + rows[1] + rows[2];
+        EXPECT_LT(double_sum, FLT_MAX);
+    }
 }
 
 // ---- whole runs
@@ -470,6 +523,31 @@ TEST(ConformanceRun, ADeviationTurnsFailuresIntoExpectedFailsNeverPasses) {
     const RunOutput bad = run(opt);
     EXPECT_EQ(bad.code, kExitFail) << bad.out;
     EXPECT_NE(bad.out.find("deviation without a reason"), std::string::npos) << bad.out;
+}
+
+// The reference is libipt_cpu.so next to libipt, by its file: a wrong
+// plugin named "cpu" first on IPT_PLUGIN_PATH does not replace it.
+TEST(ConformanceRun, ReferenceIsTheCpuPluginNextToLibiptWhateverThePluginPath) {
+    const std::string real = fs::canonical(fs::path(IPT_BUILD_LIB_DIR) / "libipt_cpu.so").string();
+    EXPECT_EQ(builtin_reference_path(), real);
+    const char* saved = std::getenv("IPT_PLUGIN_PATH");
+    const std::string old = saved ? saved : "";
+    setenv("IPT_PLUGIN_PATH", (std::string(IPT_TEST_PLUGIN_DIR) + "/fake_cpu").c_str(), 1);
+    std::string error;
+    auto ref = open_reference("", error);
+    Options opt;
+    opt.plugins = {std::string(IPT_TEST_PLUGIN_DIR) + "/libipt_wrongconv.so"};
+    opt.op = "conv2";
+    opt.quick = true;
+    opt.seed = 5;
+    const RunOutput r = run(opt);
+    if (saved) setenv("IPT_PLUGIN_PATH", old.c_str(), 1);
+    else unsetenv("IPT_PLUGIN_PATH");
+    ASSERT_NE(ref, nullptr) << error;
+    EXPECT_EQ(ref->path, real);
+    EXPECT_EQ(ref->plugin, "cpu");
+    EXPECT_EQ(r.code, kExitFail) << r.out << r.err;
+    EXPECT_NE(r.out.find("(" + real + ")"), std::string::npos) << r.out;
 }
 
 TEST(ConformanceRun, BrokenPluginPrintsItsLoadReport) {

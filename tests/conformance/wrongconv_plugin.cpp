@@ -8,6 +8,13 @@
 
 #include "ipt/ipt_plugin.hpp"
 
+// Built a second time as "cpu" (tests/plugins/fake_cpu/libipt_cpu.so): a
+// plugin on IPT_PLUGIN_PATH that takes the reference's name must not become
+// the conformance reference.
+#ifndef IPT_WRONGCONV_NAME
+#define IPT_WRONGCONV_NAME "wrongconv"
+#endif
+
 namespace {
 
 using ipt::plugin::KernelArgs;
@@ -78,7 +85,7 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
     static const ipt_plugin_table table = [] {
         ipt_plugin_table t{};
         t.header = {sizeof(ipt_plugin_table), IPT_ABI_VERSION, IPT_API_VERSION};
-        t.name = "wrongconv";
+        t.name = IPT_WRONGCONV_NAME;
         t.vendor = "OpenIPT tests";
         t.version = "1.0";
         t.device_note = "";

@@ -5,7 +5,9 @@
 // with A_b the plane p of A extended by a border rule, w the taps (optionally
 // rotated by 180 degrees, which turns correlation into convolution), and the
 // sum accumulated in double in the order i, then j (the reference's order),
-// then converted once to the output class. For imfilter, zero taps are
+// then converted once to the output class (imfilter of single and double
+// sums in its class in the reference's order instead: see
+// CorrGeometry::class_sum). For imfilter, zero taps are
 // skipped as in the reference and MATLAB (Inf or NaN in A reaches only outputs
 // whose tap on it is nonzero); conv2 keeps the dense sum.
 //
@@ -35,6 +37,14 @@ struct CorrGeometry {
     // the reference do, so Inf/NaN in A stay local; conv2 keeps the dense sum
     // (0 * Inf = NaN), as MATLAB's conv2 and the reference do.
     bool skip_zero_taps = true;
+    // imfilter of a single or double image sums in the output's class in the
+    // reference's order (MATLAB filters single in single): each kernel row's
+    // nonzero taps (the taps rounded to the class, zero tested after
+    // rounding) summed, j in order, then the row sums added, i in order,
+    // every product and sum rounded on its own. A sum whose partial sums
+    // overflow is then Inf exactly where the reference's is; a double
+    // accumulator for single, or one running sum, gives another result.
+    bool class_sum = false;
     // conv2 (dense sum, zero border) sums only the products that overlap the
     // image, as MATLAB's conv2 does: a padded zero times an Inf or NaN tap is
     // no product at all there, not NaN. Only non-finite taps can tell the
@@ -45,6 +55,13 @@ struct CorrGeometry {
         return ri >= 0 && ri < in_rows && ci >= 0 && ci < in_cols;
     }
 };
+
+// Products and sums rounded on their own, whatever the contraction flags
+// (CorrGeometry::class_sum).
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ float add_rn(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double add_rn(double a, double b) { return __dadd_rn(a, b); }
 
 // Taps: device array of kh*kw values, row-major, float or double.
 struct Taps {
@@ -104,7 +121,48 @@ __device__ __forceinline__ void correlate_tile_rows(const TS* tile, const double
     }
 }
 
-template <class TIn, class TOut, class TS>
+// correlate_tile_rows for CorrGeometry::class_sum (imfilter of single and
+// double): a partial sum per kernel row, in the output's class. Instantiated
+// for imfilter alone, so that the other callers' kernels stay as they are.
+template <class TOut, class TS>
+__device__ __forceinline__ void correlate_tile_rows_class(const TS* tile, const double* taps, const CorrGeometry& g,
+                                                          int tw, int64_t p, TOut* out) {
+    static_assert(std::is_floating_point_v<TOut>);
+    const int kh = g.kh, kw = g.kw;
+    using Acc = TOut;
+    Acc acc[kPerThread];
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) acc[k] = 0;
+    const int row0 = threadIdx.y * kPerThread;
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
+    for (int rr = 0; rr < kh + kPerThread - 1; ++rr) {
+        const TS* line = tile + (row0 + rr) * tw + threadIdx.x;
+        Acc part[kPerThread];
+#pragma unroll
+        for (int k = 0; k < kPerThread; ++k) part[k] = 0;
+        for (int j = 0; j < kw; ++j) {
+            const Acc v = static_cast<Acc>(line[j]);
+#pragma unroll
+            for (int k = 0; k < kPerThread; ++k) {
+                const int i = rr - k;
+                if (i < 0 || i >= kh) continue;
+                const Acc w = static_cast<Acc>(taps[i * kw + j]);
+                if (w != Acc(0)) part[k] = add_rn(part[k], mul_rn(w, v));
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kPerThread; ++k)
+            if (rr - k >= 0 && rr - k < kh) acc[k] = add_rn(acc[k], part[k]);
+    }
+    TOut* dst = out + p * g.out_rows * g.out_cols;
+#pragma unroll
+    for (int k = 0; k < kPerThread; ++k) {
+        const int64_t r = static_cast<int64_t>(blockIdx.y) * kTileH + row0 + k;
+        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = acc[k];
+    }
+}
+
+template <class TIn, class TOut, class TS, bool ClassSum = false>
 __global__ void __launch_bounds__(kTileW* kBlockRows)
 correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
     extern __shared__ double shared_taps[];
@@ -128,6 +186,8 @@ correlate_tiled(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, Co
     // in the common loop even a never-taken test doubled a 31x31 kernel's time.
     if (careful)
         correlate_tile_rows<true, TOut>(tile, shared_taps, g, tw, p, out);
+    else if constexpr (ClassSum)
+        correlate_tile_rows_class<TOut>(tile, shared_taps, g, tw, p, out);
     else
         correlate_tile_rows<false, TOut>(tile, shared_taps, g, tw, p, out);
 }
@@ -140,6 +200,27 @@ __global__ void correlate_gather(const TIn* __restrict__ a, TOut* __restrict__ o
     if (r >= g.out_rows || c >= g.out_cols) return;
     const int64_t p = blockIdx.z;
     const TIn* plane = a + p * g.in_rows * g.in_cols;
+    if constexpr (std::is_floating_point_v<TOut>) {
+        if (g.class_sum) {
+            // See CorrGeometry::class_sum.
+            using Acc = TOut;
+            Acc acc = 0;
+            for (int i = 0; i < g.kh; ++i) {
+                const int64_t ri = border_index(g.border, r + i - g.off_r, g.in_rows);
+                Acc part = 0;
+                for (int j = 0; j < g.kw; ++j) {
+                    const Acc w = static_cast<Acc>(taps.at(i, j, g.kh, g.kw, g.rotate));
+                    if (w == Acc(0)) continue;
+                    const int64_t ci = border_index(g.border, c + j - g.off_c, g.in_cols);
+                    const TIn v = (ri < 0 || ci < 0) ? pad : plane[ri * g.in_cols + ci];
+                    part = add_rn(part, mul_rn(w, static_cast<Acc>(to_double(v))));
+                }
+                acc = add_rn(acc, part);
+            }
+            out[p * g.out_rows * g.out_cols + r * g.out_cols + c] = acc;
+            return;
+        }
+    }
     double acc = 0.0;
     for (int i = 0; i < g.kh; ++i) {
         const int64_t ri = border_index(g.border, r + i - g.off_r, g.in_rows);
@@ -170,7 +251,7 @@ inline constexpr bool kExactInFloat = std::is_same_v<TIn, float> || std::is_same
                                       std::is_same_v<TIn, uint16_t> || std::is_same_v<TIn, int16_t> ||
                                       std::is_same_v<TIn, bool>;
 
-template <int K, bool SkipZero, class TIn>
+template <int K, bool SkipZero, bool FloatSum, class TIn>
 __global__ void __launch_bounds__(kTileW* kBlockRows, 1)  // registers before occupancy: the taps live there
 correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
     constexpr int th = kSmallTileH + K - 1, tw = kTileW + K - 1;
@@ -190,7 +271,8 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
         for (int j = 0; j < K; ++j) {
             const double tap = taps.at(i, j, K, K, g.rotate);
             w[i][j] = static_cast<float>(tap);
-            if (!SkipZero || tap != 0.0) used[i] |= 1u << j;
+            // FloatSum: the zero test after rounding, as the reference's single taps.
+            if (!SkipZero || (FloatSum ? w[i][j] != 0.0f : tap != 0.0)) used[i] |= 1u << j;
             nonfinite_tap |= !isfinite(tap);
         }
     }
@@ -217,9 +299,11 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
         }
         return;
     }
-    double acc[kSmallPerThread];
+    // FloatSum: see CorrGeometry::class_sum; otherwise the row sums in double.
+    using Acc = std::conditional_t<FloatSum, float, double>;
+    Acc acc[kSmallPerThread];
 #pragma unroll
-    for (int k = 0; k < kSmallPerThread; ++k) acc[k] = 0.0;
+    for (int k = 0; k < kSmallPerThread; ++k) acc[k] = 0;
 #pragma unroll
     for (int t = 0; t < kSmallPerThread + K - 1; ++t) {
         float x[K];
@@ -231,10 +315,14 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
             if (i < 0 || i >= K) continue;
             float part = 0.0f;
 #pragma unroll
-            for (int j = 0; j < K; ++j)
+            for (int j = 0; j < K; ++j) {
                 // imfilter skips zero taps (0 * Inf must not reach the output).
-                part = (!SkipZero || (used[i] >> j & 1u)) ? fmaf(w[i][j], x[j], part) : part;
-            acc[k] += static_cast<double>(part);
+                if (SkipZero && !(used[i] >> j & 1u)) continue;
+                if constexpr (FloatSum) part = __fadd_rn(part, __fmul_rn(w[i][j], x[j]));
+                else part = fmaf(w[i][j], x[j], part);
+            }
+            if constexpr (FloatSum) acc[k] = __fadd_rn(acc[k], part);
+            else acc[k] += static_cast<double>(part);
         }
     }
 #pragma unroll
@@ -249,10 +337,12 @@ void launch_correlate_small(const TIn* a, float* out, Taps taps, const CorrGeome
     dim3 block(kTileW, kBlockRows);
     dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
               static_cast<unsigned>((g.out_rows + kSmallTileH - 1) / kSmallTileH), static_cast<unsigned>(g.planes));
-    if (g.skip_zero_taps)
-        correlate_small<K, true, TIn><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+    if (g.skip_zero_taps && g.class_sum)
+        correlate_small<K, true, true, TIn><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+    else if (g.skip_zero_taps)
+        correlate_small<K, true, false, TIn><<<grid, block, 0, s>>>(a, out, taps, g, pad);
     else
-        correlate_small<K, false, TIn><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+        correlate_small<K, false, false, TIn><<<grid, block, 0, s>>>(a, out, taps, g, pad);
 }
 
 // True when the small-kernel path took the call.
@@ -294,7 +384,14 @@ void correlate_async(const TIn* a, TOut* out, Taps taps, const CorrGeometry& g, 
         dim3 block(kTileW, kBlockRows);
         dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
                   static_cast<unsigned>((g.out_rows + kTileH - 1) / kTileH), static_cast<unsigned>(g.planes));
-        correlate_tiled<TIn, TOut, TileType<TIn>><<<grid, block, bytes, s>>>(a, out, taps, g, pad);
+        bool launched = false;
+        if constexpr (std::is_floating_point_v<TOut>) {
+            if (g.class_sum) {
+                correlate_tiled<TIn, TOut, TileType<TIn>, true><<<grid, block, bytes, s>>>(a, out, taps, g, pad);
+                launched = true;
+            }
+        }
+        if (!launched) correlate_tiled<TIn, TOut, TileType<TIn>><<<grid, block, bytes, s>>>(a, out, taps, g, pad);
     } else {
         dim3 block(32, 8);
         dim3 grid = grid_2d(g.out_cols, g.out_rows, block);

@@ -1,7 +1,9 @@
 // imfilter: correlation (or convolution) of each channel with h, every border
 // rule of MATLAB, 'same' or 'full' output
 // (docs/matlab-semantics.md#centre and #imfilter-boundary), as the front-end plans it (common/ops/imfilter.hpp): in double,
-// converted once to the class of A. Runs on the shared correlation engine
+// converted once to the class of A; single and double in their own class,
+// in the reference's order (CorrGeometry::class_sum), so that a sum that
+// overflows is Inf where the reference's is. Runs on the shared correlation engine
 // (tiles in shared memory, four outputs per thread).
 #include "common/context.hpp"
 #include "common/correlate.cuh"
@@ -37,6 +39,7 @@ void run_imfilter(const ipt::plugin::KernelArgs& args) {
     g.planes = p.channels;
     g.border = ipt::frontend::border_as<Border>(p.boundary);
     g.rotate = p.conv;
+    g.class_sum = p.out_class == IPT_SINGLE || p.out_class == IPT_DOUBLE;
     const Taps taps{p.h->data, p.h->dtype == IPT_SINGLE};
     visit_dtype(p.out_class, [&](auto tag) {
         using T = decltype(tag);
