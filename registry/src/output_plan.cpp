@@ -182,11 +182,11 @@ const ipt_tensor* input_named(const ipt_kernel_call& call, const char* name) {
 std::string check_output(const ipt_kernel_call& call, OutputPlan& plan, uint32_t index, int32_t dtype, int64_t rows,
                          int64_t cols, int64_t channels) {
     if (!plan.made) make_plan(call, plan);
-    const std::string got = shape(dtype, rows, cols, channels);
+    auto got = [&] { return shape(dtype, rows, cols, channels); };
     if (index < plan.outputs.size() && plan.outputs[index]) {
         const ExpectedOutput& e = *plan.outputs[index];
         if (e.dtype == dtype && e.rows == rows && e.cols == cols && e.channels == channels) return "";
-        return got + ", but the operator's plan says " + shape(e.dtype, e.rows, e.cols, e.channels);
+        return got() + ", but the operator's plan says " + shape(e.dtype, e.rows, e.cols, e.channels);
     }
     // No plan: the schema's rules on the output.
     const ipt_param_schema& p = *ipt_op_param(call.schema, index);
@@ -194,10 +194,10 @@ std::string check_output(const ipt_kernel_call& call, OutputPlan& plan, uint32_t
     const ipt_tensor* ref = input_named(call, p.ref);
     if (!ref) return "";
     if ((p.flags & IPT_P_SAME_SIZE) && (rows != ref->rows || cols != ref->cols || channels != ref->channels))
-        return got + ", but the schema says the size of '" + p.ref + "' (" + std::to_string(ref->rows) + "x" +
+        return got() + ", but the schema says the size of '" + p.ref + "' (" + std::to_string(ref->rows) + "x" +
                std::to_string(ref->cols) + "x" + std::to_string(ref->channels) + ")";
     if ((p.flags & IPT_P_SAME_DTYPE) && dtype != ref->dtype)
-        return got + ", but the schema says the class of '" + p.ref + "' (" + dtype_name(ref->dtype) + ")";
+        return got() + ", but the schema says the class of '" + p.ref + "' (" + dtype_name(ref->dtype) + ")";
     return "";
 }
 
