@@ -181,7 +181,7 @@ ipt_status host_alloc_output(void* host_call, uint32_t param_index, int32_t dtyp
         }
         ipt_status s = IPT_OK;
         auto img = allocate_image(hc->ctx, *hc->device, dtype, rows, cols, channels, &s,
-                                  std::string("alloc_output: output '") + p.name + "' of " + op.name);
+                                  {"alloc_output", p.name, op.name});
         if (!img) {
             set_plugin_error(ipt_last_error());
             return s;

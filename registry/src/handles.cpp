@@ -72,10 +72,10 @@ void destroy_context(ipt_context* ctx) {
 bool handle_is(const void* handle, HandleType type) { return handle && read_tag(handle) == live_tag(type); }
 
 ipt_status check_handle(const void* handle, HandleType want, const char* fn, const char* param) {
-    const std::string head = std::string(fn) + ": parameter '" + param + "'";
     if (!handle) return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": " + param + " is NULL");
     const uint64_t tag = read_tag(handle);
     if (tag == live_tag(want)) return IPT_OK;
+    const std::string head = std::string(fn) + ": parameter '" + param + "'";
     if (tag == (live_tag(want) ^ kFreedMask))
         return fail(IPT_ERR_MISUSE, head + " is an " + type_name(want) + " that was already " +
                                         (want == HandleType::context ? "destroyed" : "freed"));

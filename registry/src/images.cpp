@@ -90,12 +90,17 @@ private:
 
 }  // namespace
 
+std::string ImageRequest::prefix() const {
+    if (!fn) return "";
+    return std::string(fn) + (output ? std::string(": output '") + output + "' of " + (op ? op : "?") : "") + ": ";
+}
+
 ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes,
-                      const std::string& what) {
-    const std::string head = what.empty() ? "" : what + ": ";
+                      const ImageRequest& who) {
+    auto head = [&] { return who.prefix(); };
     const size_t elem = dtype_size(dtype);
     if (elem == 0)
-        return fail(IPT_ERR_INVALID_ARGUMENT, head + "dtype " + std::to_string(dtype) + " is not a class of OpenIPT");
+        return fail(IPT_ERR_INVALID_ARGUMENT, head() + "dtype " + std::to_string(dtype) + " is not a class of OpenIPT");
     // Each dimension within IPT_IMAGE_MAX_DIM, so that sums and products of
     // two stay far from int64's end; the bytes within IPT_IMAGE_MAX_BYTES, so
     // that element counts, byte counts and row_pitch * rows do too. An empty
@@ -106,10 +111,10 @@ ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channel
     } dims[] = {{"rows", rows, 0}, {"cols", cols, 0}, {"channels", channels, 1}};
     for (const auto& d : dims) {
         if (d.value < d.least)
-            return fail(IPT_ERR_INVALID_ARGUMENT, head + d.name + " must be >= " + std::to_string(d.least) + " (got " +
+            return fail(IPT_ERR_INVALID_ARGUMENT, head() + d.name + " must be >= " + std::to_string(d.least) + " (got " +
                                                       std::to_string(d.value) + ")");
         if (d.value > IPT_IMAGE_MAX_DIM)
-            return fail(IPT_ERR_INVALID_ARGUMENT, head + d.name + " " + std::to_string(d.value) +
+            return fail(IPT_ERR_INVALID_ARGUMENT, head() + d.name + " " + std::to_string(d.value) +
                                                       " is more than IPT_IMAGE_MAX_DIM (" +
                                                       std::to_string(IPT_IMAGE_MAX_DIM) + ")");
     }
@@ -120,7 +125,7 @@ ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channel
     for (uint64_t f : {static_cast<uint64_t>(channels), static_cast<uint64_t>(elem)}) {
         if (n > limit / f)
             return fail(IPT_ERR_INVALID_ARGUMENT,
-                        head + "an image of " + std::to_string(rows) + " x " + std::to_string(cols) + " x " +
+                        head() + "an image of " + std::to_string(rows) + " x " + std::to_string(cols) + " x " +
                             std::to_string(channels) + " " + dtype_name(dtype) +
                             " elements is more than IPT_IMAGE_MAX_BYTES (" + std::to_string(IPT_IMAGE_MAX_BYTES) +
                             " bytes)");
@@ -131,9 +136,9 @@ ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channel
 }
 
 ImagePtr allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype, int64_t rows, int64_t cols,
-                        int64_t channels, ipt_status* status, const std::string& what) {
+                        int64_t channels, ipt_status* status, const ImageRequest& who) {
     uint64_t bytes = 0;
-    *status = check_dims(dtype, rows, cols, channels, &bytes, what);
+    *status = check_dims(dtype, rows, cols, channels, &bytes, who);
     if (*status != IPT_OK) return nullptr;
 
     auto owned = std::make_unique<ipt_image>();
@@ -348,7 +353,7 @@ IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dt
         if (!dev)
             return fail(IPT_ERR_NOT_FOUND, "ipt_image_create: no device with id " + std::to_string(device_id));
         ipt_status s = IPT_OK;
-        auto img = allocate_image(ctx, *dev, dtype, rows, cols, channels, &s, "ipt_image_create");
+        auto img = allocate_image(ctx, *dev, dtype, rows, cols, channels, &s, {"ipt_image_create"});
         if (!img) return s;
         *out = img.release();
         return IPT_OK;

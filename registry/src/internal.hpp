@@ -178,11 +178,18 @@ struct ipt_image {
 namespace ipt::reg {
 
 // ---- images (images.cpp) ----------------------------------------------------------
+// Who asks for an image, for messages: a function, and for a plugin's
+// output the output and the operator.
+struct ImageRequest {
+    const char* fn = nullptr;
+    const char* output = nullptr;
+    const char* op = nullptr;
+    std::string prefix() const;  // "fn: " or "fn: output 'B' of op: ", "" without fn
+};
 // Checks an image's dimensions against IPT_IMAGE_MAX_DIM and
-// IPT_IMAGE_MAX_BYTES; the message names the parameter (rows, cols, channels)
-// and, when given, the function or output it concerns (`what`).
+// IPT_IMAGE_MAX_BYTES; the message names the parameter (rows, cols, channels).
 ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes,
-                      const std::string& what = "");
+                      const ImageRequest& who = {});
 // Frees an image: its memory at once, its handle into quarantine when the
 // user held it (`from_user`), or at once.
 void release_image(ipt_image* image, bool from_user = false);
@@ -192,7 +199,7 @@ struct ImageDeleter {
 using ImagePtr = std::unique_ptr<ipt_image, ImageDeleter>;
 // Allocates an image on a device; on failure returns nullptr after fail().
 ImagePtr allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype, int64_t rows, int64_t cols,
-                        int64_t channels, ipt_status* status, const std::string& what = "");
+                        int64_t channels, ipt_status* status, const ImageRequest& who = {});
 // Waits for the work queued on a device; its failure becomes the error.
 ipt_status sync_device(const Device& dev);
 ipt_status copy_bytes_to_host(const ipt_image* image, void* dst);   // tight copy

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <map>
+#include <string_view>
 
 #include "common/ops/bwdist.hpp"
 #include "common/ops/conv2.hpp"
@@ -52,8 +53,8 @@ using Planner = void (*)(const KernelArgs&, Expect&);
 
 void morphology(const fe::MorphologyPlan& p, Expect& out) { out("B", p.dtype, p.rows, p.cols); }
 
-const std::map<std::string, Planner>& planners() {
-    static const std::map<std::string, Planner> table = {
+const std::map<std::string, Planner, std::less<>>& planners() {
+    static const std::map<std::string, Planner, std::less<>> table = {
         {"ipt.bwdist",
          [](const KernelArgs& a, Expect& out) {
              const fe::BwdistPlan p = fe::plan_bwdist(a);
@@ -150,7 +151,7 @@ void make_plan(const ipt_kernel_call& call, OutputPlan& plan) {
     plan.outputs.assign(call.value_count, std::nullopt);
     // Built-in names only: a plugin's schema never takes one (the loader
     // refuses an operator that exists).
-    const auto it = planners().find(call.schema->name);
+    const auto it = planners().find(std::string_view(call.schema->name));
     if (it == planners().end()) return;
     try {
         const KernelArgs args(&call);
