@@ -498,9 +498,9 @@ IPT_API ipt_status ipt_call_create(ipt_context* ctx, const char* op, ipt_call** 
 
 IPT_API void ipt_call_free(ipt_call* call) {
     if (!call) return;
-    // A freed or foreign handle is left alone; the reason is the last error.
+    // A freed or foreign handle is left alone; the reason is the last error
+    // (which a good handle leaves as it is: it may be freed at exit).
     if (check_handle(call, HandleType::call, "ipt_call_free", "call") != IPT_OK) return;
-    clear_error();
     ipt_context* ctx = call->ctx;
     retire_handle(call, HandleType::call);  // frees the outputs not taken
     context_unref(ctx);

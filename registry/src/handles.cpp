@@ -108,8 +108,9 @@ extern "C" {
 
 IPT_API void ipt_context_destroy(ipt_context* ctx) {
     if (!ctx) return;
+    // No clear_error(): a context may be destroyed at exit, after this
+    // thread's error text is gone. Only a misused handle sets it.
     if (check_handle(ctx, HandleType::context, "ipt_context_destroy", "ctx") != IPT_OK) return;
-    clear_error();
     try {
         if (ctx->tuning->save() != IPT_OK) std::fprintf(stderr, "openipt: %s\n", ipt_last_error());
     } catch (...) {

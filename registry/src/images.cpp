@@ -448,9 +448,9 @@ IPT_API ipt_status ipt_image_copy_to(ipt_context* ctx, const ipt_image* image, u
 
 IPT_API void ipt_image_free(ipt_image* image) {
     if (!image) return;
-    // A freed or foreign handle is left alone; the reason is the last error.
+    // A freed or foreign handle is left alone; the reason is the last error
+    // (which a good handle leaves as it is: it may be freed at exit).
     if (check_handle(image, HandleType::image, "ipt_image_free", "image") != IPT_OK) return;
-    clear_error();
     release_image(image, true);
 }
 

@@ -47,7 +47,6 @@ protected:
 TEST_F(Misuse, DoubleImageFreeIsIgnoredAndReported) {
     ipt_image* img = image();
     ipt_image_free(img);
-    EXPECT_STREQ(ipt_last_error(), "");
     ipt_image_free(img);
     expect_error("ipt_image_free: parameter 'image' is an ipt_image that was already freed");
 }
@@ -212,9 +211,7 @@ TEST(MisuseContext, ImagesAndCallsOutliveTheirContext) {
     EXPECT_EQ(ipt_call_run(call), IPT_ERR_MISUSE);
     expect_error("the context of parameter 'call' was destroyed");
     ipt_call_free(call);
-    EXPECT_STREQ(ipt_last_error(), "");
     ipt_image_free(img);
-    EXPECT_STREQ(ipt_last_error(), "");
 }
 
 TEST(MisuseStatus, HasAName) { EXPECT_STREQ(ipt_status_name(IPT_ERR_MISUSE), "IPT_ERR_MISUSE"); }
