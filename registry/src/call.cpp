@@ -7,11 +7,13 @@
 #include <cstring>
 
 #include "internal.hpp"
+#include "output_plan.hpp"
 #include "selection.hpp"
 
 using namespace ipt::reg;
 
 struct ipt_call {
+    uint64_t tag = kTagCall;             // first member: see HandleType
     ipt_context* ctx = nullptr;
     const ipt_op_schema* schema = nullptr;
     std::vector<ParamValue> params;      // as set by the caller, one per schema parameter
@@ -21,6 +23,9 @@ struct ipt_call {
     std::string variant;
     std::string plugin;
     std::vector<ImagePtr> outputs;       // of the last run, until taken
+    // Per input parameter: expires when the image set there is freed.
+    std::vector<std::weak_ptr<const void>> input_alive;
+    OutputPlan planned;                  // of the current run, made on first need
 };
 
 namespace {
@@ -30,7 +35,11 @@ struct HostCall {
     ipt_context* ctx = nullptr;
     const ipt_op_schema* schema = nullptr;
     const Device* device = nullptr;
+    const Impl* impl = nullptr;
+    const ipt_kernel_call* kernel_call = nullptr;
+    OutputPlan* planned = nullptr;
     std::vector<ImagePtr> outputs;
+    std::string mismatch;  // the first output refused for not matching the plan
 };
 
 struct DispatchRecord {
@@ -78,7 +87,7 @@ std::string param_names(const ipt_op_schema& op) {
 
 // Finds a settable parameter or reports why not.
 ipt_status lookup(ipt_call* call, const char* name, const char* fn, int* index) {
-    if (!call) return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": call is NULL");
+    if (ipt_status s = check_handle(call, HandleType::call, fn, "call"); s != IPT_OK) return s;
     if (!name) return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": name is NULL");
     int i = param_index(*call->schema, name);
     if (i < 0)
@@ -141,6 +150,10 @@ ipt_status host_alloc_output(void* host_call, uint32_t param_index, int32_t dtyp
             set_plugin_error("alloc_output: host_call and out must not be NULL");
             return IPT_ERR_INVALID_ARGUMENT;
         }
+        if (!hc->kernel_call) {
+            set_plugin_error("alloc_output: the implementation has already returned");
+            return IPT_ERR_INVALID_ARGUMENT;
+        }
         const ipt_op_schema& op = *hc->schema;
         if (param_index >= op.param_count || op.params[param_index].kind != IPT_PARAM_OUTPUT) {
             set_plugin_error(("alloc_output: parameter " + std::to_string(param_index) + " of " + op.name +
@@ -157,8 +170,18 @@ ipt_status host_alloc_output(void* host_call, uint32_t param_index, int32_t dtyp
                               dtype_name(dtype) + " (catalogue: " + dtype_list(p.dtypes) + ")").c_str());
             return IPT_ERR_INVALID_ARGUMENT;
         }
+        // An output that does not match the operator's plan is refused, and
+        // the attempt fails whatever the plugin returns.
+        if (std::string why = check_output(*hc->kernel_call, *hc->planned, param_index, dtype, rows, cols, channels);
+            !why.empty()) {
+            why = "plugin '" + hc->impl->plugin->name + "' asked for output '" + p.name + "' of " + op.name + " as " + why;
+            if (hc->mismatch.empty()) hc->mismatch = why;
+            set_plugin_error(why.c_str());
+            return IPT_ERR_PLUGIN;
+        }
         ipt_status s = IPT_OK;
-        auto img = allocate_image(hc->ctx, *hc->device, dtype, rows, cols, channels, &s);
+        auto img = allocate_image(hc->ctx, *hc->device, dtype, rows, cols, channels, &s,
+                                  {"alloc_output", p.name, op.name});
         if (!img) {
             set_plugin_error(ipt_last_error());
             return s;
@@ -167,12 +190,11 @@ ipt_status host_alloc_output(void* host_call, uint32_t param_index, int32_t dtyp
             s = fill_poison(img.get(), hc->ctx->poison_byte);
             if (s != IPT_OK) {
                 set_plugin_error(ipt_last_error());
-                release_image(img.release());
                 return s;
             }
         }
         *out = &img->tensor;
-        hc->outputs[param_index] = ImagePtr(img.release());
+        hc->outputs[param_index] = std::move(img);
         return IPT_OK;
     } catch (...) {
         set_plugin_error("alloc_output: out of host memory");
@@ -260,6 +282,9 @@ void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Im
     a.hc.ctx = ctx;
     a.hc.schema = &op;
     a.hc.device = &dev;
+    a.hc.impl = &impl;
+    a.hc.planned = &call->planned;
+    a.hc.mismatch.clear();
     a.hc.outputs.clear();
     a.hc.outputs.resize(op.param_count);
     ipt_kernel_call kc{};
@@ -272,6 +297,7 @@ void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Im
     kc.value_stride = sizeof(ipt_value);
     kc.values = a.kv.data();
     kc.host_call = &a.hc;
+    a.hc.kernel_call = &kc;
 
     set_plugin_error(nullptr);
     auto t_run = Clock::now();
@@ -287,6 +313,13 @@ void run_attempt(ipt_call* call, const std::vector<ParamValue>& values, const Im
     }
     a.run_ms = ms_since(t_run);
     a.message = take_plugin_error();
+    a.hc.kernel_call = nullptr;  // kc ends here
+    if (!a.hc.mismatch.empty()) {
+        a.status = IPT_ERR_PLUGIN;
+        a.message = a.hc.mismatch;
+        return;
+    }
+    // IPT_ERR_MISUSE is the host API's (a caller's handle), never a plugin's.
     if (a.status < IPT_OK || a.status > IPT_ERR_ABI) {
         // A status this library does not define cannot reach the caller as
         // if it were one of ours.
@@ -444,7 +477,7 @@ extern "C" {
 
 IPT_API ipt_status ipt_call_create(ipt_context* ctx, const char* op, ipt_call** out) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_create: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_call_create", "ctx"); s != IPT_OK) return s;
         if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_create: out is NULL");
         if (!op) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_create: op is NULL");
         std::shared_lock lock(ctx->mutex);
@@ -456,12 +489,22 @@ IPT_API ipt_status ipt_call_create(ipt_context* ctx, const char* op, ipt_call** 
         call->params.resize(schema->param_count);
         call->wanted.resize(schema->param_count, false);
         call->outputs.resize(schema->param_count);
+        call->input_alive.resize(schema->param_count);
+        context_ref(ctx);
         *out = call.release();
         return IPT_OK;
     });
 }
 
-IPT_API void ipt_call_free(ipt_call* call) { delete call; }
+IPT_API void ipt_call_free(ipt_call* call) {
+    if (!call) return;
+    // A freed or foreign handle is left alone; the reason is the last error
+    // (which a good handle leaves as it is: it may be freed at exit).
+    if (check_handle(call, HandleType::call, "ipt_call_free", "call") != IPT_OK) return;
+    ipt_context* ctx = call->ctx;
+    retire_handle(call, HandleType::call);  // frees the outputs not taken
+    context_unref(ctx);
+}
 
 IPT_API ipt_status ipt_call_set_image(ipt_call* call, const char* name, const ipt_image* image) {
     return guard([&] {
@@ -470,6 +513,7 @@ IPT_API ipt_status ipt_call_set_image(ipt_call* call, const char* name, const ip
         if (call->schema->params[i].kind != IPT_PARAM_INPUT) return wrong_kind(call, i, "an image");
         if (!image)
             return fail(IPT_ERR_INVALID_ARGUMENT, std::string(call->schema->name) + ": image for '" + name + "' is NULL");
+        if (ipt_status s = check_handle(image, HandleType::image, "ipt_call_set_image", "image"); s != IPT_OK) return s;
         if (image->ctx != call->ctx)
             return fail(IPT_ERR_INVALID_ARGUMENT, std::string(call->schema->name) + ": image for '" + name +
                                                       "' belongs to another context");
@@ -477,6 +521,7 @@ IPT_API ipt_status ipt_call_set_image(ipt_call* call, const char* name, const ip
         pv.set = true;
         pv.image = image;
         call->params[i] = pv;
+        call->input_alive[i] = image->alive;
         return IPT_OK;
     });
 }
@@ -562,7 +607,7 @@ IPT_API ipt_status ipt_call_want_output(ipt_call* call, const char* name) {
 
 IPT_API ipt_status ipt_call_set_device(ipt_call* call, uint32_t device_id) {
     return guard([&] {
-        if (!call) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_set_device: call is NULL");
+        if (ipt_status s = check_handle(call, HandleType::call, "ipt_call_set_device", "call"); s != IPT_OK) return s;
         std::shared_lock lock(call->ctx->mutex);
         if (device_id != IPT_DEVICE_ANY && device_id >= call->ctx->devices.size())
             return fail(IPT_ERR_NOT_FOUND, "ipt_call_set_device: no device with id " + std::to_string(device_id));
@@ -573,7 +618,7 @@ IPT_API ipt_status ipt_call_set_device(ipt_call* call, uint32_t device_id) {
 
 IPT_API ipt_status ipt_call_set_variant(ipt_call* call, const char* variant) {
     return guard([&] {
-        if (!call) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_set_variant: call is NULL");
+        if (ipt_status s = check_handle(call, HandleType::call, "ipt_call_set_variant", "call"); s != IPT_OK) return s;
         call->has_variant = variant != nullptr;
         call->variant = variant ? variant : "";
         return IPT_OK;
@@ -582,7 +627,7 @@ IPT_API ipt_status ipt_call_set_variant(ipt_call* call, const char* variant) {
 
 IPT_API ipt_status ipt_call_set_plugin(ipt_call* call, const char* plugin) {
     return guard([&] {
-        if (!call) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_set_plugin: call is NULL");
+        if (ipt_status s = check_handle(call, HandleType::call, "ipt_call_set_plugin", "call"); s != IPT_OK) return s;
         call->plugin = plugin ? plugin : "";
         return IPT_OK;
     });
@@ -590,12 +635,21 @@ IPT_API ipt_status ipt_call_set_plugin(ipt_call* call, const char* plugin) {
 
 IPT_API ipt_status ipt_call_run(ipt_call* call) {
     return guard([&] {
-        if (!call) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_run: call is NULL");
+        if (ipt_status s = check_handle(call, HandleType::call, "ipt_call_run", "call"); s != IPT_OK) return s;
+        if (!handle_is(call->ctx, HandleType::context))
+            return fail(IPT_ERR_MISUSE, "ipt_call_run: the context of parameter 'call' was destroyed");
+        const ipt_op_schema& op = *call->schema;
+        for (uint32_t i = 0; i < op.param_count; ++i)
+            if (op.params[i].kind == IPT_PARAM_INPUT && call->params[i].set && call->input_alive[i].expired())
+                return fail(IPT_ERR_MISUSE, std::string("ipt_call_run: the image set for '") + op.params[i].name +
+                                                "' of " + op.name +
+                                                " was freed; an input must stay alive until the call has run");
         std::shared_lock lock(call->ctx->mutex);
         std::vector<ParamValue> values = call->params;
         ipt_status s = validate_call(*call->schema, values, call->ctx);
         if (s != IPT_OK) return s;
         for (auto& o : call->outputs) o.reset();
+        call->planned = OutputPlan{};
         return dispatch(call, values);
     });
 }
@@ -616,7 +670,7 @@ IPT_API ipt_status ipt_call_take_output(ipt_call* call, const char* name, ipt_im
 
 IPT_API ipt_status ipt_last_dispatch(const ipt_context* ctx, ipt_dispatch_info* out) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_dispatch: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_last_dispatch", "ctx"); s != IPT_OK) return s;
         if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_dispatch: out is NULL");
         if (out->struct_size < sizeof(uint32_t)) return fail(IPT_ERR_ABI, "ipt_last_dispatch: out->struct_size is not set");
         DispatchRecord& r = last_dispatch_record;
@@ -642,13 +696,14 @@ IPT_API ipt_status ipt_last_dispatch(const ipt_context* ctx, ipt_dispatch_info* 
 extern "C" {
 
 IPT_API uint32_t ipt_last_candidate_count(const ipt_context* ctx) {
+    if (check_handle(ctx, HandleType::context, "ipt_last_candidate_count", "ctx") != IPT_OK) return 0;
     const DispatchRecord& r = last_dispatch_record;
-    return ctx && r.ctx == ctx ? static_cast<uint32_t>(r.ranked.size()) : 0;
+    return r.ctx == ctx ? static_cast<uint32_t>(r.ranked.size()) : 0;
 }
 
 IPT_API ipt_status ipt_last_candidate_get(const ipt_context* ctx, uint32_t index, ipt_candidate_info* out) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_candidate_get: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_last_candidate_get", "ctx"); s != IPT_OK) return s;
         if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_last_candidate_get: out is NULL");
         if (out->struct_size < sizeof(uint32_t)) return fail(IPT_ERR_ABI, "ipt_last_candidate_get: out->struct_size is not set");
         const DispatchRecord& r = last_dispatch_record;

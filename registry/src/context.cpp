@@ -74,6 +74,12 @@ uint32_t device_from_env(const ipt_context* ctx) {
     return IPT_DEVICE_ANY;
 }
 
+// For the queries that return a value instead of a status: a handle that is
+// not a live context gives the empty answer, with the reason as the error.
+bool usable(const ipt_context* ctx, const char* fn) {
+    return check_handle(ctx, HandleType::context, fn, "ctx") == IPT_OK;
+}
+
 }  // namespace
 
 ipt_context::ipt_context() : tuning(std::make_unique<ipt::reg::TuningCache>()) {}
@@ -124,20 +130,9 @@ IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out) {
     });
 }
 
-IPT_API void ipt_context_destroy(ipt_context* ctx) {
-    if (!ctx) return;
-    try {
-        if (ctx->tuning->save() != IPT_OK)
-            std::fprintf(stderr, "openipt: %s\n", ipt_last_error());
-        unload_all(ctx);
-    } catch (...) {
-    }
-    delete ctx;
-}
-
 IPT_API ipt_status ipt_load_plugin(ipt_context* ctx, const char* path) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_load_plugin: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_load_plugin", "ctx"); s != IPT_OK) return s;
         if (!path || !*path) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_load_plugin: path is NULL or empty");
         std::unique_lock lock(ctx->mutex);
         return load_plugin_locked(ctx, path, "explicit");
@@ -146,7 +141,7 @@ IPT_API ipt_status ipt_load_plugin(ipt_context* ctx, const char* path) {
 
 IPT_API ipt_status ipt_set_device(ipt_context* ctx, uint32_t device_id) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_device: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_set_device", "ctx"); s != IPT_OK) return s;
         std::shared_lock lock(ctx->mutex);
         if (device_id != IPT_DEVICE_ANY && device_id >= ctx->devices.size())
             return fail(IPT_ERR_NOT_FOUND, "ipt_set_device: no device with id " + std::to_string(device_id));
@@ -157,7 +152,7 @@ IPT_API ipt_status ipt_set_device(ipt_context* ctx, uint32_t device_id) {
 
 IPT_API ipt_status ipt_set_fallback(ipt_context* ctx, uint32_t policy) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_fallback: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_set_fallback", "ctx"); s != IPT_OK) return s;
         if (policy != IPT_FALLBACK_ERROR && policy != IPT_FALLBACK_ALLOW)
             return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_fallback: policy must be IPT_FALLBACK_ERROR or IPT_FALLBACK_ALLOW");
         ctx->fallback = policy;
@@ -167,7 +162,7 @@ IPT_API ipt_status ipt_set_fallback(ipt_context* ctx, uint32_t policy) {
 
 IPT_API ipt_status ipt_set_selection(ipt_context* ctx, uint32_t policy) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_selection: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_set_selection", "ctx"); s != IPT_OK) return s;
         if (policy != IPT_SELECT_AUTO && policy != IPT_SELECT_STATIC)
             return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_selection: policy must be IPT_SELECT_AUTO or IPT_SELECT_STATIC");
         ctx->selection = policy;
@@ -177,25 +172,27 @@ IPT_API ipt_status ipt_set_selection(ipt_context* ctx, uint32_t policy) {
 
 IPT_API ipt_status ipt_set_tuning_cache(ipt_context* ctx, const char* path) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_set_tuning_cache: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_set_tuning_cache", "ctx"); s != IPT_OK) return s;
         ipt_status s = ctx->tuning->save();  // keep what was measured under the old path
         ctx->tuning->open(path ? path : "");
         return s;
     });
 }
 
-IPT_API const char* ipt_tuning_cache_path(const ipt_context* ctx) { return ctx ? ctx->tuning->path().c_str() : ""; }
+IPT_API const char* ipt_tuning_cache_path(const ipt_context* ctx) {
+    return usable(ctx, "ipt_tuning_cache_path") ? ctx->tuning->path().c_str() : "";
+}
 
 IPT_API ipt_status ipt_tuning_cache_save(ipt_context* ctx) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_tuning_cache_save: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_tuning_cache_save", "ctx"); s != IPT_OK) return s;
         return ctx->tuning->save();
     });
 }
 
 IPT_API ipt_status ipt_sync(ipt_context* ctx, uint32_t device_id) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_sync: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_sync", "ctx"); s != IPT_OK) return s;
         std::shared_lock lock(ctx->mutex);
         if (device_id != IPT_DEVICE_ANY && device_id >= ctx->devices.size())
             return fail(IPT_ERR_NOT_FOUND, "ipt_sync: no device with id " + std::to_string(device_id));
@@ -208,14 +205,14 @@ IPT_API ipt_status ipt_sync(ipt_context* ctx, uint32_t device_id) {
 }
 
 IPT_API uint32_t ipt_plugin_report_count(const ipt_context* ctx) {
-    if (!ctx) return 0;
+    if (!usable(ctx, "ipt_plugin_report_count")) return 0;
     std::shared_lock lock(ctx->mutex);
     return static_cast<uint32_t>(ctx->reports.size());
 }
 
 IPT_API ipt_status ipt_plugin_report_get(const ipt_context* ctx, uint32_t index, ipt_plugin_report* out) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_plugin_report_get: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_plugin_report_get", "ctx"); s != IPT_OK) return s;
         std::shared_lock lock(ctx->mutex);
         if (index >= ctx->reports.size())
             return fail(IPT_ERR_NOT_FOUND, "ipt_plugin_report_get: index " + std::to_string(index) + " is past the report (" +
@@ -239,14 +236,14 @@ IPT_API ipt_status ipt_plugin_report_get(const ipt_context* ctx, uint32_t index,
 }
 
 IPT_API uint32_t ipt_device_count(const ipt_context* ctx) {
-    if (!ctx) return 0;
+    if (!usable(ctx, "ipt_device_count")) return 0;
     std::shared_lock lock(ctx->mutex);
     return static_cast<uint32_t>(ctx->devices.size());
 }
 
 IPT_API ipt_status ipt_device_get(const ipt_context* ctx, uint32_t id, ipt_device_info* out) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_device_get: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_device_get", "ctx"); s != IPT_OK) return s;
         std::shared_lock lock(ctx->mutex);
         if (id >= ctx->devices.size())
             return fail(IPT_ERR_NOT_FOUND, "ipt_device_get: no device with id " + std::to_string(id));
@@ -266,19 +263,19 @@ IPT_API ipt_status ipt_device_get(const ipt_context* ctx, uint32_t id, ipt_devic
 }
 
 IPT_API uint32_t ipt_op_count(const ipt_context* ctx) {
-    if (!ctx) return 0;
+    if (!usable(ctx, "ipt_op_count")) return 0;
     std::shared_lock lock(ctx->mutex);
     return static_cast<uint32_t>(ctx->ops.size());
 }
 
 IPT_API const ipt_op_schema* ipt_op_get(const ipt_context* ctx, uint32_t index) {
-    if (!ctx) return nullptr;
+    if (!usable(ctx, "ipt_op_get")) return nullptr;
     std::shared_lock lock(ctx->mutex);
     return index < ctx->ops.size() ? ctx->ops[index] : nullptr;
 }
 
 IPT_API const ipt_op_schema* ipt_op_find(const ipt_context* ctx, const char* name) {
-    if (!ctx) return nullptr;
+    if (!usable(ctx, "ipt_op_find")) return nullptr;
     std::shared_lock lock(ctx->mutex);
     return find_op_locked(ctx, name);
 }
@@ -294,14 +291,14 @@ std::vector<const Impl*> impls_of(const ipt_context* ctx, const char* op) {
 }  // namespace
 
 IPT_API uint32_t ipt_impl_count(const ipt_context* ctx, const char* op) {
-    if (!ctx) return 0;
+    if (!usable(ctx, "ipt_impl_count")) return 0;
     std::shared_lock lock(ctx->mutex);
     return static_cast<uint32_t>(impls_of(ctx, op).size());
 }
 
 IPT_API ipt_status ipt_impl_get(const ipt_context* ctx, const char* op, uint32_t index, ipt_impl_info* out) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_impl_get: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_impl_get", "ctx"); s != IPT_OK) return s;
         std::shared_lock lock(ctx->mutex);
         auto list = impls_of(ctx, op);
         if (index >= list.size())

@@ -65,6 +65,7 @@ IPT_API const char* ipt_status_name(ipt_status status) {
     case IPT_ERR_DEVICE: return "IPT_ERR_DEVICE";
     case IPT_ERR_INTERNAL: return "IPT_ERR_INTERNAL";
     case IPT_ERR_ABI: return "IPT_ERR_ABI";
+    case IPT_ERR_MISUSE: return "IPT_ERR_MISUSE";
     case IPT_STATUS_MAX_ENUM: break;  // not a status: the enum's 32-bit marker
     }
     return "IPT_ERR_UNKNOWN";

@@ -90,41 +90,66 @@ private:
 
 }  // namespace
 
-ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes) {
+std::string ImageRequest::prefix() const {
+    if (!fn) return "";
+    return std::string(fn) + (output ? std::string(": output '") + output + "' of " + (op ? op : "?") : "") + ": ";
+}
+
+ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes,
+                      const ImageRequest& who) {
+    auto head = [&] { return who.prefix(); };
     const size_t elem = dtype_size(dtype);
     if (elem == 0)
-        return fail(IPT_ERR_INVALID_ARGUMENT, "dtype " + std::to_string(dtype) + " is not a class of OpenIPT");
-    if (rows < 0 || cols < 0)
-        return fail(IPT_ERR_INVALID_ARGUMENT, "rows and cols must be >= 0 (got " +
-                                                  std::to_string(rows) + " x " + std::to_string(cols) + ")");
-    if (channels < 1)
-        return fail(IPT_ERR_INVALID_ARGUMENT, "channels must be >= 1 (got " + std::to_string(channels) + ")");
-    // Byte count must fit in 63 bits.
-    const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-    uint64_t n = static_cast<uint64_t>(rows);
-    for (uint64_t f : {static_cast<uint64_t>(cols), static_cast<uint64_t>(channels), static_cast<uint64_t>(elem)}) {
-        if (f != 0 && n > limit / f)
+        return fail(IPT_ERR_INVALID_ARGUMENT, head() + "dtype " + std::to_string(dtype) + " is not a class of OpenIPT");
+    // Each dimension within IPT_IMAGE_MAX_DIM, so that sums and products of
+    // two stay far from int64's end; the bytes within IPT_IMAGE_MAX_BYTES, so
+    // that element counts, byte counts and row_pitch * rows do too. An empty
+    // image is bounded the same way: loops over its other dimension must end.
+    const struct {
+        const char* name;
+        int64_t value, least;
+    } dims[] = {{"rows", rows, 0}, {"cols", cols, 0}, {"channels", channels, 1}};
+    for (const auto& d : dims) {
+        if (d.value < d.least)
+            return fail(IPT_ERR_INVALID_ARGUMENT, head() + d.name + " must be >= " + std::to_string(d.least) + " (got " +
+                                                      std::to_string(d.value) + ")");
+        if (d.value > IPT_IMAGE_MAX_DIM)
+            return fail(IPT_ERR_INVALID_ARGUMENT, head() + d.name + " " + std::to_string(d.value) +
+                                                      " is more than IPT_IMAGE_MAX_DIM (" +
+                                                      std::to_string(IPT_IMAGE_MAX_DIM) + ")");
+    }
+    // rows * cols < 2^62 fits; each further factor is checked before it is
+    // applied.
+    const uint64_t limit = static_cast<uint64_t>(IPT_IMAGE_MAX_BYTES);
+    uint64_t n = static_cast<uint64_t>(rows) * static_cast<uint64_t>(cols);
+    for (uint64_t f : {static_cast<uint64_t>(channels), static_cast<uint64_t>(elem)}) {
+        if (n > limit / f)
             return fail(IPT_ERR_INVALID_ARGUMENT,
-                        "image of " + std::to_string(rows) + " x " + std::to_string(cols) + " x " +
+                        head() + "an image of " + std::to_string(rows) + " x " + std::to_string(cols) + " x " +
                             std::to_string(channels) + " " + dtype_name(dtype) +
-                            " elements: byte count overflows");
+                            " elements is more than IPT_IMAGE_MAX_BYTES (" + std::to_string(IPT_IMAGE_MAX_BYTES) +
+                            " bytes)");
         n *= f;
     }
     *bytes = n;
     return IPT_OK;
 }
 
-std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype,
-                                          int64_t rows, int64_t cols, int64_t channels,
-                                          ipt_status* status) {
+ImagePtr allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype, int64_t rows, int64_t cols,
+                        int64_t channels, ipt_status* status, const ImageRequest& who) {
     uint64_t bytes = 0;
-    *status = check_dims(dtype, rows, cols, channels, &bytes);
+    *status = check_dims(dtype, rows, cols, channels, &bytes, who);
     if (*status != IPT_OK) return nullptr;
 
-    auto img = std::make_unique<ipt_image>();
-    img->ctx = ctx;
-    img->device = &dev;
-    img->bytes = bytes;
+    auto owned = std::make_unique<ipt_image>();
+    owned->alive = std::make_shared<char>(0);
+    owned->ctx = ctx;
+    owned->device = &dev;
+    owned->bytes = bytes;
+    // From here on the image holds a reference to its context; release_image
+    // drops it.
+    context_ref(ctx);
+    ImagePtr img(owned.release());
     ipt_tensor& t = img->tensor;
     t.struct_size = sizeof(ipt_tensor);
     t.dtype = dtype;
@@ -163,6 +188,7 @@ std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, i
             *status = fail(s == IPT_OK ? IPT_ERR_PLUGIN : s,
                            "cannot allocate " + std::to_string(bytes) + " bytes on " +
                                device_label(dev) + (why.empty() ? "" : ": " + why));
+            img->device = nullptr;  // nothing to return to the plugin
             return nullptr;
         }
         t.buffer = buffer;
@@ -172,10 +198,11 @@ std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, i
     return img;
 }
 
-void release_image(ipt_image* image) {
+void release_image(ipt_image* image, bool from_user) {
     if (!image) return;
     if (image->device && image->device->is_host()) {
-        if (!HostBlockCache::instance().give(image->host_block, host_block_bytes(image->bytes)))
+        if (image->host_block &&
+            !HostBlockCache::instance().give(image->host_block, host_block_bytes(image->bytes)))
             std::free(image->host_block);
     } else if (image->device) {
         const ipt_plugin_table* tab = image->device->owner->table;
@@ -185,7 +212,15 @@ void release_image(ipt_image* image) {
             // A throwing mem_free leaks its buffer; nothing else can be done.
         }
     }
-    delete image;
+    ipt_context* ctx = image->ctx;
+    if (from_user) {
+        retire_handle(image, HandleType::image);
+    } else {
+        image->tag = kTagImage ^ kFreedMask;
+        delete image;
+    }
+    // Last: a destroyed context whose last image this was goes now.
+    if (ctx) context_unref(ctx);
 }
 
 ipt_status sync_device(const Device& dev) {
@@ -255,8 +290,7 @@ ipt_status fill_poison(ipt_image* image, unsigned char byte) {
     return copy_bytes_from_host(image, pattern.data());
 }
 
-std::unique_ptr<ipt_image> copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev,
-                                      ipt_status* status) {
+ImagePtr copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev, ipt_status* status) {
     const ipt_tensor& t = src->tensor;
     auto out = allocate_image(ctx, dev, t.dtype, t.rows, t.cols, t.channels, status);
     if (!out) return nullptr;
@@ -269,10 +303,7 @@ std::unique_ptr<ipt_image> copy_image(ipt_context* ctx, const ipt_image* src, co
         *status = copy_bytes_to_host(src, staging.data());
         if (*status == IPT_OK) *status = copy_bytes_from_host(out.get(), staging.data());
     }
-    if (*status != IPT_OK) {
-        release_image(out.release());
-        return nullptr;
-    }
+    if (*status != IPT_OK) return nullptr;
     return out;
 }
 
@@ -294,6 +325,21 @@ void repitch(const unsigned char* src, int64_t src_pitch, unsigned char* dst, in
         std::memcpy(dst + r * dst_pitch, src + r * src_pitch, static_cast<size_t>(row_bytes));
 }
 
+// A caller's row pitch: 0 (tight), or at least a row and small enough that
+// the offset of the last row fits in int64.
+ipt_status check_pitch(const ipt_tensor& t, int64_t host_row_pitch, const char* fn) {
+    if (host_row_pitch == 0) return IPT_OK;
+    if (host_row_pitch < t.row_pitch || host_row_pitch < 0)
+        return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": host_row_pitch " + std::to_string(host_row_pitch) +
+                                                  " is smaller than a row (" + std::to_string(t.row_pitch) + " bytes)");
+    const int64_t rows_total = t.rows * t.channels;
+    if (rows_total > 0 && host_row_pitch > IPT_IMAGE_MAX_BYTES / rows_total)
+        return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": host_row_pitch " + std::to_string(host_row_pitch) +
+                                                  " times " + std::to_string(rows_total) +
+                                                  " rows is more than IPT_IMAGE_MAX_BYTES");
+    return IPT_OK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -301,13 +347,13 @@ extern "C" {
 IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dtype dtype,
                                     int64_t rows, int64_t cols, int64_t channels, ipt_image** out) {
     return guard([&] {
-        if (!ctx) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_create: ctx is NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_image_create", "ctx"); s != IPT_OK) return s;
         if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_create: out is NULL");
         const Device* dev = find_device(ctx, device_id);
         if (!dev)
             return fail(IPT_ERR_NOT_FOUND, "ipt_image_create: no device with id " + std::to_string(device_id));
         ipt_status s = IPT_OK;
-        auto img = allocate_image(ctx, *dev, dtype, rows, cols, channels, &s);
+        auto img = allocate_image(ctx, *dev, dtype, rows, cols, channels, &s, {"ipt_image_create"});
         if (!img) return s;
         *out = img.release();
         return IPT_OK;
@@ -316,14 +362,10 @@ IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dt
 
 IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t host_row_pitch) {
     return guard([&] {
-        if (!image) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: image is NULL");
+        if (ipt_status s = check_handle(image, HandleType::image, "ipt_image_upload", "image"); s != IPT_OK) return s;
         if (!host && image->bytes) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: host is NULL");
         const ipt_tensor& t = image->tensor;
-        if (host_row_pitch != 0 && host_row_pitch < t.row_pitch)
-            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: host_row_pitch " +
-                                                      std::to_string(host_row_pitch) +
-                                                      " is smaller than a row (" +
-                                                      std::to_string(t.row_pitch) + " bytes)");
+        if (ipt_status s = check_pitch(t, host_row_pitch, "ipt_image_upload"); s != IPT_OK) return s;
         if (host_row_pitch == 0 || host_row_pitch == t.row_pitch) return copy_bytes_from_host(image, host);
         std::vector<unsigned char> tight(image->bytes);
         repitch(static_cast<const unsigned char*>(host), host_row_pitch, tight.data(), t.row_pitch,
@@ -337,14 +379,10 @@ constexpr uint64_t kObservedReadoutBytes = uint64_t{1} << 20;
 
 IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_t host_row_pitch) {
     return guard([&] {
-        if (!image) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_download: image is NULL");
+        if (ipt_status s = check_handle(image, HandleType::image, "ipt_image_download", "image"); s != IPT_OK) return s;
         if (!host && image->bytes) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_download: host is NULL");
         const ipt_tensor& t = image->tensor;
-        if (host_row_pitch != 0 && host_row_pitch < t.row_pitch)
-            return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_download: host_row_pitch " +
-                                                      std::to_string(host_row_pitch) +
-                                                      " is smaller than a row (" +
-                                                      std::to_string(t.row_pitch) + " bytes)");
+        if (ipt_status s = check_pitch(t, host_row_pitch, "ipt_image_download"); s != IPT_OK) return s;
         if (host_row_pitch == 0 || host_row_pitch == t.row_pitch) {
             // Large read-outs refine the device's copy model (the host's: a
             // memcpy that the selection prices, a GPU's download replacing it).
@@ -373,7 +411,7 @@ IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_
 
 IPT_API ipt_status ipt_image_get_info(const ipt_image* image, ipt_image_info* out) {
     return guard([&] {
-        if (!image) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_get_info: image is NULL");
+        if (ipt_status s = check_handle(image, HandleType::image, "ipt_image_get_info", "image"); s != IPT_OK) return s;
         if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_get_info: out is NULL");
         if (out->struct_size < sizeof(uint32_t))
             return fail(IPT_ERR_ABI, "ipt_image_get_info: out->struct_size is not set");
@@ -395,6 +433,8 @@ IPT_API ipt_status ipt_image_copy_to(ipt_context* ctx, const ipt_image* image, u
     return guard([&] {
         if (!ctx || !image || !out)
             return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_copy_to: ctx, image and out must not be NULL");
+        if (ipt_status s = check_handle(ctx, HandleType::context, "ipt_image_copy_to", "ctx"); s != IPT_OK) return s;
+        if (ipt_status s = check_handle(image, HandleType::image, "ipt_image_copy_to", "image"); s != IPT_OK) return s;
         const Device* dev = find_device(ctx, device_id);
         if (!dev)
             return fail(IPT_ERR_NOT_FOUND, "ipt_image_copy_to: no device with id " + std::to_string(device_id));
@@ -406,6 +446,12 @@ IPT_API ipt_status ipt_image_copy_to(ipt_context* ctx, const ipt_image* image, u
     });
 }
 
-IPT_API void ipt_image_free(ipt_image* image) { release_image(image); }
+IPT_API void ipt_image_free(ipt_image* image) {
+    if (!image) return;
+    // A freed or foreign handle is left alone; the reason is the last error
+    // (which a good handle leaves as it is: it may be freed at exit).
+    if (check_handle(image, HandleType::image, "ipt_image_free", "image") != IPT_OK) return;
+    release_image(image, true);
+}
 
 }  // extern "C"

@@ -104,11 +104,51 @@ struct Report {
 
 class TuningCache;
 
+// ---- handles (handles.cpp) --------------------------------------------------------
+// Every handle of the host API starts with a tag of its type (the first
+// member, so at offset 0 of every handle), set on creation and overwritten
+// with the type's freed value on free, as SQLite's misuse detection does.
+// Entry points check it before anything else, so that a freed handle, or a
+// handle of another type cast to this one, is IPT_ERR_MISUSE instead of a
+// crash, as long as the memory has not been reused: freed handles that the
+// user held go to a bounded quarantine first (retire_handle).
+enum class HandleType { context, image, call };
+constexpr uint64_t kTagContext = 0x495054436F6E7478ull;  // "IPTContx"
+constexpr uint64_t kTagImage = 0x49505449496D6167ull;    // "IPTIImag"
+constexpr uint64_t kTagCall = 0x495054436143616Cull;     // "IPTCaCal"
+constexpr uint64_t kFreedMask = 0xDEADDEADDEADDEADull;   // live tag ^ mask: freed
+constexpr uint64_t live_tag(HandleType t) {
+    return t == HandleType::context ? kTagContext : t == HandleType::image ? kTagImage : kTagCall;
+}
+
+// IPT_OK for a live handle of type `want`; IPT_ERR_INVALID_ARGUMENT for NULL;
+// IPT_ERR_MISUSE otherwise. Messages name the function and the parameter.
+ipt_status check_handle(const void* handle, HandleType want, const char* fn, const char* param);
+// A freed handle's memory: the destructor has run; the freed tag is written
+// and the memory kept from reuse until newer ones push it out.
+void quarantine_shell(void* shell, uint64_t freed_tag);
+
+template <class T>
+void retire_handle(T* handle, HandleType type) {
+    handle->~T();
+    quarantine_shell(handle, live_tag(type) ^ kFreedMask);
+}
+
+// Images and calls hold a reference to their context: a context destroyed
+// while they live stays (as a zombie: its handle reads freed) until the last
+// of them is freed, so that their device memory is returned to a loaded plugin.
+void context_ref(ipt_context* ctx);
+void context_unref(ipt_context* ctx);
+// Whether a handle is live, without setting an error.
+bool handle_is(const void* handle, HandleType type);
+
 }  // namespace ipt::reg
 
 struct ipt_context {
     ipt_context();
     ~ipt_context();
+    uint64_t tag = ipt::reg::kTagContext;  // first member: see HandleType
+    std::atomic<uint64_t> refs{1};          // the user's, plus one per image and call
     mutable std::shared_mutex mutex;  // loading takes it exclusively, calls shared
     std::deque<std::unique_ptr<ipt::reg::Plugin>> plugins;
     std::deque<ipt::reg::Report> reports;
@@ -125,6 +165,9 @@ struct ipt_context {
 };
 
 struct ipt_image {
+    uint64_t tag = ipt::reg::kTagImage;  // first member: see HandleType
+    // Expires when the image is freed: a call holding it as an input knows.
+    std::shared_ptr<const void> alive;
     ipt_context* ctx = nullptr;
     const ipt::reg::Device* device = nullptr;
     ipt_tensor tensor{};   // descriptor handed to plugins
@@ -135,25 +178,35 @@ struct ipt_image {
 namespace ipt::reg {
 
 // ---- images (images.cpp) ----------------------------------------------------------
-ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes);
+// Who asks for an image, for messages: a function, and for a plugin's
+// output the output and the operator.
+struct ImageRequest {
+    const char* fn = nullptr;
+    const char* output = nullptr;
+    const char* op = nullptr;
+    std::string prefix() const;  // "fn: " or "fn: output 'B' of op: ", "" without fn
+};
+// Checks an image's dimensions against IPT_IMAGE_MAX_DIM and
+// IPT_IMAGE_MAX_BYTES; the message names the parameter (rows, cols, channels).
+ipt_status check_dims(int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint64_t* bytes,
+                      const ImageRequest& who = {});
+// Frees an image: its memory at once, its handle into quarantine when the
+// user held it (`from_user`), or at once.
+void release_image(ipt_image* image, bool from_user = false);
+struct ImageDeleter {
+    void operator()(ipt_image* p) const { release_image(p); }
+};
+using ImagePtr = std::unique_ptr<ipt_image, ImageDeleter>;
 // Allocates an image on a device; on failure returns nullptr after fail().
-std::unique_ptr<ipt_image> allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype,
-                                          int64_t rows, int64_t cols, int64_t channels,
-                                          ipt_status* status);
-void release_image(ipt_image* image);
+ImagePtr allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype, int64_t rows, int64_t cols,
+                        int64_t channels, ipt_status* status, const ImageRequest& who = {});
 // Waits for the work queued on a device; its failure becomes the error.
 ipt_status sync_device(const Device& dev);
 ipt_status copy_bytes_to_host(const ipt_image* image, void* dst);   // tight copy
 ipt_status copy_bytes_from_host(ipt_image* image, const void* src); // tight copy
 ipt_status fill_poison(ipt_image* image, unsigned char byte);
 // A copy of `src` on `dev` (through host memory when needed).
-std::unique_ptr<ipt_image> copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev,
-                                      ipt_status* status);
-
-struct ImageDeleter {
-    void operator()(ipt_image* p) const { release_image(p); }
-};
-using ImagePtr = std::unique_ptr<ipt_image, ImageDeleter>;
+ImagePtr copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev, ipt_status* status);
 
 // ---- loading (loader.cpp) -----------------------------------------------------------
 ipt_status load_plugin_locked(ipt_context* ctx, const std::string& path, const std::string& source);

@@ -29,8 +29,16 @@ int main(void) {
     if (!conv || conv->param_count != IPT_COUNT_OF(ipt_conv2_params)) ++failures;
     if (IPT_BUILTIN_OP_COUNT < 18) ++failures;
     if (ipt_image_create(ctx, IPT_DEVICE_HOST, IPT_DOUBLE, -1, 2, 1, &img) != IPT_ERR_INVALID_ARGUMENT) ++failures;
+    if (ipt_image_create(ctx, IPT_DEVICE_HOST, IPT_UINT8, IPT_IMAGE_MAX_DIM + 1, 0, 1, &img) !=
+        IPT_ERR_INVALID_ARGUMENT)
+        ++failures;
     ipt_image_free(img);
+    /* A freed handle is misuse, reported, never a crash. */
+    if (img && ipt_image_download(img, back, 0) != IPT_ERR_MISUSE) ++failures;
+    ipt_image_free(img);
+    if (strstr(ipt_last_error(), "already freed") == NULL) ++failures;
     ipt_context_destroy(ctx);
+    if (ipt_device_count(ctx) != 0) ++failures;
     printf("%d failures\n", failures);
     return failures == 0 ? 0 : 1;
 }

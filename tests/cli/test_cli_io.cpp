@@ -518,15 +518,15 @@ TEST(NpyStrict, SizesAreCheckedBeforeAnythingIsAllocated) {
     const std::string huge = npy_error("<f8", "(100000000, 100000000)", Bytes());
     EXPECT_NE(huge.find("80000000000000000 bytes"), std::string::npos) << huge;
     EXPECT_NE(huge.find("crafted.npy"), std::string::npos) << huge;
-    // A side beyond 2^32 - 1, even of an empty array.
-    EXPECT_NE(npy_error("<f8", "(4294967296, 0)", Bytes()).find("dimension too large"), std::string::npos);
+    // A side beyond IPT_IMAGE_MAX_DIM (2^31 - 1), even of an empty array.
+    EXPECT_NE(npy_error("<f8", "(2147483648, 0)", Bytes()).find("dimension too large"), std::string::npos);
     EXPECT_NE(npy_error("<f8", "(0, 99999999999999999999999)", Bytes()).find("dimension too large"), std::string::npos);
     // Sides in bounds whose product overflows 64 bits.
-    EXPECT_NE(npy_error("<f8", "(4294967295, 4294967295, 4294967295)", Bytes()).find("too large"), std::string::npos);
+    EXPECT_NE(npy_error("<f8", "(2147483647, 2147483647, 2147483647)", Bytes()).find("too large"), std::string::npos);
     // A long side of an empty array is read at once (no loop over it).
     const HostImage empty = ipt::cli::decode_npy(
-        npy_by_hand("{'descr': '>f8', 'fortran_order': True, 'shape': (4294967295, 0, 3), }", Bytes()), "empty");
-    expect_shape(empty, IPT_DOUBLE, 4294967295, 0, 3);
+        npy_by_hand("{'descr': '>f8', 'fortran_order': True, 'shape': (2147483647, 0, 3), }", Bytes()), "empty");
+    expect_shape(empty, IPT_DOUBLE, 2147483647, 0, 3);
     // A header longer than any NumPy writes.
     const std::string long_header = error_of([] {
         ipt::cli::decode_npy(npy_by_hand("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }" + std::string(70000, ' '),

@@ -1,6 +1,7 @@
 // One source, one fault per build (IPT_FAULT_<name>): each plugin breaks the
 // ABI in one way, and the registry must record why and keep going.
 #include <cstddef>
+#include <cstring>
 #include <stdexcept>
 
 #include "ipt/ipt_plugin.h"
@@ -66,6 +67,45 @@ namespace {
 [[maybe_unused]] const ipt_op_schema* const stride_schemas[] = {&short_stride};
 [[maybe_unused]] const ipt_op_schema* const short_schemas[] = {&short_schema};
 
+// Outputs unlike what the operator's plan or schema says: mean2's m is 1x1,
+// double for a uint8 A; fault.same's B has A's size and class; and an output
+// larger than any image may be.
+[[maybe_unused]] const ipt_host_table* host = nullptr;
+[[maybe_unused]] ipt_status allocate(const ipt_kernel_call* call, const char* name, int32_t dtype, int64_t rows,
+                                     int64_t cols) {
+    uint32_t index = 0;
+    while (index < call->value_count && std::strcmp(ipt_op_param(call->schema, index)->name, name) != 0) ++index;
+    const ipt_tensor* out = nullptr;
+    return host->alloc_output(call->host_call, index, dtype, rows, cols, 1, &out);
+}
+[[maybe_unused]] ipt_status run_wrong_size(const ipt_kernel_call* call) { return allocate(call, "m", IPT_DOUBLE, 2, 2); }
+[[maybe_unused]] ipt_status run_wrong_class(const ipt_kernel_call* call) {
+    (void)allocate(call, "m", IPT_SINGLE, 1, 1);
+    return IPT_OK;  // as if the refused output had been made
+}
+[[maybe_unused]] ipt_status run_same_size(const ipt_kernel_call* call) { return allocate(call, "B", IPT_UINT8, 3, 3); }
+[[maybe_unused]] ipt_status run_huge_output(const ipt_kernel_call* call) {
+    return allocate(call, "B", IPT_DOUBLE, int64_t(1) << 40, 0);
+}
+[[maybe_unused]] const ipt_impl_desc wrong_output_impls_[] = {
+    {sizeof(ipt_impl_desc), "ipt.mean2", "wrong_size", IPT_KIND_HOST, 0, run_wrong_size, nullptr},
+    {sizeof(ipt_impl_desc), "ipt.mean2", "wrong_class", IPT_KIND_HOST, 0, run_wrong_class, nullptr},
+    {sizeof(ipt_impl_desc), "fault.same", "", IPT_KIND_HOST, 0, run_same_size, nullptr},
+    {sizeof(ipt_impl_desc), "fault.any", "", IPT_KIND_HOST, 0, run_huge_output, nullptr},
+};
+[[maybe_unused]] const ipt_impl_desc* const wrong_output_impls[] = {&wrong_output_impls_[0], &wrong_output_impls_[1],
+                                                                   &wrong_output_impls_[2], &wrong_output_impls_[3]};
+[[maybe_unused]] const ipt_param_schema same_params[] = {
+    IPT_IN("A", IPT_DT_ALL, 0, NULL, "image"),
+    {"B", IPT_PARAM_OUTPUT, IPT_DT_ALL, IPT_P_SAME_SIZE | IPT_P_SAME_DTYPE, NULL, NULL, 0, 0, 0, 0, "A", "like A"},
+};
+[[maybe_unused]] const ipt_op_schema same_schema = {sizeof(ipt_op_schema), "fault.same", "", "", IPT_PARAMS(same_params),
+                                                    NULL, IPT_CMP_EXACT, 0, ""};
+// An output the schema says nothing about.
+[[maybe_unused]] const ipt_op_schema any_schema = {sizeof(ipt_op_schema), "fault.any", "", "", IPT_PARAMS(params),
+                                                   NULL, IPT_CMP_EXACT, 0, ""};
+[[maybe_unused]] const ipt_op_schema* const wrong_output_schemas[] = {&same_schema, &any_schema};
+
 // The table introducing the one schema a fault plugin brings.
 [[maybe_unused]] const ipt_plugin_table* with_schema(ipt_plugin_table& table, const ipt_op_schema* const* schema) {
     table.schema_count = 1;
@@ -86,8 +126,10 @@ namespace {
 }  // namespace
 
 #if !defined(IPT_FAULT_no_entry)
-extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table*, const char** reason) {
+extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_host_table* host_table,
+                                                                      const char** reason) {
     static ipt_plugin_table table = make_table();
+    host = host_table;
     (void)reason;
     (void)table;
 #if defined(IPT_FAULT_wrong_abi)
@@ -133,6 +175,12 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
     return &table;
 #elif defined(IPT_FAULT_huge_param_count)
     return with_schema(table, huge_count_schemas);
+#elif defined(IPT_FAULT_wrong_output)
+    table.impl_count = 4;
+    table.impls = wrong_output_impls;
+    table.schema_count = 2;
+    table.schemas = wrong_output_schemas;
+    return &table;
 #endif
 }
 #else

@@ -38,12 +38,13 @@ TEST_F(CApi, NullHandlesAreRejectedWithAMessage) {
 TEST_F(CApi, ImageSizesAreChecked) {
     ipt_image* img = reinterpret_cast<ipt_image*>(0x1);
     EXPECT_EQ(ipt_image_create(ctx, 0, IPT_UINT8, -1, 4, 1, &img), IPT_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(ipt_last_error()).find("rows and cols must be >= 0"), std::string::npos);
+    EXPECT_NE(std::string(ipt_last_error()).find("rows must be >= 0"), std::string::npos);
     EXPECT_EQ(ipt_image_create(ctx, 0, IPT_UINT8, 4, 4, 0, &img), IPT_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(ipt_image_create(ctx, 0, static_cast<ipt_dtype>(42), 4, 4, 1, &img), IPT_ERR_INVALID_ARGUMENT);
     const int64_t huge = std::numeric_limits<int64_t>::max() / 4;
     EXPECT_EQ(ipt_image_create(ctx, 0, IPT_DOUBLE, huge, 16, 1, &img), IPT_ERR_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(ipt_last_error()).find("overflows"), std::string::npos);
+    EXPECT_NE(std::string(ipt_last_error()).find("rows " + std::to_string(huge) + " is more than IPT_IMAGE_MAX_DIM"),
+              std::string::npos);
     EXPECT_EQ(ipt_image_create(ctx, 99, IPT_UINT8, 4, 4, 1, &img), IPT_ERR_NOT_FOUND);
     EXPECT_EQ(img, reinterpret_cast<ipt_image*>(0x1)) << "outputs untouched on failure";
 }

@@ -23,9 +23,9 @@
 
 namespace ipt::cli {
 
-// The longest side the CLI accepts (TIFF's own limit; PNG's is lower). Keeps
-// every size product of an image inside 64 bits.
-inline constexpr int64_t kMaxImageDimension = int64_t{0xFFFFFFFF};
+// The longest side the CLI accepts: the library's (ipt.h). Keeps every size
+// product of an image inside 64 bits.
+inline constexpr int64_t kMaxImageDimension = IPT_IMAGE_MAX_DIM;
 
 struct HostImage {
     ipt_dtype dtype = IPT_DOUBLE;

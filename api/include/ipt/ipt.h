@@ -6,6 +6,11 @@
  *    On failure a message is available from ipt_last_error(), per thread, and
  *    output arguments are left untouched.
  *  - Handles are opaque. A context may be used from several threads at once.
+ *    Every handle carries a tag of its type that every function checks: a
+ *    freed handle, or one of another type, is IPT_ERR_MISUSE (functions
+ *    returning void ignore it and set the thread's last error) as long as
+ *    its memory has not been reused; the library holds the most recently
+ *    freed handles back from reuse for that (see docs/abi.md).
  *  - Structs the library fills in start with `struct_size`: set it to
  *    sizeof(the struct) before the call; the library writes only the fields
  *    that fit, so old callers keep working against a newer library.
@@ -49,6 +54,8 @@ typedef enum ipt_status {
     IPT_ERR_DEVICE = 6,           /* the device reported an error */
     IPT_ERR_INTERNAL = 7,
     IPT_ERR_ABI = 8,              /* version or struct_size mismatch */
+    IPT_ERR_MISUSE = 9,           /* a freed handle or a handle of another type; the message
+                                     names the function and the parameter */
     IPT_STATUS_MAX_ENUM = 0x7FFFFFFF
 } ipt_status;
 
@@ -93,7 +100,11 @@ IPT_API uint32_t ipt_version_api(void);
 #define IPT_CONTEXT_NO_DISCOVERY 1u /* do not load IPT_PLUGIN_PATH or the default folder */
 
 IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out);
-IPT_API void ipt_context_destroy(ipt_context* ctx); /* NULL is ignored */
+/* NULL is ignored. Images and calls still alive keep the context's plugins
+ * loaded until they are freed (the handle itself is dead at once); calls of
+ * a destroyed context fail with IPT_ERR_MISUSE, its images may still be read
+ * and freed. */
+IPT_API void ipt_context_destroy(ipt_context* ctx);
 
 /* Loads one plugin file. A plugin found twice (same file) is loaded once and
  * the second attempt is recorded as "duplicate". A failure is recorded in the
@@ -218,8 +229,16 @@ typedef struct ipt_image_info {
     uint32_t device_id;
 } ipt_image_info;
 
+/* Bounds of an image, so that no size arithmetic can overflow int64: rows,
+ * cols and channels at most IPT_IMAGE_MAX_DIM each, and rows * cols *
+ * channels * element size at most IPT_IMAGE_MAX_BYTES (an empty image too:
+ * its other dimensions stay within IPT_IMAGE_MAX_DIM). */
+#define IPT_IMAGE_MAX_DIM INT64_C(2147483647)
+#define IPT_IMAGE_MAX_BYTES (INT64_C(1) << 48)
+
 /* A new image on a device, contents undefined. rows, cols >= 0 (an empty image
- * is allowed), channels >= 1. */
+ * is allowed), channels >= 1, within the bounds above (IPT_ERR_INVALID_ARGUMENT
+ * naming the parameter otherwise). */
 IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dtype dtype,
                                     int64_t rows, int64_t cols, int64_t channels,
                                     ipt_image** out);
@@ -243,7 +262,9 @@ IPT_API void ipt_image_free(ipt_image* image); /* NULL is ignored */
 IPT_API ipt_status ipt_call_create(ipt_context* ctx, const char* op, ipt_call** out);
 IPT_API void ipt_call_free(ipt_call* call); /* frees outputs not taken */
 
-/* The call refers to the image (no copy): keep it alive until the call has run. */
+/* The call refers to the image (no copy): keep it alive until the call has
+ * run. Running a call whose input image was freed meanwhile is
+ * IPT_ERR_MISUSE naming the parameter (never a read of freed memory). */
 IPT_API ipt_status ipt_call_set_image(ipt_call* call, const char* name, const ipt_image* image);
 IPT_API ipt_status ipt_call_set_int(ipt_call* call, const char* name, int64_t value);
 IPT_API ipt_status ipt_call_set_float(ipt_call* call, const char* name, double value);

@@ -222,12 +222,26 @@ inline std::vector<uint16_t> inverse_colormap(const std::vector<int32_t>& mapq, 
 
 }  // namespace dither_detail
 
-inline DitherPlan plan_dither(const ipt::plugin::KernelArgs& args) {
+// X's class: logical without a map, uint8 up to 256 colours, else uint16.
+inline int32_t dither_output_class(const ipt_tensor* map) {
+    return !map ? IPT_LOGICAL : map->rows <= 256 ? IPT_UINT8 : IPT_UINT16;
+}
+
+// The plan's sizes only (X: I's rows and cols, dither_output_class), without
+// colormap tables or checks: what the registry checks outputs against.
+inline DitherPlan plan_dither_output(const ipt::plugin::KernelArgs& args) {
     const ipt_tensor* img = args.image("I");
-    const ipt_tensor* map = args.image("map");
     DitherPlan p;
     p.rows = img->rows;
     p.cols = img->cols;
+    p.out_dtype = dither_output_class(args.image("map"));
+    return p;
+}
+
+inline DitherPlan plan_dither(const ipt::plugin::KernelArgs& args) {
+    const ipt_tensor* img = args.image("I");
+    const ipt_tensor* map = args.image("map");
+    DitherPlan p = plan_dither_output(args);
     p.channels = static_cast<int>(img->channels);
     p.qm = static_cast<int>(args.integer("Qm"));
     p.qe = static_cast<int>(args.integer("Qe"));
@@ -240,7 +254,6 @@ inline DitherPlan plan_dither(const ipt::plugin::KernelArgs& args) {
         if (img->channels != 1)
             ipt::plugin::invalid("ipt.dither: parameter 'I' must be a grayscale image (1 channel) when no map "
                                  "is given");
-        p.out_dtype = IPT_LOGICAL;
         p.mapq = {0, 0, 0, p.top, p.top, p.top};
         // A level's colour is that of its cell centre on the diagonal; the
         // centre grows with the level, so white is a threshold (ties: black).
@@ -266,7 +279,6 @@ inline DitherPlan plan_dither(const ipt::plugin::KernelArgs& args) {
             ipt::plugin::invalid("ipt.dither: parameter 'map' must have values in [0, 1]");
         p.mapq[i] = static_cast<int32_t>(std::floor(m[i] * p.top + 0.5));
     }
-    p.out_dtype = map->rows <= 256 ? IPT_UINT8 : IPT_UINT16;
     p.white_from = 0;
     if (p.qm <= kDitherTableMaxQm && p.rows > 0 && p.cols > 0)
         p.inverse = dither_detail::inverse_colormap(p.mapq, p.qm, p.shift);

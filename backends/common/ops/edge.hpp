@@ -203,18 +203,25 @@ inline void check_sigma(double sigma, double reach, const std::string& method) {
     }
 }
 
-inline EdgePlan plan_edge(const ipt::plugin::KernelArgs& args) {
-    using ipt::plugin::invalid;
+// The plan's sizes only (BW: I's size; thresh: 1 x thresh_count), without
+// filters or checks: what the registry checks outputs against.
+inline EdgePlan plan_edge_output(const ipt::plugin::KernelArgs& args) {
     EdgePlan p;
     p.I = args.image("I");
     p.rows = p.I->rows;
     p.cols = p.I->cols;
     p.working_class = p.I->dtype == IPT_DOUBLE ? IPT_DOUBLE : IPT_SINGLE;
+    p.method = edge_method(args.text("method"));
+    p.thresh_count = p.method == EdgeMethod::Canny ? 2 : 1;
+    return p;
+}
+
+inline EdgePlan plan_edge(const ipt::plugin::KernelArgs& args) {
+    using ipt::plugin::invalid;
+    EdgePlan p = plan_edge_output(args);
     const std::string m = args.text("method");
-    p.method = edge_method(m);
     const bool canny = p.method == EdgeMethod::Canny;
     p.gradient = p.method == EdgeMethod::Sobel || p.method == EdgeMethod::Prewitt || p.method == EdgeMethod::Roberts;
-    p.thresh_count = canny ? 2 : 1;
 
     p.threshold_given = args.present("threshold");
     if (p.threshold_given) {

@@ -146,7 +146,9 @@ inline ImadjustTable imadjust_table(const ImadjustPlan& plan, const double* limi
     return t;
 }
 
-inline ImadjustPlan plan_imadjust(const ipt::plugin::KernelArgs& args) {
+// The plan's sizes only (J: class and size of I), without curves or tables:
+// what the registry checks outputs against.
+inline ImadjustPlan plan_imadjust_output(const ipt::plugin::KernelArgs& args) {
     ImadjustPlan p;
     p.I = args.image("I");
     p.dtype = p.I->dtype;
@@ -154,6 +156,11 @@ inline ImadjustPlan plan_imadjust(const ipt::plugin::KernelArgs& args) {
     p.cols = p.I->cols;
     p.channels = p.I->channels;
     p.plane = p.rows * p.cols;
+    return p;
+}
+
+inline ImadjustPlan plan_imadjust(const ipt::plugin::KernelArgs& args) {
+    ImadjustPlan p = plan_imadjust_output(args);
     p.curves.resize(static_cast<size_t>(p.channels));
     const bool rgb = p.channels == 3;
 
