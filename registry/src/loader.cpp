@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "internal.hpp"
+#include "library_file.hpp"
 #include "tuning.hpp"
 
 namespace fs = std::filesystem;
@@ -129,6 +131,8 @@ std::string parameter_rule_problem(const ipt_op_schema& s) {
     return "";
 }
 
+}  // namespace
+
 // Checks that a schema a plugin hands over can be read: sizes (IPT_ERR_ABI)
 // first, then contents (IPT_ERR_PLUGIN).
 ipt_status check_schema(const ipt_op_schema* s, uint32_t i) {
@@ -155,6 +159,8 @@ ipt_status check_schema(const ipt_op_schema* s, uint32_t i) {
     if (!rule.empty()) return fail(IPT_ERR_PLUGIN, which + " ('" + s->name + "'): " + rule);
     return IPT_OK;
 }
+
+namespace {
 
 std::string canonical_path(const std::string& path) {
     std::error_code ec;
@@ -312,6 +318,11 @@ ipt_status load_plugin_locked(ipt_context* ctx, const std::string& path, const s
         ctx->reports.push_back(report);
         return fail(s, "plugin " + path + ": " + why);
     };
+
+    // A file dlopen would die or block on (truncated, a FIFO, not ELF) is
+    // refused before it gets there.
+    if (std::optional<std::string> problem = library_file_problem(path))
+        return finish_failed(IPT_ERR_PLUGIN, "cannot load shared library: refused before loading: " + *problem);
 
     auto plugin = std::make_unique<Plugin>();
     plugin->path = path;
