@@ -103,6 +103,10 @@ const ipt_op_schema* adopt_schema(Plugin& plugin, const ipt_op_schema& s) {
 // A bound that no operator's parameter list comes near; a count beyond it is
 // a corrupt or hostile schema, not an operator.
 constexpr uint32_t kMaxSchemaParams = 64;
+// The most values a number list may hold (the parser's bound for a list
+// without its own, params.cpp): a larger max_count would let a short text
+// such as "0:1e9" expand into billions of values before it is counted.
+constexpr uint32_t kMaxListValues = uint32_t(1) << 24;
 
 // What makes a schema's parameters unusable by validation, or "": names
 // unique, kinds known, enumerations with values, and every rule that refers
@@ -116,6 +120,9 @@ std::string parameter_rule_problem(const ipt_op_schema& s) {
         if (p.kind < IPT_PARAM_INPUT || p.kind > IPT_PARAM_ENUM)
             return name + " has unknown kind " + std::to_string(p.kind);
         if (p.kind == IPT_PARAM_ENUM && (!p.values || !*p.values)) return name + " is an enumeration without values";
+        if (p.kind == IPT_PARAM_FLOATS && p.max_count > kMaxListValues)
+            return name + " allows " + std::to_string(p.max_count) + " values, more than the " +
+                   std::to_string(kMaxListValues) + " a number list may have";
         const bool image = p.kind == IPT_PARAM_INPUT || p.kind == IPT_PARAM_OUTPUT;
         const uint32_t image_rules = IPT_P_SAME_SIZE | IPT_P_SAME_DTYPE | IPT_P_LUT;
         if ((p.flags & image_rules) && !image) return name + " has an image rule (same size, class or LUT) but is no image";
