@@ -49,6 +49,8 @@ def chunk(kind, body):
 
 
 def png(width, height, depth, color, rows, extra=b"", interlace=0):
+    """rows: the scanlines without filter bytes (for Adam7, those of each pass's
+    reduced image in order)."""
     ihdr = struct.pack(">IIBBBBB", width, height, depth, color, 0, 0, interlace)
     raw = b"".join(b"\x00" + r for r in rows)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + extra + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
@@ -62,7 +64,9 @@ put("png", "palette_2x2.png", png(2, 2, 8, 3, [bytes([0, 1]), bytes([1, 0])],
                                   extra=chunk(b"PLTE", bytes([0, 0, 0, 255, 255, 255]))))
 put("png", "gray_alpha_1x1.png", png(1, 1, 8, 4, [bytes([9, 200])]))
 put("png", "rgba16_1x1.png", png(1, 1, 16, 6, [struct.pack(">4H", 1, 2, 3, 65535)]))
-put("png", "interlaced_3x3.png", png(3, 3, 8, 0, [bytes([1, 2, 3])] * 3, interlace=1))
+# Adam7 on 3x3: pass 1 (0,0); 4 (2,0); 5 row 2 x 0,2; 6 rows 0,2 x 1; 7 row 1.
+put("png", "interlaced_3x3.png", png(3, 3, 8, 0, [bytes([1]), bytes([3]), bytes([7, 9]), bytes([2]), bytes([8]),
+                                                  bytes([4, 5, 6])], interlace=1))
 
 
 # ---- TIFF (baseline, one strip, uncompressed) ------------------------------------
