@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,11 +28,15 @@ namespace library_file_detail {
 using Ehdr = Elf64_Ehdr;
 using Phdr = Elf64_Phdr;
 using Shdr = Elf64_Shdr;
+using Dyn = Elf64_Dyn;
+using Sym = Elf64_Sym;
 constexpr unsigned char kClass = ELFCLASS64;
 #else
 using Ehdr = Elf32_Ehdr;
 using Phdr = Elf32_Phdr;
 using Shdr = Elf32_Shdr;
+using Dyn = Elf32_Dyn;
+using Sym = Elf32_Sym;
 constexpr unsigned char kClass = ELFCLASS32;
 #endif
 
@@ -178,6 +183,65 @@ inline std::optional<std::string> library_file_problem(const std::string& path) 
                    ") ends at byte " + d::end_of(ph[i].p_offset, 1, ph[i].p_filesz) + has;
     }
     if (!loadable) return std::string("the ELF file has no loadable segment");
+
+    // The dynamic section: the dynamic linker follows its tables without
+    // checking them, so a zeroed one (a file with holes after a crash) or one
+    // pointing outside the file's loaded bytes crashes it.
+    const d::Phdr* dynamic = nullptr;
+    for (const d::Phdr& p : ph)
+        if (p.p_type == PT_DYNAMIC) dynamic = &p;
+    if (!dynamic) return std::string("the ELF file has no dynamic section");
+    std::vector<d::Dyn> dyn(static_cast<size_t>(std::min<uint64_t>(dynamic->p_filesz / sizeof(d::Dyn), 4096)));
+    if (!dyn.empty() && !d::read_at(f.fd, dyn.data(), dyn.size() * sizeof(d::Dyn), dynamic->p_offset))
+        return std::string("cannot read the dynamic section");
+    // Whether [addr, addr + bytes) lies in the file-backed part of one PT_LOAD.
+    auto loaded = [&](uint64_t addr, uint64_t bytes) {
+        for (const d::Phdr& p : ph)
+            if (p.p_type == PT_LOAD && addr >= p.p_vaddr && addr - p.p_vaddr <= p.p_filesz &&
+                bytes <= p.p_filesz - (addr - p.p_vaddr))
+                return true;
+        return false;
+    };
+    bool terminated = false;
+    uint64_t value[DT_NUM] = {};
+    bool present[DT_NUM] = {};
+    uint64_t gnu_hash = 0;
+    bool has_gnu_hash = false;
+    for (const d::Dyn& e : dyn) {
+        if (e.d_tag == DT_NULL) {
+            terminated = true;
+            break;
+        }
+        if (e.d_tag > 0 && e.d_tag < DT_NUM) {
+            present[e.d_tag] = true;
+            value[e.d_tag] = e.d_un.d_val;
+        } else if (e.d_tag == DT_GNU_HASH) {
+            has_gnu_hash = true;
+            gnu_hash = e.d_un.d_ptr;
+        }
+    }
+    if (!terminated) return std::string("the dynamic section has no DT_NULL end (a corrupt file)");
+    if (!present[DT_SYMTAB] || !present[DT_STRTAB])
+        return std::string("the dynamic section lacks DT_SYMTAB or DT_STRTAB (a zeroed or corrupt file)");
+    struct Table {
+        int tag, size_tag;
+        uint64_t least;
+        const char* name;
+    };
+    const Table tables[] = {
+        {DT_STRTAB, DT_STRSZ, 1, "DT_STRTAB"},        {DT_SYMTAB, -1, sizeof(d::Sym), "DT_SYMTAB"},
+        {DT_HASH, -1, 8, "DT_HASH"},                 {DT_RELA, DT_RELASZ, 0, "DT_RELA"},
+        {DT_REL, DT_RELSZ, 0, "DT_REL"},              {DT_JMPREL, DT_PLTRELSZ, 0, "DT_JMPREL"},
+        {DT_INIT_ARRAY, DT_INIT_ARRAYSZ, 0, "DT_INIT_ARRAY"}, {DT_FINI_ARRAY, DT_FINI_ARRAYSZ, 0, "DT_FINI_ARRAY"},
+    };
+    for (const Table& t : tables) {
+        if (!present[t.tag]) continue;
+        const uint64_t bytes = t.size_tag >= 0 && present[t.size_tag] ? value[t.size_tag] : t.least;
+        if (!loaded(value[t.tag], bytes))
+            return std::string("the dynamic section's ") + t.name + " lies outside the file's loaded bytes";
+    }
+    if (has_gnu_hash && !loaded(gnu_hash, 16))
+        return std::string("the dynamic section's DT_GNU_HASH lies outside the file's loaded bytes");
 
     // Section headers (not read by dlopen, but a table or section past the
     // end is the mark of a truncated file).

@@ -105,6 +105,24 @@ for i, text in enumerate(["1:0.5:3", "[1 2 3]", "[0.01 0.99]", "0:179", "[0:5:17
                           "same", "full", "1e308", "nan", "1,2;3", "[]", "0:1e-9:1", "linspace", "  8 "]):
     put("param_text", f"text{i:02d}", text)
 
+# ---- shared library files: a minimal x86-64 ET_DYN (one PT_LOAD over the
+# whole file, a PT_DYNAMIC inside it, a section table of one null entry) and cuts
+def elf(machine=62):
+    ehsize, phsize, shsize = 64, 56, 64
+    phoff, shoff = ehsize, ehsize + 2 * phsize
+    size = shoff + shsize
+    eh = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8)
+    eh += struct.pack("<HHIQQQIHHHHHH", 3, machine, 1, 0, phoff, shoff, 0, ehsize, phsize, 2, shsize, 1, 0)
+    load = struct.pack("<IIQQQQQQ", 1, 5, 0, 0, 0, size, size, 4096)
+    dyn = struct.pack("<IIQQQQQQ", 2, 6, shoff, shoff, shoff, 16, 16, 8)
+    return eh + load + dyn + bytes(shsize)
+
+
+put("library_file", "minimal_dyn.so", elf())
+put("library_file", "minimal_cut.so", elf()[:150])
+put("library_file", "aarch64.so", elf(183))
+put("library_file", "text.so", "not a library\n")
+
 # ---- schemas: random bytes, the target makes a schema of anything ------------------
 rng = random.Random(14)
 for i in range(6):

@@ -188,6 +188,33 @@ TEST_F(PatchedElf, DynamicSegmentPastTheEndIsRefused) {
     expect_refused(file("dynamic_past_end"), "(PT_DYNAMIC) ends at byte");
 }
 
+// A dynamic section of zeros (a file with holes after a crash): the dynamic
+// linker would dereference its missing tables.
+TEST_F(PatchedElf, ZeroedDynamicSectionIsRefused) {
+    const Elf64_Phdr dyn = phdr(find(PT_DYNAMIC));
+    std::vector<char> bytes = cpu_;
+    std::memset(bytes.data() + dyn.p_offset, 0, dyn.p_filesz);
+    write_file(file("zero_dynamic"), bytes);
+    expect_refused(file("zero_dynamic"), "the dynamic section lacks DT_SYMTAB or DT_STRTAB");
+}
+
+TEST_F(PatchedElf, DynamicTablePastTheLoadedBytesIsRefused) {
+    const Elf64_Phdr dyn = phdr(find(PT_DYNAMIC));
+    std::vector<char> bytes = cpu_;
+    bool patched = false;
+    for (uint64_t at = dyn.p_offset; at + sizeof(Elf64_Dyn) <= dyn.p_offset + dyn.p_filesz; at += sizeof(Elf64_Dyn)) {
+        Elf64_Dyn e;
+        std::memcpy(&e, bytes.data() + at, sizeof e);
+        if (e.d_tag != DT_SYMTAB) continue;
+        e.d_un.d_ptr = uint64_t(1) << 40;
+        std::memcpy(bytes.data() + at, &e, sizeof e);
+        patched = true;
+    }
+    ASSERT_TRUE(patched);
+    write_file(file("symtab_far"), bytes);
+    expect_refused(file("symtab_far"), "DT_SYMTAB lies outside the file's loaded bytes");
+}
+
 TEST_F(PatchedElf, OverflowingOffsetsAreRefused) {
     const size_t i = find(PT_LOAD);
     Elf64_Phdr ph = phdr(i);
