@@ -14,6 +14,7 @@ packages=(
   libvkfft-dev glslang-dev     # conv2's fft variant on Vulkan (glslang linked statically)
   libopencv-dev                # peer library in bench/
   gnuplot-nox                  # charts of `ipt bench`
+  clang libclang-rt-dev        # libFuzzer and the sanitizer runtimes for clang (tests/fuzz)
 )
 
 missing=()

@@ -4,9 +4,12 @@
 #   tools/run.sh test   install what is missing, build, run every test, build
 #                       plugins/facet against the installed OpenIPT and run its
 #                       tests and conformance, then build the registry and CPU
-#                       backend with ASan+UBSan and run their tests again
+#                       backend with ASan+UBSan and run their tests again,
+#                       then build the libFuzzer targets (tests/fuzz) with
+#                       clang and run each for a bounded time
 # Environment: JOBS (parallel build jobs, default: number of cores),
-# BUILD_DIR (default: build), IPT_CMAKE_ARGS (extra configure arguments).
+# BUILD_DIR (default: build), IPT_CMAKE_ARGS (extra configure arguments),
+# FUZZ_SECONDS (time each fuzz target runs, default 30).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -70,5 +73,50 @@ step "tests under ASan+UBSan"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 (cd "$asan" && ctest --output-on-failure -j "$jobs" --timeout 1800 -E 'conformance_.*full') || status=1
+
+# libFuzzer on the file readers, the parameter text parser and the plugin
+# schema validator, everything built with clang, ASan and UBSan. A crash, a
+# leak, undefined behaviour, a hang or an allocation past libFuzzer's limit
+# fails the run; the input that caused it is kept under $fuzz/findings/.
+step "libFuzzer targets with ASan+UBSan"
+fuzz="${build}-fuzz"
+fuzz_seconds="${FUZZ_SECONDS:-30}"
+export IPT_TUNING_CACHE=
+if cmake -S . -B "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+     -DIPT_FUZZ=ON -DIPT_WITH_CUDA=OFF -DIPT_WITH_VULKAN=OFF -DIPT_BUILD_BENCH=OFF -DIPT_BUILD_TESTS=OFF > /dev/null &&
+   cmake --build "$fuzz" -j "$jobs" --target ipt_fuzz; then
+  step "fuzzing: the seed corpus and past findings once, then ${fuzz_seconds} s per target"
+  (cd "$fuzz" && ctest --output-on-failure -L fuzz) || status=1
+  # The committed corpus stays as it is: each target grows a copy.
+  rm -rf "$fuzz/corpus" "$fuzz/findings"
+  fuzz_one() {
+    local t="$1"
+    cp -r "tests/fuzz/corpus/$t" "$fuzz/corpus/$t"
+    mkdir -p "$fuzz/findings/$t"
+    if "$fuzz/bin/fuzz_$t" -max_total_time="$fuzz_seconds" -timeout=20 -print_final_stats=1 \
+         -artifact_prefix="$fuzz/findings/$t/" "$fuzz/corpus/$t" > "$fuzz/findings/$t.log" 2>&1; then
+      echo "fuzz_$t: $(grep -E '^stat::number_of_executed_units' "$fuzz/findings/$t.log" | awk '{print $2}') inputs, no finding"
+    else
+      tail -n 80 "$fuzz/findings/$t.log"
+      echo "fuzz_$t: FINDING, input kept in $fuzz/findings/$t/ (replay: $fuzz/bin/fuzz_$t FILE)"
+      return 1
+    fi
+  }
+  mkdir -p "$fuzz/corpus"
+  pids=()
+  while read -r t; do
+    [ -n "$t" ] || continue
+    fuzz_one "$t" &
+    pids+=("$!")
+    if [ "${#pids[@]}" -ge "$jobs" ]; then
+      for p in "${pids[@]}"; do wait "$p" || status=1; done
+      pids=()
+    fi
+  done < "$fuzz/fuzz_targets.txt"
+  for p in "${pids[@]}"; do wait "$p" || status=1; done
+else
+  echo "the fuzz targets did not build"
+  status=1
+fi
 
 exit $status

@@ -213,6 +213,9 @@ ipt_status load_plugin_locked(ipt_context* ctx, const std::string& path, const s
 void discover_plugins(ipt_context* ctx);
 const ipt_host_table* host_table();
 void unload_all(ipt_context* ctx);
+// Checks a schema a plugin hands over (schema number `index` of its table)
+// before anything reads it as an operator: IPT_OK, or the failure recorded.
+ipt_status check_schema(const ipt_op_schema* s, uint32_t index);
 
 // The schema of an operator; built-in ones may be named without "ipt.".
 const ipt_op_schema* find_op_locked(const ipt_context* ctx, const char* name);

@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <thread>
 
 #include "internal.hpp"
+#include "library_file.hpp"
 #include "tuning.hpp"
 
 namespace fs = std::filesystem;
@@ -101,6 +103,10 @@ const ipt_op_schema* adopt_schema(Plugin& plugin, const ipt_op_schema& s) {
 // A bound that no operator's parameter list comes near; a count beyond it is
 // a corrupt or hostile schema, not an operator.
 constexpr uint32_t kMaxSchemaParams = 64;
+// The most values a number list may hold (the parser's bound for a list
+// without its own, params.cpp): a larger max_count would let a short text
+// such as "0:1e9" expand into billions of values before it is counted.
+constexpr uint32_t kMaxListValues = uint32_t(1) << 24;
 
 // What makes a schema's parameters unusable by validation, or "": names
 // unique, kinds known, enumerations with values, and every rule that refers
@@ -114,6 +120,9 @@ std::string parameter_rule_problem(const ipt_op_schema& s) {
         if (p.kind < IPT_PARAM_INPUT || p.kind > IPT_PARAM_ENUM)
             return name + " has unknown kind " + std::to_string(p.kind);
         if (p.kind == IPT_PARAM_ENUM && (!p.values || !*p.values)) return name + " is an enumeration without values";
+        if (p.kind == IPT_PARAM_FLOATS && p.max_count > kMaxListValues)
+            return name + " allows " + std::to_string(p.max_count) + " values, more than the " +
+                   std::to_string(kMaxListValues) + " a number list may have";
         const bool image = p.kind == IPT_PARAM_INPUT || p.kind == IPT_PARAM_OUTPUT;
         const uint32_t image_rules = IPT_P_SAME_SIZE | IPT_P_SAME_DTYPE | IPT_P_LUT;
         if ((p.flags & image_rules) && !image) return name + " has an image rule (same size, class or LUT) but is no image";
@@ -128,6 +137,8 @@ std::string parameter_rule_problem(const ipt_op_schema& s) {
     }
     return "";
 }
+
+}  // namespace
 
 // Checks that a schema a plugin hands over can be read: sizes (IPT_ERR_ABI)
 // first, then contents (IPT_ERR_PLUGIN).
@@ -155,6 +166,8 @@ ipt_status check_schema(const ipt_op_schema* s, uint32_t i) {
     if (!rule.empty()) return fail(IPT_ERR_PLUGIN, which + " ('" + s->name + "'): " + rule);
     return IPT_OK;
 }
+
+namespace {
 
 std::string canonical_path(const std::string& path) {
     std::error_code ec;
@@ -312,6 +325,11 @@ ipt_status load_plugin_locked(ipt_context* ctx, const std::string& path, const s
         ctx->reports.push_back(report);
         return fail(s, "plugin " + path + ": " + why);
     };
+
+    // A file dlopen would die or block on (truncated, a FIFO, not ELF) is
+    // refused before it gets there.
+    if (std::optional<std::string> problem = library_file_problem(path))
+        return finish_failed(IPT_ERR_PLUGIN, "cannot load shared library: refused before loading: " + *problem);
 
     auto plugin = std::make_unique<Plugin>();
     plugin->path = path;

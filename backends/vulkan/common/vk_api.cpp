@@ -3,6 +3,10 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <optional>
+
+#include "device_internal.hpp"
+#include "library_file.hpp"
 
 namespace ipt::vk {
 
@@ -22,7 +26,19 @@ std::string load_loader() {
     // IPT_VULKAN_LOADER lets a run bring its own loader (a machine with a
     // Vulkan driver but no libvulkan.so.1 installed).
     std::string tried;
-    const char* candidates[] = {getenv("IPT_VULKAN_LOADER"), "libvulkan.so.1", "libvulkan.so"};
+    const char* chosen = getenv("IPT_VULKAN_LOADER");
+    // A path is checked before dlopen, which dies on a truncated library and
+    // blocks on a FIFO. The variable names this loader and no other: when it
+    // is refused there is no Vulkan device. Bare names are left to the
+    // dynamic linker's search.
+    if (chosen && *chosen && is_library_path(chosen)) {
+        if (std::optional<std::string> problem = library_file_problem(chosen)) {
+            const std::string why = std::string("IPT_VULKAN_LOADER=") + chosen + " refused: " + *problem;
+            log(2, why);
+            return "no Vulkan loader: " + why;
+        }
+    }
+    const char* candidates[] = {chosen, "libvulkan.so.1", "libvulkan.so"};
     for (const char* name : candidates) {
         if (!name || !*name) continue;
         loader_handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
