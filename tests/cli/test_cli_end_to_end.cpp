@@ -541,7 +541,7 @@ TEST(CliInputs, AlphaAndPagesAreReadOnlyWhenNamed) {
 TEST(CliRun, EmptyOutputsOfEitherShapeAreFast) {
     const auto dir = temp_dir();
     write_npy(dir / "k.npy", matrix(1, 1, {2}));
-    for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{0, 3000000000}, {3000000000, 0}}) {
+    for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{0, 2147483647}, {2147483647, 0}}) {
         const std::string size = std::to_string(rows) + "x" + std::to_string(cols);
         SCOPED_TRACE(size);
         write_npy(dir / "a.npy", HostImage::from_values(rows, cols, 1, std::vector<double>{}));
