@@ -36,19 +36,29 @@ struct OpenedFile {
     std::string problem;
 };
 
+// What a file that is not a regular file is, for messages.
+inline std::string file_kind(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    return "something else";
+}
+
 inline OpenedFile open_regular(const std::string& path) {
     OpenedFile f;
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         f.missing = errno == ENOENT;
-        f.problem = std::string("cannot be opened: ") + std::strerror(errno);
+        f.problem = std::string("cannot open the file: ") + std::strerror(errno);
         return f;
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
-        f.problem = std::string("cannot be examined: ") + std::strerror(errno);
+        f.problem = std::string("cannot stat the file: ") + std::strerror(errno);
     } else if (!S_ISREG(st.st_mode)) {
-        f.problem = "is not a regular file";
+        f.problem = "the file is " + file_kind(st.st_mode) + ", not a regular file";
     } else {
         // Reads of a regular file never block; clear the flag anyway so the
         // descriptor behaves as an ordinary one.
@@ -78,7 +88,8 @@ inline ReadFile read_regular(const std::string& path, uint64_t max_bytes) {
         return r;
     }
     if (f.size > max_bytes) {
-        r.problem = "is " + std::to_string(f.size) + " bytes, more than the limit of " + std::to_string(max_bytes);
+        r.problem = "the file has " + std::to_string(f.size) + " bytes, more than the limit of " +
+                    std::to_string(max_bytes);
     } else {
         // To the end, never past the limit: the file may grow meanwhile.
         char chunk[1 << 16];
@@ -86,12 +97,12 @@ inline ReadFile read_regular(const std::string& path, uint64_t max_bytes) {
             const ssize_t n = ::read(f.fd, chunk, sizeof chunk);
             if (n < 0 && errno == EINTR) continue;
             if (n < 0) {
-                r.problem = std::string("cannot be read: ") + std::strerror(errno);
+                r.problem = std::string("cannot read the file: ") + std::strerror(errno);
                 break;
             }
             if (n == 0) break;
             if (r.data.size() + static_cast<uint64_t>(n) > max_bytes) {
-                r.problem = "grew past the limit of " + std::to_string(max_bytes) + " bytes";
+                r.problem = "the file grew past the limit of " + std::to_string(max_bytes) + " bytes";
                 break;
             }
             r.data.append(chunk, static_cast<size_t>(n));
@@ -157,7 +168,7 @@ inline bool replace(const std::string& target, std::string_view data, std::strin
     struct stat existing {};
     const bool exists = ::stat(target.c_str(), &existing) == 0;
     if (exists && !S_ISREG(existing.st_mode)) {
-        *why = target + " is not a regular file; not replaced";
+        *why = target + " is " + file_kind(existing.st_mode) + ", not a regular file; not replaced";
         return false;
     }
     std::string temp;

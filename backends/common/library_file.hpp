@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "file_access.hpp"
+
 namespace ipt {
 
 namespace library_file_detail {
@@ -100,15 +102,6 @@ inline bool read_at(int fd, void* dst, size_t bytes, uint64_t offset) {
     return true;
 }
 
-inline std::string kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    return "not a regular file";
-}
-
 inline std::string segment_name(uint32_t type) {
     switch (type) {
     case PT_LOAD: return "PT_LOAD";
@@ -131,13 +124,11 @@ inline std::string segment_name(uint32_t type) {
 // opened non-blocking and refused); symbolic links are followed.
 inline std::optional<std::string> library_file_problem(const std::string& path) {
     namespace d = library_file_detail;
+    files::OpenedFile opened = files::open_regular(path);
+    if (opened.fd < 0) return opened.problem;
     d::Fd f;
-    f.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (f.fd < 0) return std::string("cannot open the file: ") + std::strerror(errno);
-    struct stat st {};
-    if (::fstat(f.fd, &st) != 0) return std::string("cannot stat the file: ") + std::strerror(errno);
-    if (!S_ISREG(st.st_mode)) return "the file is " + d::kind_of(st.st_mode) + ", not a regular file";
-    const uint64_t size = static_cast<uint64_t>(st.st_size);
+    f.fd = opened.fd;
+    const uint64_t size = opened.size;
     const std::string has = ", the file has " + std::to_string(size) + " bytes";
     if (size == 0) return std::string("the file is empty");
 

@@ -32,6 +32,9 @@ void clear_error();
 // Message a plugin set through the host table on this thread ("" if none).
 std::string take_plugin_error();
 void set_plugin_error(const char* message);
+// The library's log, also handed to plugins: stderr at IPT_LOG_LEVEL or above
+// (0 debug ... 3 error; default 2).
+void host_log(int32_t level, const char* plugin, const char* message);
 
 // Runs body() and turns any C++ exception into a status; no exception leaves
 // the C API.

@@ -26,22 +26,18 @@ ipt_status host_alloc_output(void* host_call, uint32_t param_index, int32_t dtyp
                              int64_t cols, int64_t channels, const ipt_tensor** out);
 ipt_status host_native_handle(void* host_call, int32_t kind, const ipt_tensor* tensor, void** out);
 
-namespace {
-
-int log_threshold() {
-    static const int level = [] {
+void host_log(int32_t level, const char* plugin, const char* message) {
+    static const int threshold = [] {
         const char* e = std::getenv("IPT_LOG_LEVEL");
         return e ? std::atoi(e) : 2;  // warnings and errors
     }();
-    return level;
-}
-
-void host_log(int32_t level, const char* plugin, const char* message) {
-    if (level < log_threshold()) return;
+    if (level < threshold) return;
     static const char* names[] = {"debug", "info", "warning", "error"};
     std::fprintf(stderr, "openipt[%s] %s: %s\n", plugin ? plugin : "?",
                  names[std::clamp(level, 0, 3)], message ? message : "");
 }
+
+namespace {
 
 void host_set_error(const char* message) { set_plugin_error(message); }
 

@@ -435,7 +435,7 @@ TEST(CliExitCodes, EachClassOfMistakeHasItsCode) {
         {with({"--in", "A=a.png:rgb"}), 2, "unknown selector ':rgb'"},
         {{"run", "bwdist", "--in", "BW=bw.npy", "--out", "D=t.npy", "--out", "IDX=./t.npy"}, 2, "name the same file"},
         // 3: a file
-        {with({"--in", "A=nothere.npy"}), 3, "nothere.npy: cannot be opened"},
+        {with({"--in", "A=nothere.npy"}), 3, "nothere.npy: cannot open the file"},
         {with({"--in", "A=wrap.npy"}), 3, "wrap.npy: NumPy data type '<f18446744073709551624'"},
         {with({"--in", "A=huge.npy"}), 3, "huge.npy: shape says 80000000000000000 bytes"},
         {with({"--in", "A=rgba.png"}), 3, "rgba.png: has an alpha channel", true},

@@ -547,7 +547,7 @@ TEST(InputFiles, OnlyRegularFilesAreRead) {
     // A FIFO would block until a writer came; it is refused at once.
     ASSERT_EQ(::mkfifo((dir / "pipe.npy").c_str(), 0600), 0);
     const std::string fifo = error_of([&] { ipt::cli::read_image((dir / "pipe.npy").string()); });
-    EXPECT_NE(fifo.find("pipe.npy: is not a regular file"), std::string::npos) << fifo;
+    EXPECT_NE(fifo.find("pipe.npy: the file is a FIFO, not a regular file"), std::string::npos) << fifo;
     std::filesystem::create_directory(dir / "folder.png");
     EXPECT_NE(error_of([&] { ipt::cli::read_image((dir / "folder.png").string()); }).find("not a regular file"),
               std::string::npos);

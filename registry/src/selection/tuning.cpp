@@ -33,18 +33,12 @@ constexpr int cache_format = 1;
 // below this; a larger file is not read (it would only cost memory and time).
 constexpr size_t kMaxCacheBytes = size_t{64} << 20;
 
-// A warning through the library's log (stderr, IPT_LOG_LEVEL 2 or lower),
-// given once per process for a message.
+// A warning through the library's log, given once per process for a message.
 void warn_once(const std::string& message) {
     static std::mutex mutex;
     static std::set<std::string> given;
-    static const int threshold = [] {
-        const char* e = std::getenv("IPT_LOG_LEVEL");
-        return e ? std::atoi(e) : 2;
-    }();
     std::lock_guard lock(mutex);
-    if (threshold > 2 || !given.insert(message).second) return;
-    std::fprintf(stderr, "openipt[openipt] warning: %s\n", message.c_str());
+    if (given.insert(message).second) host_log(2, "openipt", message.c_str());
 }
 
 // What reading a cache path found.
@@ -184,7 +178,7 @@ void TuningCache::open(const std::string& path) {
 
 void TuningCache::refuse(const std::string& why) {
     refused_ = true;
-    warn_once("tuning cache " + path_ + " " + (why.starts_with("it ") ? "is not a tuning cache (" + why + ")" : why) +
+    warn_once("tuning cache " + path_ + (why.starts_with("it ") ? " is not a tuning cache (" + why + ")" : ": " + why) +
               "; it is left as it is and measurements stay in memory");
 }
 
@@ -380,20 +374,24 @@ std::string selection_key(const ipt_op_schema& op, const std::vector<ParamValue>
         key += "=";
         switch (p.kind) {
         case IPT_PARAM_INPUT:
-            key += dtype_name(v.image->tensor.dtype) + ":";
+            key.append(dtype_name(v.image->tensor.dtype)).append(":");
             if (!primary_done || !(p.flags & IPT_P_HOST)) key += dims_bucket(v.image->tensor);
             // Small parameter arrays (kernels, domains) matter by their exact size.
             if (primary_done)
-                key += "(" + std::to_string(v.image->tensor.rows) + "x" + std::to_string(v.image->tensor.cols) + ")";
+                key.append("(")
+                    .append(std::to_string(v.image->tensor.rows))
+                    .append("x")
+                    .append(std::to_string(v.image->tensor.cols))
+                    .append(")");
             primary_done = true;
             break;
         case IPT_PARAM_INT: key += std::to_string(v.i); break;
         case IPT_PARAM_FLOAT: key += number(v.f); break;
         case IPT_PARAM_FLOATS:
             if (v.floats.size() <= 4)
-                for (double f : v.floats) key += number(f) + ",";
+                for (double f : v.floats) key.append(number(f)).append(",");
             else
-                key += "n" + std::to_string(bucket(static_cast<int64_t>(v.floats.size())));
+                key.append("n").append(std::to_string(bucket(static_cast<int64_t>(v.floats.size()))));
             break;
         case IPT_PARAM_ENUM: key += v.str; break;
         default: break;
