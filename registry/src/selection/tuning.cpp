@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -16,10 +17,9 @@
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <random>
-#include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -104,8 +104,21 @@ void read_contents(const json& j, CacheContents& c) {
 // Whether text that does not parse was written by OpenIPT (a cache cut short):
 // the writer puts "format" first and "written_by": "OpenIPT ..." second.
 bool has_our_header(const std::string& text) {
-    static const std::regex header(R"(^\s*\{\s*"format"\s*:\s*\d+\s*,\s*"written_by"\s*:\s*"OpenIPT )");
-    return std::regex_search(text.substr(0, 256), header);
+    size_t at = 0;
+    auto space = [&] {
+        while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    };
+    auto token = [&](std::string_view t) {
+        space();
+        if (text.compare(at, t.size(), t) != 0) return false;
+        at += t.size();
+        return true;
+    };
+    if (!token("{") || !token("\"format\"") || !token(":")) return false;
+    space();
+    const size_t digits = at;
+    while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+    return at > digits && token(",") && token("\"written_by\"") && token(":") && token("\"OpenIPT ");
 }
 
 // Reads a cache file without blocking (a FIFO or a device is refused, not
