@@ -1,6 +1,7 @@
 // Images: allocation on any device, transfers through host memory.
 #include <chrono>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -77,9 +78,19 @@ private:
 #else
         capacity_ = size_t{256} << 20;
         if (const char* mb = std::getenv("IPT_HOST_CACHE_MB"); mb && *mb) {
+            // A whole number of MiB up to kMaxHostCacheMb; anything else is
+            // reported and the default kept.
+            constexpr unsigned long long kMaxHostCacheMb = 1ull << 20;  // 1 TiB
             char* end = nullptr;
+            errno = 0;
             const unsigned long long v = std::strtoull(mb, &end, 10);
-            if (end && !*end) capacity_ = static_cast<size_t>(v) << 20;
+            if (end && !*end && errno == 0 && mb[0] != '-' && v <= kMaxHostCacheMb)
+                capacity_ = static_cast<size_t>(v) << 20;
+            else
+                host_log(2, "openipt",
+                         (std::string("IPT_HOST_CACHE_MB='") + mb + "' is not a whole number of MiB from 0 to " +
+                          std::to_string(kMaxHostCacheMb) + "; the default of 256 is used")
+                             .c_str());
         }
 #endif
     }

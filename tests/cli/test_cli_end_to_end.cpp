@@ -289,6 +289,21 @@ TEST(CliRun, ThreadCountFromTheEnvironmentIsBounded) {
     }
 }
 
+TEST(CliRun, HostCacheSizeFromTheEnvironmentIsBounded) {
+    const auto dir = temp_dir();
+    if (!has_implementation(dir, "imlincomb")) GTEST_SKIP() << "no implementation of ipt.imlincomb is loaded yet";
+    write_npy(dir / "a.npy", HostImage::from_values(2, 2, 1, std::vector<uint8_t>(4, 3)));
+    const std::vector<std::string> args = {"run", "imlincomb", "--param", "K=[2]", "--in", "A1=a.npy",
+                                           "--out", "Z=z.npy", "--device", "0"};
+    for (const char* value : {"99999999999999999999", "18446744073709551615", "1048577", "-1", "lots"}) {
+        SCOPED_TRACE(value);
+        const Result r = ipt_cli(dir, args, "", std::string("IPT_HOST_CACHE_MB=") + value);
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_NE(r.err.find("IPT_HOST_CACHE_MB"), std::string::npos) << r.err;
+        EXPECT_EQ(ipt::cli::read_image((dir / "z.npy").string()).values<uint8_t>(), std::vector<uint8_t>(4, 6));
+    }
+}
+
 // ---- errors -------------------------------------------------------------------------
 
 TEST(CliRunErrors, UnknownOperatorSuggestsTheRightOne) {
