@@ -1,0 +1,12 @@
+// ipt.im2uint16 on Vulkan, planned by backends/common/ops/im2class.hpp; the
+// pass is shared with the other class conversions (common/class_conversion.hpp).
+#include "common/class_conversion.hpp"
+
+namespace {
+
+void run_im2uint16(ipt::vk::OpContext& ctx) { ipt::vk::run_im2class(ctx, ipt::frontend::plan_im2uint16(ctx.args)); }
+
+}  // namespace
+
+IPT_VK_OP("ipt.im2uint16", "wave32", 60, run_im2uint16)
+IPT_VK_OP("ipt.im2uint16", "wave64", 50, run_im2uint16)
