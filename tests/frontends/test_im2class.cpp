@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "class_scaling.hpp"
+#include "common/class_scaling.hpp"
 #include "common/ops/im2class.hpp"
 #include "plan_call.hpp"
 
