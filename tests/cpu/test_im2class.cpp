@@ -36,7 +36,9 @@ std::vector<uint8_t> im2uint8(const ipt::Image& a) { return convert<uint8_t>("ip
 std::vector<uint16_t> im2uint16(const ipt::Image& a) { return convert<uint16_t>("ipt.im2uint16", a, IPT_UINT16); }
 std::vector<int16_t> im2int16(const ipt::Image& a) { return convert<int16_t>("ipt.im2int16", a, IPT_INT16); }
 
-ipt::Image logical_image(const std::vector<uint8_t>& v) { return context().upload(IPT_LOGICAL, 1, int64_t(v.size()), v.data()); }
+ipt::Image logical_image(const std::vector<uint8_t>& v) {
+    return context().upload(IPT_LOGICAL, 1, int64_t(v.size()), v.data());
+}
 
 // The integer k in [0, top] nearest num/den (num >= 0, den > 0), ties away
 // from zero, found by search.

@@ -9,7 +9,11 @@
 #include <limits>
 
 #include "common/class_scaling.hpp"
-#include "common/ops/im2class.hpp"
+#include "common/ops/im2double.hpp"
+#include "common/ops/im2int16.hpp"
+#include "common/ops/im2single.hpp"
+#include "common/ops/im2uint16.hpp"
+#include "common/ops/im2uint8.hpp"
 #include "plan_call.hpp"
 
 namespace {

@@ -1,7 +1,7 @@
-// The front-end of the image class conversions ipt.im2double, ipt.im2single,
-// ipt.im2uint8, ipt.im2uint16 and ipt.im2int16: J = im2xxx(I) has the size of
-// I (every channel converted alike) and the class the function names; each
-// element is converted by backends/common/class_scaling.hpp
+// The plan shared by the front-ends of the image class conversions
+// (ops/im2double.hpp, im2single.hpp, im2uint8.hpp, im2uint16.hpp,
+// im2int16.hpp): J = im2xxx(I) has the size of I (every channel converted
+// alike) and the class the function names; each element is converted by backends/common/class_scaling.hpp
 // (docs/matlab-semantics.md#image-scaling). The schema enforces I's classes
 // (logical, uint8, uint16, int16, single, double). MATLAB's
 // im2double(X,'indexed') form is not offered.
@@ -32,11 +32,5 @@ inline Im2ClassPlan plan_im2class(const ipt::plugin::KernelArgs& args, int32_t o
     p.numel = p.rows * p.cols * p.channels;
     return p;
 }
-
-inline Im2ClassPlan plan_im2double(const ipt::plugin::KernelArgs& args) { return plan_im2class(args, IPT_DOUBLE); }
-inline Im2ClassPlan plan_im2single(const ipt::plugin::KernelArgs& args) { return plan_im2class(args, IPT_SINGLE); }
-inline Im2ClassPlan plan_im2uint8(const ipt::plugin::KernelArgs& args) { return plan_im2class(args, IPT_UINT8); }
-inline Im2ClassPlan plan_im2uint16(const ipt::plugin::KernelArgs& args) { return plan_im2class(args, IPT_UINT16); }
-inline Im2ClassPlan plan_im2int16(const ipt::plugin::KernelArgs& args) { return plan_im2class(args, IPT_INT16); }
 
 }  // namespace ipt::frontend

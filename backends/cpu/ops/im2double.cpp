@@ -1,7 +1,8 @@
-// ipt.im2double: J = im2double(I), planned by backends/common/ops/im2class.hpp; the
+// ipt.im2double: J = im2double(I), planned by backends/common/ops/im2double.hpp; the
 // engine is shared with the other class conversions (common/class_conversion.hpp).
 #include "common/class_conversion.hpp"
 #include "common/op_registry.hpp"
+#include "common/ops/im2double.hpp"
 
 namespace {
 

@@ -29,7 +29,8 @@ __global__ void convert_kernel(const T* __restrict__ a, Out* __restrict__ z, int
 template <class Out>
 void run_im2class(const ipt::plugin::KernelArgs& args, const ipt::frontend::Im2ClassPlan& plan) {
     const Device& dev = device_of(args);
-    if (plan.out_dtype != ipt::common::dtype_of<Out>()) ipt::plugin::unsupported("image class conversion: output class");
+    if (plan.out_dtype != ipt::common::dtype_of<Out>())
+        ipt::plugin::unsupported("image class conversion: output class");
     const ipt_tensor* J = args.output("J", plan.out_dtype, plan.rows, plan.cols, plan.channels);
     const int64_t n = plan.numel;
     if (n == 0) return;

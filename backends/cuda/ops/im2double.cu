@@ -1,7 +1,8 @@
-// ipt.im2double on CUDA, planned by backends/common/ops/im2class.hpp; the
+// ipt.im2double on CUDA, planned by backends/common/ops/im2double.hpp; the
 // kernel is shared with the other class conversions (common/class_conversion.cuh).
 #include "common/class_conversion.cuh"
 #include "common/op_registry.hpp"
+#include "common/ops/im2double.hpp"
 
 namespace ipt::cuda {
 namespace {

@@ -1,6 +1,7 @@
-// ipt.im2double on Vulkan, planned by backends/common/ops/im2class.hpp; the
+// ipt.im2double on Vulkan, planned by backends/common/ops/im2double.hpp; the
 // pass is shared with the other class conversions (common/class_conversion.hpp).
 #include "common/class_conversion.hpp"
+#include "common/ops/im2double.hpp"
 
 namespace {
 

@@ -1,6 +1,7 @@
-// ipt.im2uint16 on Vulkan, planned by backends/common/ops/im2class.hpp; the
+// ipt.im2uint16 on Vulkan, planned by backends/common/ops/im2uint16.hpp; the
 // pass is shared with the other class conversions (common/class_conversion.hpp).
 #include "common/class_conversion.hpp"
+#include "common/ops/im2uint16.hpp"
 
 namespace {
 
