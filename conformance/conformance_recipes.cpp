@@ -890,6 +890,35 @@ OpRecipe dither_recipe() {
     return r;
 }
 
+// ---- image class conversions: im2double, im2single, im2uint8, im2uint16, im2int16 ----
+
+// Every value of each integer class; floating values k/255 (MATLAB's uint8
+// points), multiples of 1/1024 and 1/256 from below 0 to above 1 (the .5
+// ties of round(255*x) and round(65535*x), saturation at both ends), and a
+// random spread past [0, 1].
+OpRecipe im2class_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("I", every_value(d))}));
+            out.push_back(make_case({image_arg("I", every_value(d, 3))}));
+        }
+        out.push_back(make_case({image_arg("I", spec(IPT_LOGICAL, 63, 65))}));
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            std::vector<double> v;
+            for (int m = -300; m <= 1400; ++m) v.push_back(m / 1024.0);
+            out.push_back(make_case({image_arg("I", values_spec(d, 1, int64_t(v.size()), v, "m/1024"))}));
+            v.clear();
+            for (int m = -64; m <= 320; ++m) v.push_back(m / 256.0);
+            out.push_back(make_case({image_arg("I", values_spec(d, int64_t(v.size()), 1, v, "m/256"))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25))}));
+        }
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -901,6 +930,10 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.strel", strel_recipe},           {"ipt.imdilate", morphology_recipe},
         {"ipt.imerode", morphology_recipe},    {"ipt.bwdist", bwdist_recipe},
         {"ipt.radon", radon_recipe},           {"ipt.dither", dither_recipe},
+        // Image class conversions.
+        {"ipt.im2double", im2class_recipe},    {"ipt.im2single", im2class_recipe},
+        {"ipt.im2uint8", im2class_recipe},     {"ipt.im2uint16", im2class_recipe},
+        {"ipt.im2int16", im2class_recipe},
     };
     return table;
 }

@@ -308,6 +308,30 @@ static const ipt_param_schema ipt_dither_params[] = {
             "logical without map; zero-based indices with one"),
 };
 
+/* Image class conversions: im2double, im2single, im2uint8, im2uint16, im2int16. */
+#define IPT_DT_IM2CLASS (IPT_DT(IPT_LOGICAL) | IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT(IPT_INT16) | IPT_DT_FLOAT)
+static const ipt_param_schema ipt_im2double_params[] = {
+    IPT_IN("I", IPT_DT_IM2CLASS, IPT_P_RGB, NULL, "grayscale, RGB or binary image"),
+    IPT_OUT("J", IPT_DT(IPT_DOUBLE), 0, "integers scaled to [0,1]; single and double as they are"),
+};
+static const ipt_param_schema ipt_im2single_params[] = {
+    IPT_IN("I", IPT_DT_IM2CLASS, IPT_P_RGB, NULL, "grayscale, RGB or binary image"),
+    IPT_OUT("J", IPT_DT(IPT_SINGLE), 0, "integers scaled to [0,1]; single and double as they are"),
+};
+static const ipt_param_schema ipt_im2uint8_params[] = {
+    IPT_IN("I", IPT_DT_IM2CLASS, IPT_P_RGB, NULL, "grayscale, RGB or binary image"),
+    IPT_OUT("J", IPT_DT(IPT_UINT8), 0, "uint8(255*I) for single and double, rescaled integers, 255 for true"),
+};
+static const ipt_param_schema ipt_im2uint16_params[] = {
+    IPT_IN("I", IPT_DT_IM2CLASS, IPT_P_RGB, NULL, "grayscale, RGB or binary image"),
+    IPT_OUT("J", IPT_DT(IPT_UINT16), 0, "uint16(65535*I) for single and double, rescaled integers, 65535 for true"),
+};
+static const ipt_param_schema ipt_im2int16_params[] = {
+    IPT_IN("I", IPT_DT_IM2CLASS, IPT_P_RGB, NULL, "grayscale, RGB or binary image"),
+    IPT_OUT("J", IPT_DT(IPT_INT16), 0,
+            "uint16(65535*I) - 32768 for single and double, rescaled integers, -32768 and 32767 for logical"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -361,6 +385,18 @@ static const ipt_op_schema ipt_builtin_ops[] = {
                "256 eps(double) * max(1, max|R|) (GPUs sum each bin in another order)"),
     IPT_SCHEMA("ipt.dither", "dither", "Floyd-Steinberg dithering", ipt_dither_params, NULL,
                IPT_CMP_EXACT, 0, "exact (integer error terms)"),
+    /* Image class conversions. Integer outputs are exact; floating outputs are one
+     * correctly rounded division or conversion, so exact too. */
+    IPT_SCHEMA("ipt.im2double", "im2double", "convert image to double precision", ipt_im2double_params, NULL,
+               IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.im2single", "im2single", "convert image to single precision", ipt_im2single_params, NULL,
+               IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.im2uint8", "im2uint8", "convert image to 8-bit unsigned integers", ipt_im2uint8_params,
+               NULL, IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.im2uint16", "im2uint16", "convert image to 16-bit unsigned integers", ipt_im2uint16_params,
+               NULL, IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.im2int16", "im2int16", "convert image to 16-bit signed integers", ipt_im2int16_params,
+               NULL, IPT_CMP_EXACT, 0, "exact"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

@@ -1,0 +1,12 @@
+// ipt.im2int16's front-end: J = im2int16(I), the size of I, class int16
+// (docs/matlab-semantics.md#image-scaling; the plan is common to the class
+// conversions, ops/im2class.hpp).
+#pragma once
+
+#include "im2class.hpp"
+
+namespace ipt::frontend {
+
+inline Im2ClassPlan plan_im2int16(const ipt::plugin::KernelArgs& args) { return plan_im2class(args, IPT_INT16); }
+
+}  // namespace ipt::frontend

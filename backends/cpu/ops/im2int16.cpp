@@ -1,0 +1,15 @@
+// ipt.im2int16: J = im2int16(I), planned by backends/common/ops/im2int16.hpp; the
+// engine is shared with the other class conversions (common/class_conversion.hpp).
+#include "common/class_conversion.hpp"
+#include "common/op_registry.hpp"
+#include "common/ops/im2int16.hpp"
+
+namespace {
+
+void run_im2int16(const ipt::plugin::KernelArgs& args) {
+    ipt::cpu::run_im2class(args, ipt::frontend::plan_im2int16(args));
+}
+
+}  // namespace
+
+IPT_CPU_OP("ipt.im2int16", "", 100, run_im2int16)

@@ -1,0 +1,17 @@
+// ipt.im2int16 on CUDA, planned by backends/common/ops/im2int16.hpp; the
+// kernel is shared with the other class conversions (common/class_conversion.cuh).
+#include "common/class_conversion.cuh"
+#include "common/op_registry.hpp"
+#include "common/ops/im2int16.hpp"
+
+namespace ipt::cuda {
+namespace {
+
+void run_im2int16(const ipt::plugin::KernelArgs& args) {
+    run_im2class<int16_t>(args, ipt::frontend::plan_im2int16(args));
+}
+
+IPT_CUDA_OP("ipt.im2int16", "", 100, run_im2int16)
+
+}  // namespace
+}  // namespace ipt::cuda
