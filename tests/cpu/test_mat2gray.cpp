@@ -82,6 +82,8 @@ TEST(Mat2gray, NanAndInf) {
     // An infinite limit: delta = 0, so 0*Inf = NaN -> 1, finite elements -> 0.
     EXPECT_EQ(mat2gray(image<double>(1, 3, {0, 3, inf})), expected({0, 3, inf}, 0, inf));
     EXPECT_EQ(mat2gray(image<double>(1, 3, {0, 3, inf})), (std::vector<double>{0, 0, 1}));
+    // A NaN limit: delta or offset NaN, so every element is NaN before the clip and 1 after.
+    EXPECT_EQ(mat2gray(image<uint8_t>(1, 3, {0, 3, 9}), {NAN, 1}), (std::vector<double>{1, 1, 1}));
 }
 
 TEST(Mat2gray, EveryClassAgainstBruteForce) {
