@@ -948,23 +948,33 @@ OpRecipe mat2gray_recipe() {
 OpRecipe rgb2gray_recipe() {
     OpRecipe r;
     r.main = "RGB";
-    // The sweep's cases are made m x n x 3: rgb2gray takes nothing else.
+    // rgb2gray takes m x n x 3 only: the sweep's one-plane images must be
+    // refused, and the options repeat its shapes and special images with
+    // three planes.
     r.primary = [](const ImageSpec& rgb) {
-        ImageSpec s = rgb;
-        s.channels = 3;
-        return make_case({image_arg("RGB", s)});
+        CaseSpec c = make_case({image_arg("RGB", rgb)});
+        c.expect_error = rgb.channels != 3;
+        return c;
     };
-    r.options = [](Cases& out, const RecipeOptions&) {
+    r.options = [](Cases& out, const RecipeOptions& opt) {
         for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}) {
+            for (const Shape& s : kShapes) {
+                ImageSpec rgb = spec(d, s.rows, s.cols);
+                rgb.channels = 3;
+                out.push_back(make_case({image_arg("RGB", rgb)}));
+            }
+            for (const ImageSpec& special : special_specs(d, kSpecialShape.rows, kSpecialShape.cols, 3))
+                out.push_back(make_case({image_arg("RGB", special)}));
+            ImageSpec large = spec(d, opt.large_size, opt.large_size);
+            large.channels = 3;
+            CaseSpec big = make_case({image_arg("RGB", large)});
+            big.large = true;
+            out.push_back(big);
             // Every value in every plane (greys and, between planes, colours).
             out.push_back(make_case({image_arg("RGB", every_value(d, 3))}));
             ImageSpec synthetic = spec(d, 63, 65, Fill::Synthetic);
             synthetic.channels = 3;
             out.push_back(make_case({image_arg("RGB", synthetic)}));
-            // One plane only is refused.
-            CaseSpec one = make_case({image_arg("RGB", spec(d, 17, 23))});
-            one.expect_error = true;
-            out.push_back(one);
         }
         // Floats outside [0,1] are not clipped.
         for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
