@@ -919,6 +919,102 @@ OpRecipe im2class_recipe() {
     return r;
 }
 
+// ---- intensity conversions: imcomplement, mat2gray, rgb2gray ---------------
+
+OpRecipe imcomplement_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        // Every value of the small integer classes, as one plane and as RGB.
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("I", every_value(d))}));
+            out.push_back(make_case({image_arg("I", every_value(d, 3))}));
+        }
+        // Floats outside [0,1] are not clipped.
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -3, 4))}));
+        // Sizes that are not a multiple of 4 bytes (element-wise, not word-wise, on some paths).
+        for (ipt_dtype d : {IPT_UINT8, IPT_LOGICAL, IPT_INT16})
+            for (int64_t cols : {1, 2, 3, 5, 7})
+                out.push_back(make_case({image_arg("I", spec(d, 1, cols))}));
+    };
+    return r;
+}
+
+OpRecipe mat2gray_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.lo = -50;
+    r.hi = 200;
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const std::vector<std::vector<double>> limits = {{0, 1},   {0.25, 0.75}, {20, 150}, {150, 20},
+                                                         {-1e4, 0}, {3, 3},       {0, 1e300}, {-1, 65535}};
+        for (ipt_dtype d : kAll) {
+            for (const auto& l : limits)
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("limits", l)}));
+            out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Constant))}));
+            out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 3))}));
+            ImageSpec rgb = spec(d, 17, 23, Fill::Random);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("A", rgb), floats_arg("limits", {10, 100})}));
+        }
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16}) out.push_back(make_case({image_arg("A", every_value(d))}));
+        // Floats: NaN and Inf among the elements, and one NaN limit.
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Extreme, Fill::Denormal}) {
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, f))}));
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, f)), floats_arg("limits", {0.2, 0.8})}));
+            }
+            out.push_back(make_case({image_arg("A", values_spec(d, 1, 3, {NAN, NAN, NAN}, "all NaN"))}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("limits", {NAN, 1})}));
+        }
+    };
+    return r;
+}
+
+OpRecipe rgb2gray_recipe() {
+    OpRecipe r;
+    r.main = "RGB";
+    // rgb2gray takes m x n x 3 only: the sweep's one-plane images must be
+    // refused, and the options repeat its shapes and special images with
+    // three planes.
+    r.primary = [](const ImageSpec& rgb) {
+        CaseSpec c = make_case({image_arg("RGB", rgb)});
+        c.expect_error = rgb.channels != 3;
+        return c;
+    };
+    r.options = [](Cases& out, const RecipeOptions& opt) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}) {
+            for (const Shape& s : kShapes) {
+                ImageSpec rgb = spec(d, s.rows, s.cols);
+                rgb.channels = 3;
+                out.push_back(make_case({image_arg("RGB", rgb)}));
+            }
+            for (const ImageSpec& special : special_specs(d, kSpecialShape.rows, kSpecialShape.cols, 3))
+                out.push_back(make_case({image_arg("RGB", special)}));
+            ImageSpec large = spec(d, opt.large_size, opt.large_size);
+            large.channels = 3;
+            CaseSpec big = make_case({image_arg("RGB", large)});
+            big.large = true;
+            out.push_back(big);
+            // Every value in every plane (greys and, between planes, colours).
+            out.push_back(make_case({image_arg("RGB", every_value(d, 3))}));
+            ImageSpec synthetic = spec(d, 63, 65, Fill::Synthetic);
+            synthetic.channels = 3;
+            out.push_back(make_case({image_arg("RGB", synthetic)}));
+        }
+        // Floats outside [0,1] are not clipped.
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            ImageSpec wide = spec(d, 17, 23, Fill::Random, -2, 3);
+            wide.channels = 3;
+            out.push_back(make_case({image_arg("RGB", wide)}));
+        }
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -934,6 +1030,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.im2double", im2class_recipe},    {"ipt.im2single", im2class_recipe},
         {"ipt.im2uint8", im2class_recipe},     {"ipt.im2uint16", im2class_recipe},
         {"ipt.im2int16", im2class_recipe},
+        {"ipt.imcomplement", imcomplement_recipe}, {"ipt.mat2gray", mat2gray_recipe},
+        {"ipt.rgb2gray", rgb2gray_recipe},
     };
     return table;
 }

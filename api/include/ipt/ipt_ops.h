@@ -332,6 +332,27 @@ static const ipt_param_schema ipt_im2int16_params[] = {
             "uint16(65535*I) - 32768 for single and double, rescaled integers, -32768 and 32767 for logical"),
 };
 
+/* Intensity conversions: imcomplement, mat2gray, rgb2gray. */
+static const ipt_param_schema ipt_imcomplement_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image"),
+    IPT_OUT("J", IPT_DT_ALL, 0,
+            "class and size of I: ~I (logical), intmax-I (unsigned), -1-I (signed), 1-I (floating)"),
+};
+
+static const ipt_param_schema ipt_mat2gray_params[] = {
+    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB, NULL, "matrix"),
+    IPT_FLOATS("limits", IPT_P_OPTIONAL, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 2, 2,
+               "[amin amax], the values of A that become 0 and 1; default [min(A(:)) max(A(:))]"),
+    IPT_OUT("I", IPT_DT(IPT_DOUBLE), 0, "double in [0,1], size of A"),
+};
+
+static const ipt_param_schema ipt_rgb2gray_params[] = {
+    IPT_IN("RGB", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, IPT_P_RGB, NULL,
+           "truecolor image, m x n x 3"),
+    IPT_OUT("I", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, 0,
+            "m x n, class of RGB: 0.298936021293775 R + 0.587043074451121 G + 0.114020904255103 B"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -397,6 +418,15 @@ static const ipt_op_schema ipt_builtin_ops[] = {
                NULL, IPT_CMP_EXACT, 0, "exact"),
     IPT_SCHEMA("ipt.im2int16", "im2int16", "convert image to 16-bit signed integers", ipt_im2int16_params,
                NULL, IPT_CMP_EXACT, 0, "exact"),
+    /* Intensity conversions: imcomplement, mat2gray, rgb2gray. */
+    IPT_SCHEMA("ipt.imcomplement", "imcomplement", "complement image", ipt_imcomplement_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (one subtraction in the class of I)"),
+    IPT_SCHEMA("ipt.mat2gray", "mat2gray", "convert matrix to grayscale image", ipt_mat2gray_params, NULL,
+               IPT_CMP_RANGE_EPS, 2,
+               "2 eps(double) (limits exact; one product and one sum per element, no fused multiply-add)"),
+    IPT_SCHEMA("ipt.rgb2gray", "rgb2gray", "convert RGB image to grayscale", ipt_rgb2gray_params, NULL,
+               IPT_CMP_RANGE_EPS, 4,
+               "integer classes exact; floating: 4 eps(class) * max(1, max|I|)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)
