@@ -952,7 +952,9 @@ OpRecipe hsv2rgb_recipe() {
             std::vector<double> all = h;
             all.insert(all.end(), s.begin(), s.end());
             all.insert(all.end(), v.begin(), v.end());
-            ImageSpec e = values_spec(d, 1, static_cast<int64_t>(h.size()), all, "sextant edges");
+            ImageSpec e = spec(d, 1, static_cast<int64_t>(h.size()), Fill::Values);
+            e.values = std::move(all);
+            e.tag = "sextant edges";
             e.channels = 3;
             out.push_back(make_case({image_arg("HSV", e)}));
         }
