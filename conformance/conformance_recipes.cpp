@@ -1015,6 +1015,86 @@ OpRecipe rgb2gray_recipe() {
     return r;
 }
 
+// ---- colour spaces: rgb2hsv, hsv2rgb, rgb2ycbcr, ycbcr2rgb -----------------
+
+// Every sweep image as m x n x 3 (a one-channel image is not a colour image);
+// options add c x 3 colormaps, levels that make the channels tie, and values
+// outside [0, 1].
+OpRecipe colour_recipe(const std::string& in, std::vector<ipt_dtype> classes, bool maps_double_only,
+                       double lo, double hi) {
+    OpRecipe r;
+    r.main = in;
+    r.demo_dtype = classes.front();
+    r.primary = [in](const ImageSpec& a) {
+        ImageSpec s = a;
+        s.channels = 3;
+        return make_case({image_arg(in, s)});
+    };
+    r.options = [=](Cases& out, const RecipeOptions&) {
+        auto rgb = [](ipt_dtype d, int64_t rows, int64_t cols, Fill f = Fill::Random, double a = 0, double b = 0) {
+            ImageSpec s = spec(d, rows, cols, f, a, b);
+            s.channels = 3;
+            return s;
+        };
+        for (ipt_dtype d : classes) {
+            if (!maps_double_only || d == IPT_DOUBLE) {
+                out.push_back(make_case({image_arg(in, spec(d, 64, 3))}));
+                out.push_back(make_case({image_arg(in, spec(d, 1, 3))}));
+                out.push_back(make_case({image_arg(in, spec(d, 0, 3))}));
+            }
+            // Two or three levels per channel: ties between channels, greys, black.
+            out.push_back(make_case({image_arg(in, rgb(d, 17, 23, Fill::Levels, 2))}));
+            out.push_back(make_case({image_arg(in, rgb(d, 63, 65, Fill::Levels, 3))}));
+            out.push_back(make_case({image_arg(in, rgb(d, 63, 65, Fill::Levels, 7))}));
+            if (d == IPT_UINT8 || d == IPT_UINT16) out.push_back(make_case({image_arg(in, every_value(d, 3))}));
+            if (d == IPT_SINGLE || d == IPT_DOUBLE) {
+                out.push_back(make_case({image_arg(in, rgb(d, 63, 65, Fill::Random, lo, hi))}));
+                out.push_back(make_case({image_arg(in, every_value(d, 3))}));
+            }
+        }
+    };
+    return r;
+}
+
+OpRecipe rgb2hsv_recipe() {
+    return colour_recipe("RGB", {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}, true, -0.25, 1.25);
+}
+
+OpRecipe hsv2rgb_recipe() {
+    OpRecipe r = colour_recipe("HSV", {IPT_DOUBLE, IPT_SINGLE, IPT_LOGICAL}, false, -0.25, 1.25);
+    const auto base = r.options;
+    r.options = [base](Cases& out, const RecipeOptions& o) {
+        base(out, o);
+        // Hue at the sextant edges k/6 (and 1) with several saturations and values.
+        for (ipt_dtype d : {IPT_DOUBLE, IPT_SINGLE}) {
+            std::vector<double> h, s, v;
+            for (int k = 0; k <= 12; ++k)
+                for (double sat : {0.0, 0.5, 1.0}) {
+                    h.push_back(k / 12.0);
+                    s.push_back(sat);
+                    v.push_back(0.75);
+                }
+            std::vector<double> all = h;
+            all.insert(all.end(), s.begin(), s.end());
+            all.insert(all.end(), v.begin(), v.end());
+            ImageSpec e = spec(d, 1, static_cast<int64_t>(h.size()), Fill::Values);
+            e.values = std::move(all);
+            e.tag = "sextant edges";
+            e.channels = 3;
+            out.push_back(make_case({image_arg("HSV", e)}));
+        }
+    };
+    return r;
+}
+
+OpRecipe rgb2ycbcr_recipe() {
+    return colour_recipe("RGB", {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}, false, -0.25, 1.25);
+}
+
+OpRecipe ycbcr2rgb_recipe() {
+    return colour_recipe("YCBCR", {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}, false, -0.25, 1.25);
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1032,6 +1112,9 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.im2int16", im2class_recipe},
         {"ipt.imcomplement", imcomplement_recipe}, {"ipt.mat2gray", mat2gray_recipe},
         {"ipt.rgb2gray", rgb2gray_recipe},
+        // Colour spaces.
+        {"ipt.rgb2hsv", rgb2hsv_recipe},       {"ipt.hsv2rgb", hsv2rgb_recipe},
+        {"ipt.rgb2ycbcr", rgb2ycbcr_recipe},   {"ipt.ycbcr2rgb", ycbcr2rgb_recipe},
     };
     return table;
 }

@@ -27,6 +27,11 @@
 #include "common/ops/radon.hpp"
 #include "common/ops/strel.hpp"
 #include "common/ops/stretchlim.hpp"
+// Colour spaces.
+#include "common/ops/hsv2rgb.hpp"
+#include "common/ops/rgb2hsv.hpp"
+#include "common/ops/rgb2ycbcr.hpp"
+#include "common/ops/ycbcr2rgb.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -141,6 +146,27 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::StretchlimPlan p = fe::plan_stretchlim(a);
              out("LOWHIGH", p.out_dtype, p.out_rows, p.out_cols);
+         }},
+        // Colour spaces.
+        {"ipt.rgb2hsv",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Rgb2hsvPlan p = fe::plan_rgb2hsv(a);
+             out("HSV", p.out_dtype, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.hsv2rgb",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Hsv2rgbPlan p = fe::plan_hsv2rgb(a);
+             out("RGB", p.out_dtype, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.rgb2ycbcr",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Rgb2ycbcrPlan p = fe::plan_rgb2ycbcr(a);
+             out("YCBCR", p.layout.out_dtype, p.layout.rows, p.layout.cols, p.layout.channels);
+         }},
+        {"ipt.ycbcr2rgb",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Ycbcr2rgbPlan p = fe::plan_ycbcr2rgb(a);
+             out("RGB", p.layout.out_dtype, p.layout.rows, p.layout.cols, p.layout.channels);
          }},
     };
     return table;

@@ -353,6 +353,34 @@ static const ipt_param_schema ipt_rgb2gray_params[] = {
             "m x n, class of RGB: 0.298936021293775 R + 0.587043074451121 G + 0.114020904255103 B"),
 };
 
+/* Colour spaces: rgb2hsv, hsv2rgb, rgb2ycbcr, ycbcr2rgb. Each takes an
+ * m x n x 3 image or a c x 3 colormap (one channel, three columns). */
+static const ipt_param_schema ipt_rgb2hsv_params[] = {
+    IPT_IN("RGB", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, IPT_P_RGB, NULL,
+           "m x n x 3 RGB image, or c x 3 colormap (double)"),
+    IPT_OUT("HSV", IPT_DT_FLOAT, 0, "hue, saturation, value in [0,1]; single for single input, else double"),
+};
+
+static const ipt_param_schema ipt_hsv2rgb_params[] = {
+    IPT_IN("HSV", IPT_DT_FLOAT | IPT_DT(IPT_LOGICAL), IPT_P_RGB, NULL,
+           "m x n x 3 HSV image, or c x 3 colormap"),
+    IPT_OUT("RGB", IPT_DT_FLOAT, 0, "class of HSV (double for logical)"),
+};
+
+static const ipt_param_schema ipt_rgb2ycbcr_params[] = {
+    IPT_IN("RGB", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, IPT_P_RGB, NULL,
+           "m x n x 3 RGB image, or c x 3 colormap"),
+    IPT_OUT("YCBCR", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, 0,
+            "BT.601 Y in [16,235], Cb and Cr in [16,240] (scaled to the class); class of RGB"),
+};
+
+static const ipt_param_schema ipt_ycbcr2rgb_params[] = {
+    IPT_IN("YCBCR", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, IPT_P_RGB, NULL,
+           "m x n x 3 YCbCr image, or c x 3 colormap"),
+    IPT_OUT("RGB", IPT_DT(IPT_UINT8) | IPT_DT(IPT_UINT16) | IPT_DT_FLOAT, 0,
+            "class of YCBCR; floating values clamped to [0,1]"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -427,6 +455,18 @@ static const ipt_op_schema ipt_builtin_ops[] = {
     IPT_SCHEMA("ipt.rgb2gray", "rgb2gray", "convert RGB image to grayscale", ipt_rgb2gray_params, NULL,
                IPT_CMP_RANGE_EPS, 4,
                "integer classes exact; floating: 4 eps(class) * max(1, max|I|)"),
+    /* Colour spaces. */
+    IPT_SCHEMA("ipt.rgb2hsv", "rgb2hsv", "convert RGB colors to HSV", ipt_rgb2hsv_params, NULL,
+               IPT_CMP_RANGE_EPS, 8,
+               "8 eps(class) * max(1, max|HSV|) (the hue's division may round differently on GPUs)"),
+    IPT_SCHEMA("ipt.hsv2rgb", "hsv2rgb", "convert HSV colors to RGB", ipt_hsv2rgb_params, NULL,
+               IPT_CMP_RANGE_EPS, 4, "4 eps(class) * max(1, max|RGB|)"),
+    IPT_SCHEMA("ipt.rgb2ycbcr", "rgb2ycbcr", "convert RGB color values to YCbCr color space",
+               ipt_rgb2ycbcr_params, NULL, IPT_CMP_RANGE_EPS, 4,
+               "integer classes exact; floating: 4 eps(class) * max(1, max|YCBCR|)"),
+    IPT_SCHEMA("ipt.ycbcr2rgb", "ycbcr2rgb", "convert YCbCr color values to RGB color space",
+               ipt_ycbcr2rgb_params, NULL, IPT_CMP_RANGE_EPS, 4,
+               "integer classes exact; floating: 4 eps(class) * max(1, max|RGB|)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

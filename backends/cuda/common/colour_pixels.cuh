@@ -1,0 +1,58 @@
+// The per-pixel kernel of the colour-space operators (rgb2hsv, hsv2rgb,
+// rgb2ycbcr, ycbcr2rgb): one thread per pixel reads its three components
+// where common/colour.hpp's layout puts them and writes three results at the
+// same places of the output. Bandwidth-bound; the formulas are the host's.
+#pragma once
+
+#include <cstdint>
+
+#include "../../common/colour.hpp"
+#include "check.hpp"
+#include "device.cuh"
+
+namespace ipt::cuda {
+
+template <class In, class Out, class F>
+__global__ void colour_pixels_kernel(const In* __restrict__ src, Out* __restrict__ dst, int64_t pixels,
+                                     int64_t pixel_step, int64_t plane_step, F f) {
+    IPT_GRID_STRIDE(p, pixels) {
+        const int64_t i = p * pixel_step;
+        f(src[i], src[i + plane_step], src[i + 2 * plane_step], dst[i], dst[i + plane_step],
+          dst[i + 2 * plane_step]);
+    }
+}
+
+template <class In, class Out, class F>
+void launch_colour_pixels(const char* op, const ipt::common::ColourLayout& l, const void* in, void* out,
+                          cudaStream_t stream, F f) {
+    if (l.pixels == 0) return;
+    colour_pixels_kernel<In, Out, F><<<grid_for(l.pixels), kThreads, 0, stream>>>(
+        static_cast<const In*>(in), static_cast<Out*>(out), l.pixels, l.pixel_step, l.plane_step, f);
+    check_launch(op);
+}
+
+// ycbcr's affine maps: the matrix travels by value.
+template <class T>
+struct ColourAffine {
+    ipt::common::ColourMatrix m;
+    __device__ T one(int i, double x0, double x1, double x2) const {
+        T y = saturate_round<T>(ipt::common::colour_affine(m.m[i], m.offset[i], x0, x1, x2));
+        if constexpr (std::is_floating_point_v<T>)
+            if (m.clamp_unit) y = ipt::common::colour_clamp_unit(y);
+        return y;
+    }
+    __device__ void operator()(T a, T b, T c, T& y0, T& y1, T& y2) const {
+        const double x0 = static_cast<double>(a), x1 = static_cast<double>(b), x2 = static_cast<double>(c);
+        y0 = one(0, x0, x1, x2);
+        y1 = one(1, x0, x1, x2);
+        y2 = one(2, x0, x1, x2);
+    }
+};
+
+template <class T>
+void launch_colour_affine(const char* op, const ipt::common::ColourLayout& l, const ipt::common::ColourMatrix& m,
+                          const void* in, void* out, cudaStream_t stream) {
+    launch_colour_pixels<T, T>(op, l, in, out, stream, ColourAffine<T>{m});
+}
+
+}  // namespace ipt::cuda

@@ -1,0 +1,46 @@
+// ipt.rgb2hsv: one invocation per pixel; common/colour.hpp's rgb_to_hsv,
+// integer values read as double(x)/255 or double(x)/65535.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "ipt_common.glsl"
+#include "colour.glsl"
+
+layout(push_constant) uniform Push {
+    uint64_t src, dst;
+    int pixels, pixel_step, plane;
+} pc;
+
+double unit_value(int i) {
+    const double x = load_d(pc.src, IN_DT, i);
+    if (IN_DT == DT_UINT8) { precise double u = x / 255.0; return u; }
+    if (IN_DT == DT_UINT16) { precise double u = x / 65535.0; return u; }
+    return x;
+}
+
+void main() {
+    const int group = int(linear_group());
+    const int lane = int(gl_LocalInvocationID.x);
+    const int width = int(gl_WorkGroupSize.x);
+    for (int k = 0; k < int(PER_INV); ++k) {
+        const int p = (group * int(PER_INV) + k) * width + lane;
+        if (p >= pc.pixels) return;
+        const int i = p * pc.pixel_step;
+        const double r = unit_value(i), g = unit_value(i + pc.plane), b = unit_value(i + 2 * pc.plane);
+        const double v = cmax(cmax(r, g), b);
+        precise double d = fr(v - cmin(cmin(r, g), b));
+        const bool grey = same(d, 0.0);
+        const double div = grey ? 1.0 : d;
+        precise double hue = 0.0;
+        if (same(r, v)) hue = fr(fr(g - b) / div);
+        if (same(g, v)) hue = fr(2.0 + fr(fr(b - r) / div));
+        if (same(b, v)) hue = fr(4.0 + fr(fr(r - g) / div));
+        hue = fr(hue / 6.0);
+        if (!is_nan_d(hue) && hue < 0.0) hue = fr(hue + 1.0);
+        precise double h = (grey ? 0.0 : 1.0) * hue;
+        precise double s = 0.0;
+        if (is_nan_d(v) || v != 0.0) s = fr(((grey ? 0.0 : 1.0) * div) / v);
+        store_d(pc.dst, OUT_DT, i, h);
+        store_d(pc.dst, OUT_DT, i + pc.plane, s);
+        store_d(pc.dst, OUT_DT, i + 2 * pc.plane, v);
+    }
+}
