@@ -828,6 +828,99 @@ CaseDef dither_case() {
     return d;
 }
 
+// ---- class and colour conversions --------------------------------------------------
+
+// An RGB image as OpenIPT stores it (three planes) and as OpenCV does
+// (interleaved), with the same pixels: three slices of the uniform noise.
+struct RgbPair {
+    std::vector<uint8_t> planes;
+    cv::Mat interleaved;
+};
+
+RgbPair rgb_from(const cv::Mat& u8) {
+    RgbPair p;
+    std::vector<cv::Mat> channels;
+    for (int k = 0; k < 3; ++k) {
+        cv::Mat plane;
+        cv::flip(u8, plane, k - 1);  // three different arrangements of the same noise
+        channels.push_back(plane);
+        p.planes.insert(p.planes.end(), plane.datastart, plane.dataend);
+    }
+    cv::merge(channels, p.interleaved);
+    return p;
+}
+
+CaseDef rgb2gray_case() {
+    CaseDef d;
+    d.name = "rgb2gray";
+    d.compares = "rgb2gray(RGB), uint8 (MATLAB's weights 0.298936..., 0.587043..., 0.114020..., one rounding) | "
+                 "cv::cvtColor(RGB, COLOR_RGB2GRAY) (weights 0.299, 0.587, 0.114 in fixed point: values may differ by 1)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        auto rgb = std::make_shared<RgbPair>(rgb_from(in.u8));
+        const ipt::Image& a = h.image(g_ctx->upload(IPT_UINT8, in.n, in.n, rgb->planes.data(), 3));
+        IptCall& call = h.call("ipt.rgb2gray", {"I"});
+        call.call.image("RGB", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        c.cv = cv_side(dst, [rgb](cv::Mat& out) { cv::cvtColor(rgb->interleaved, out, cv::COLOR_RGB2GRAY); }, o);
+        c.check = [&call, &dst] {
+            const std::vector<uint8_t> a = call.result<uint8_t>("I");
+            int64_t far = 0;
+            for (size_t i = 0; i < a.size(); ++i) far += std::abs(int(a[i]) - int(dst.ptr<uint8_t>()[i])) > 1;
+            return far ? std::to_string(far) + " values differ by more than 1" : std::string("within 1");
+        };
+        c.bytes = 4.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef im2double_case() {
+    CaseDef d;
+    d.name = "im2double";
+    d.compares = "im2double(A), A uint8 | A.convertTo(CV_64F, 1/255.0) (a product, not MATLAB's division: may differ in "
+                 "the last bit)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.im2double", {"J"});
+        call.call.image("I", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src](cv::Mat& out) { src.convertTo(out, CV_64F, 1.0 / 255.0); }, o);
+        c.check = [&call, &dst] {
+            const std::vector<double> a = call.result<double>("J");
+            double worst = 0;
+            for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - dst.ptr<double>()[i]));
+            char buf[48];
+            std::snprintf(buf, sizeof buf, "max|d| %.2g", worst);
+            return std::string(buf);
+        };
+        c.bytes = 9.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef imcomplement_case() {
+    CaseDef d;
+    d.name = "imcomplement";
+    d.compares = "imcomplement(A), uint8 | cv::bitwise_not(A)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imcomplement", {"J"});
+        call.call.image("I", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src](cv::Mat& out) { cv::bitwise_not(src, out); }, o);
+        c.check = [&call, &dst] { return compare_exact(call.result<uint8_t>("J"), dst); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
 std::vector<CaseDef> all_cases() {
     std::vector<CaseDef> v;
     v.push_back(lut_case());
@@ -847,6 +940,9 @@ std::vector<CaseDef> all_cases() {
     v.push_back(radon_case());
     v.push_back(regionalmax_case());
     v.push_back(dither_case());
+    v.push_back(rgb2gray_case());
+    v.push_back(im2double_case());
+    v.push_back(imcomplement_case());
     return v;
 }
 

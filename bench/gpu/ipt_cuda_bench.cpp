@@ -717,6 +717,27 @@ std::vector<Case> bench_cases() {
     add("ipt.edge", "sobel uint8 2048^2").img("I", random_img(IPT_UINT8, n, n)).set("method", "sobel");
     add("ipt.edge", "canny uint8 2048^2").img("I", random_img(IPT_UINT8, n, n)).set("method", "canny");
     add("ipt.dither", "uint8 2048^2").img("I", random_img(IPT_UINT8, n, n));
+    // Class and colour conversions: NPP where it has the function, else the
+    // copy bandwidth at 8192^2 is the measure.
+    {
+        const Img rgb8 = random_img(IPT_UINT8, n, n, 3), big_rgb8 = random_img(IPT_UINT8, big, big, 3);
+        add("ipt.rgb2gray", "uint8 RGB 2048^2", "gray_u8").img("RGB", rgb8);
+        add("ipt.rgb2hsv", "uint8 RGB 2048^2", "hsv_u8").img("RGB", rgb8);
+        add("ipt.rgb2ycbcr", "uint8 RGB 2048^2", "ycbcr_u8").img("RGB", rgb8);
+        add("ipt.rgb2gray", "uint8 RGB 8192^2", "gray_u8").img("RGB", big_rgb8);
+        add("ipt.rgb2hsv", "uint8 RGB 8192^2").img("RGB", big_rgb8);
+        add("ipt.rgb2ycbcr", "uint8 RGB 8192^2", "ycbcr_u8").img("RGB", big_rgb8);
+        add("ipt.ycbcr2rgb", "uint8 8192^2x3").img("YCBCR", big_rgb8);
+        add("ipt.hsv2rgb", "single 8192^2x3").img("HSV", random_img(IPT_SINGLE, big, big, 3));
+        const Img big8 = random_img(IPT_UINT8, big, big), big_double = random_img(IPT_DOUBLE, big, big);
+        add("ipt.im2double", "uint8 8192^2").img("I", big8);
+        add("ipt.im2single", "uint8 8192^2").img("I", big8);
+        add("ipt.im2uint16", "uint8 8192^2").img("I", big8);
+        add("ipt.im2uint8", "double 8192^2").img("I", big_double);
+        add("ipt.im2int16", "double 8192^2").img("I", big_double);
+        add("ipt.imcomplement", "uint8 8192^2").img("I", big8);
+        add("ipt.mat2gray", "double 8192^2").img("A", big_double);
+    }
     return v;
 }
 

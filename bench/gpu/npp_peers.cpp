@@ -123,6 +123,25 @@ PeerTime run_npp_peer(const std::string& key, const void* src, int rows, int col
                                                              vor.p, cols * 4, nullptr, 0, dist.p, cols * 4, size,
                                                              buf.p, ctx));
         });
+    } else if (key == "gray_u8" || key == "hsv_u8") {
+        // NPP converts packed RGB; the source's bytes are read as packed pixels
+        // (same bytes moved as OpenIPT's planes).
+        const bool gray = key == "gray_u8";
+        Dev<Npp8u> dst(static_cast<size_t>(rows) * cols * (gray ? 1 : 3));
+        r.name = gray ? "nppiRGBToGray_8u_C3C1R" : "nppiRGBToHSV_8u_C3R (uint8 out)";
+        r.ms = time_events(stream, warmup, runs, [&] {
+            return ok(gray ? nppiRGBToGray_8u_C3C1R_Ctx(s8, cols * 3, dst.p, cols, size, ctx)
+                           : nppiRGBToHSV_8u_C3R_Ctx(s8, cols * 3, dst.p, cols * 3, size, ctx));
+        });
+    } else if (key == "ycbcr_u8") {
+        const size_t plane = static_cast<size_t>(rows) * cols;
+        Dev<Npp8u> dst(plane * 3);
+        const Npp8u* const planes[3] = {s8, s8 + plane, s8 + 2 * plane};
+        Npp8u* out[3] = {dst.p, dst.p + plane, dst.p + 2 * plane};
+        r.name = "nppiRGBToYCbCr_8u_P3R";
+        r.ms = time_events(stream, warmup, runs, [&] {
+            return ok(nppiRGBToYCbCr_8u_P3R_Ctx(planes, cols, out, cols, size, ctx));
+        });
     } else {
         r.note = "no NPP peer";
     }

@@ -27,6 +27,15 @@
 #include "common/ops/radon.hpp"
 #include "common/ops/strel.hpp"
 #include "common/ops/stretchlim.hpp"
+// Class conversions and intensity.
+#include "common/ops/im2double.hpp"
+#include "common/ops/im2int16.hpp"
+#include "common/ops/im2single.hpp"
+#include "common/ops/im2uint16.hpp"
+#include "common/ops/im2uint8.hpp"
+#include "common/ops/imcomplement.hpp"
+#include "common/ops/mat2gray.hpp"
+#include "common/ops/rgb2gray.hpp"
 // Colour spaces.
 #include "common/ops/hsv2rgb.hpp"
 #include "common/ops/rgb2hsv.hpp"
@@ -57,6 +66,7 @@ private:
 using Planner = void (*)(const KernelArgs&, Expect&);
 
 void morphology(const fe::MorphologyPlan& p, Expect& out) { out("B", p.dtype, p.rows, p.cols); }
+void im2class(const fe::Im2ClassPlan& p, Expect& out) { out("J", p.out_dtype, p.rows, p.cols, p.channels); }
 
 const std::map<std::string, Planner, std::less<>>& planners() {
     static const std::map<std::string, Planner, std::less<>> table = {
@@ -146,6 +156,27 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::StretchlimPlan p = fe::plan_stretchlim(a);
              out("LOWHIGH", p.out_dtype, p.out_rows, p.out_cols);
+         }},
+        // Class conversions and intensity.
+        {"ipt.im2double", [](const KernelArgs& a, Expect& out) { im2class(fe::plan_im2double(a), out); }},
+        {"ipt.im2single", [](const KernelArgs& a, Expect& out) { im2class(fe::plan_im2single(a), out); }},
+        {"ipt.im2uint8", [](const KernelArgs& a, Expect& out) { im2class(fe::plan_im2uint8(a), out); }},
+        {"ipt.im2uint16", [](const KernelArgs& a, Expect& out) { im2class(fe::plan_im2uint16(a), out); }},
+        {"ipt.im2int16", [](const KernelArgs& a, Expect& out) { im2class(fe::plan_im2int16(a), out); }},
+        {"ipt.imcomplement",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImcomplementPlan p = fe::plan_imcomplement(a);
+             out("J", p.dtype, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.mat2gray",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Mat2grayPlan p = fe::plan_mat2gray(a);
+             out("I", IPT_DOUBLE, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.rgb2gray",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Rgb2grayPlan p = fe::plan_rgb2gray(a);
+             out("I", p.dtype, p.rows, p.cols);
          }},
         // Colour spaces.
         {"ipt.rgb2hsv",
