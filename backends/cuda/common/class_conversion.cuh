@@ -1,5 +1,5 @@
 // The engine of ipt.im2double, im2single, im2uint8, im2uint16 and im2int16 on
-// CUDA: a grid-stride pass converting every element with
+// CUDA: one packed pass (common/packed.cuh) converting every element with
 // ipt::common::convert_image_class (backends/common/class_scaling.hpp), the
 // same code the CPU reference runs. Bandwidth-bound; channels are converted
 // like any other dimension.
@@ -12,15 +12,19 @@
 #include "common/check.hpp"
 #include "common/context.hpp"
 #include "common/device.cuh"
+#include "common/packed.cuh"
 #include "common/ops/im2class.hpp"
 
 namespace ipt::cuda {
 namespace class_conversion {
 
-template <class T, class Out>
-__global__ void convert_kernel(const T* __restrict__ a, Out* __restrict__ z, int64_t n) {
-    IPT_GRID_STRIDE(i, n) z[i] = ipt::common::convert_image_class<Out>(a[i]);
-}
+template <class Out>
+struct ConvertClass {
+    template <class T>
+    __device__ Out operator()(T v) const {
+        return ipt::common::convert_image_class<Out>(v);
+    }
+};
 
 }  // namespace class_conversion
 
@@ -38,13 +42,12 @@ void run_im2class(const ipt::plugin::KernelArgs& args, const ipt::frontend::Im2C
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
                       std::is_same_v<T, int16_t> || std::is_floating_point_v<T>) {
-            class_conversion::convert_kernel<T, Out>
-                <<<grid_for(n), kThreads, 0, dev.stream>>>(dptr<const T>(plan.I), dptr<Out>(J), n);
+            packed::run_map(args.op(), dptr<const T>(plan.I), dptr<Out>(J), n, dev.stream,
+                            class_conversion::ConvertClass<Out>{});
         } else {
             ipt::plugin::unsupported("image class conversion: input class " + std::to_string(plan.in_dtype));
         }
     });
-    check_launch(args.op());
 }
 
 }  // namespace ipt::cuda

@@ -1,7 +1,9 @@
 // The per-pixel kernel of the colour-space operators (rgb2hsv, hsv2rgb,
-// rgb2ycbcr, ycbcr2rgb): one thread per pixel reads its three components
+// rgb2ycbcr, ycbcr2rgb): each pixel reads its three components
 // where common/colour.hpp's layout puts them and writes three results at the
-// same places of the output. Bandwidth-bound; the formulas are the host's.
+// same places of the output; images in packs of neighbouring pixels
+// (packed.cuh), colormaps a thread per row. Bandwidth-bound; the formulas are
+// the host's.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include "../../common/colour.hpp"
 #include "check.hpp"
 #include "device.cuh"
+#include "packed.cuh"
 
 namespace ipt::cuda {
 
@@ -22,10 +25,25 @@ __global__ void colour_pixels_kernel(const In* __restrict__ src, Out* __restrict
     }
 }
 
+// The pixel rule on packs of the three planes of an image.
+template <class F>
+struct ColourPlanes {
+    F f;
+    template <class In, class Out>
+    __device__ void operator()(const In (&x)[3], Out (&y)[3]) const {
+        f(x[0], x[1], x[2], y[0], y[1], y[2]);
+    }
+};
+
 template <class In, class Out, class F>
 void launch_colour_pixels(const char* op, const ipt::common::ColourLayout& l, const void* in, void* out,
                           cudaStream_t stream, F f) {
     if (l.pixels == 0) return;
+    if (l.pixel_step == 1 && l.plane_step == l.pixels) {
+        packed::run_planes<3, 3>(op, static_cast<const In*>(in), static_cast<Out*>(out), l.pixels, stream,
+                                 ColourPlanes<F>{f});
+        return;
+    }
     colour_pixels_kernel<In, Out, F><<<grid_for(l.pixels), kThreads, 0, stream>>>(
         static_cast<const In*>(in), static_cast<Out*>(out), l.pixels, l.pixel_step, l.plane_step, f);
     check_launch(op);

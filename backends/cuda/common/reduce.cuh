@@ -4,6 +4,8 @@
 // sizes, independent of the reduction tree.
 #pragma once
 
+#include <type_traits>
+
 #include <cub/block/block_reduce.cuh>
 
 #include "common/buffer.hpp"
@@ -101,32 +103,48 @@ void reduce_sum_int(Load load, int64_t n, Finish finish, cudaStream_t stream, co
     check_launch(what);
 }
 
-// Maximum of load(i) (doubles, NaN ignored); finish(max) on the device.
-template <class Load>
-__global__ void __launch_bounds__(kReduceThreads) max_partials(Load load, int64_t n, double* partials) {
-    double acc = -static_cast<double>(INFINITY);
-    IPT_GRID_STRIDE(i, n) acc = fmax(acc, load(i));
-    using R = cub::BlockReduce<double, kReduceThreads>;
+// Maximum of load(i), NaN ignored; finish(max) on the device. load returns a
+// double, or a double2 for two maxima at once (each component on its own: one
+// pass over the data gives a minimum as the maximum of its negation, and a
+// maximum).
+__device__ inline double max_each(double a, double b) { return fmax(a, b); }
+__device__ inline double2 max_each(double2 a, double2 b) { return make_double2(fmax(a.x, b.x), fmax(a.y, b.y)); }
+template <class V>
+__device__ inline V max_identity() {
+    if constexpr (std::is_same_v<V, double>) return -static_cast<double>(INFINITY);
+    else return make_double2(-static_cast<double>(INFINITY), -static_cast<double>(INFINITY));
+}
+struct MaxEach {
+    template <class V>
+    __device__ V operator()(const V& a, const V& b) const { return max_each(a, b); }
+};
+
+template <class Load, class V>
+__global__ void __launch_bounds__(kReduceThreads) max_partials(Load load, int64_t n, V* partials) {
+    V acc = max_identity<V>();
+    IPT_GRID_STRIDE(i, n) acc = max_each(acc, load(i));
+    using R = cub::BlockReduce<V, kReduceThreads>;
     __shared__ typename R::TempStorage tmp;
-    double total = R(tmp).Reduce(acc, [] __device__(double a, double b) { return fmax(a, b); });
+    const V total = R(tmp).Reduce(acc, MaxEach{});
     if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
-template <class Finish>
-__global__ void __launch_bounds__(kReduceThreads) max_finish(const double* partials, int count, Finish finish) {
-    double acc = -static_cast<double>(INFINITY);
-    for (int i = threadIdx.x; i < count; i += blockDim.x) acc = fmax(acc, partials[i]);
-    using R = cub::BlockReduce<double, kReduceThreads>;
+template <class V, class Finish>
+__global__ void __launch_bounds__(kReduceThreads) max_finish(const V* partials, int count, Finish finish) {
+    V acc = max_identity<V>();
+    for (int i = threadIdx.x; i < count; i += blockDim.x) acc = max_each(acc, partials[i]);
+    using R = cub::BlockReduce<V, kReduceThreads>;
     __shared__ typename R::TempStorage tmp;
-    double total = R(tmp).Reduce(acc, [] __device__(double a, double b) { return fmax(a, b); });
+    const V total = R(tmp).Reduce(acc, MaxEach{});
     if (threadIdx.x == 0) finish(total);
 }
 template <class Load, class Finish>
 void reduce_max(Load load, int64_t n, Finish finish, cudaStream_t stream, const char* what) {
+    using V = std::decay_t<decltype(load(int64_t(0)))>;
     int blocks = static_cast<int>(grid_for(n, kReduceThreads, kReduceBlocks));
-    DeviceArray<double> partials(blocks, stream);
-    max_partials<<<blocks, kReduceThreads, 0, stream>>>(load, n, partials.get());
+    DeviceArray<V> partials(blocks, stream);
+    max_partials<Load, V><<<blocks, kReduceThreads, 0, stream>>>(load, n, partials.get());
     check_launch(what);
-    max_finish<<<1, kReduceThreads, 0, stream>>>(partials.get(), blocks, finish);
+    max_finish<V, Finish><<<1, kReduceThreads, 0, stream>>>(partials.get(), blocks, finish);
     check_launch(what);
 }
 

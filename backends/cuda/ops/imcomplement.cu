@@ -6,33 +6,24 @@
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "common/packed.cuh"
 #include "common/ops/imcomplement.hpp"
 
 namespace ipt::cuda {
 namespace {
 
 // Each byte b becomes b ^ mask (0xFF: bitwise complement; 0x01: logical not).
-__global__ void complement_bytes(const uint8_t* __restrict__ in, uint8_t* __restrict__ out, int64_t bytes,
-                                 uint32_t mask, bool vec) {
-    const int64_t nvec = vec ? bytes / 16 : 0;
-    IPT_GRID_STRIDE(i, nvec) {
-        uint4 v = reinterpret_cast<const uint4*>(in)[i];
-        v.x ^= mask;
-        v.y ^= mask;
-        v.z ^= mask;
-        v.w ^= mask;
-        reinterpret_cast<uint4*>(out)[i] = v;
-    }
-    const uint8_t m = static_cast<uint8_t>(mask);
-    for (int64_t i = nvec * 16 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < bytes;
-         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
-        out[i] = in[i] ^ m;
-}
+struct XorBytes {
+    uint8_t mask;
+    __device__ uint8_t operator()(uint8_t b) const { return b ^ mask; }
+};
 
-template <class T>
-__global__ void complement_kernel(const T* __restrict__ in, T* __restrict__ out, int64_t n) {
-    IPT_GRID_STRIDE(i, n) out[i] = ipt::frontend::imcomplement_value(in[i]);
-}
+struct Complement {
+    template <class T>
+    __device__ T operator()(T v) const {
+        return ipt::frontend::imcomplement_value(v);
+    }
+};
 
 void run_imcomplement(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
@@ -43,18 +34,14 @@ void run_imcomplement(const ipt::plugin::KernelArgs& args) {
     visit_dtype(plan.dtype, [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_floating_point_v<T>) {
-            complement_kernel<T><<<grid_for(n), kThreads, 0, dev.stream>>>(dptr<const T>(plan.I), dptr<T>(J), n);
+            packed::run_map("ipt.imcomplement", dptr<const T>(plan.I), dptr<T>(J), n, dev.stream, Complement{});
         } else {
             const int64_t bytes = n * static_cast<int64_t>(sizeof(T));
-            const auto* in = dptr<const uint8_t>(plan.I);
-            auto* out = dptr<uint8_t>(J);
-            const bool vec = reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
-            const uint32_t mask = std::is_same_v<T, bool> ? 0x01010101u : 0xFFFFFFFFu;
-            complement_bytes<<<grid_for(vec ? (bytes + 15) / 16 : bytes), kThreads, 0, dev.stream>>>(in, out, bytes,
-                                                                                                      mask, vec);
+            const uint8_t mask = std::is_same_v<T, bool> ? 0x01 : 0xFF;
+            packed::run_map("ipt.imcomplement", dptr<const uint8_t>(plan.I), dptr<uint8_t>(J), bytes, dev.stream,
+                            XorBytes{mask});
         }
     });
-    check_launch("ipt.imcomplement");
 }
 
 IPT_CUDA_OP("ipt.imcomplement", "", 100, run_imcomplement)

@@ -1,10 +1,12 @@
 // mat2gray as the front-end plans it (common/ops/mat2gray.hpp). Without
-// limits, the greatest of A and of -A (NaN skipped) come from the shared
-// max reduction (common/reduce.cuh) and are read back for the front-end's
-// mat2gray_default_scale; then mat2gray_value per element.
+// limits, the greatest of -A and of A (NaN skipped) come from one pass of the
+// shared max reduction (common/reduce.cuh) and are read back for the
+// front-end's mat2gray_default_scale; then mat2gray_value per element
+// (common/packed.cuh).
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
+#include "common/packed.cuh"
 #include "common/reduce.cuh"
 #include "common/ops/mat2gray.hpp"
 
@@ -13,24 +15,28 @@ namespace {
 
 using ipt::frontend::Mat2grayScale;
 
+// (-A(i), A(i)): one pass gives minus the minimum and the maximum.
 template <class T>
-struct LoadSigned {
+struct LoadNegatedAndValue {
     const T* p;
-    double sign;  // -1 turns the maximum into minus the minimum
-    __device__ double operator()(int64_t i) const { return sign * to_double(p[i]); }
+    __device__ double2 operator()(int64_t i) const {
+        const double v = to_double(p[i]);
+        return make_double2(-v, v);
+    }
 };
 
-struct StoreSigned {
-    double* slot;
-    double sign;
-    __device__ void operator()(double v) const { *slot = sign * v; }
+struct StoreLimits {
+    double* limits;  // [min max]
+    __device__ void operator()(double2 v) const {
+        limits[0] = -v.x;
+        limits[1] = v.y;
+    }
 };
 
 template <class T>
 Mat2grayScale default_scale(const T* a, int64_t n, cudaStream_t s) {
     DeviceArray<double> limits(2, s);
-    reduce_max(LoadSigned<T>{a, -1.0}, n, StoreSigned{limits.get(), -1.0}, s, "ipt.mat2gray");
-    reduce_max(LoadSigned<T>{a, 1.0}, n, StoreSigned{limits.get() + 1, 1.0}, s, "ipt.mat2gray");
+    reduce_max(LoadNegatedAndValue<T>{a}, n, StoreLimits{limits.get()}, s, "ipt.mat2gray");
     double host[2];
     check(cudaMemcpyAsync(host, limits.get(), sizeof host, cudaMemcpyDeviceToHost, s),
           "cudaMemcpyAsync (mat2gray limits)");
@@ -38,10 +44,13 @@ Mat2grayScale default_scale(const T* a, int64_t n, cudaStream_t s) {
     return ipt::frontend::mat2gray_default_scale(host[0], host[1]);
 }
 
-template <class T>
-__global__ void mat2gray_kernel(const T* __restrict__ a, double* __restrict__ out, int64_t n, Mat2grayScale s) {
-    IPT_GRID_STRIDE(i, n) out[i] = ipt::frontend::mat2gray_value(to_double(a[i]), s);
-}
+struct Mat2grayValue {
+    Mat2grayScale s;
+    template <class T>
+    __device__ double operator()(T v) const {
+        return ipt::frontend::mat2gray_value(to_double(v), s);
+    }
+};
 
 void run_mat2gray(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
@@ -53,9 +62,8 @@ void run_mat2gray(const ipt::plugin::KernelArgs& args) {
         using T = decltype(tag);
         const T* a = dptr<const T>(plan.A);
         const Mat2grayScale s = plan.limits_given ? plan.scale : default_scale(a, n, dev.stream);
-        mat2gray_kernel<T><<<grid_for(n), kThreads, 0, dev.stream>>>(a, dptr<double>(I), n, s);
+        packed::run_map("ipt.mat2gray", a, dptr<double>(I), n, dev.stream, Mat2grayValue{s});
     });
-    check_launch("ipt.mat2gray");
 }
 
 IPT_CUDA_OP("ipt.mat2gray", "", 100, run_mat2gray)
