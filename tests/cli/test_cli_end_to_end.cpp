@@ -670,3 +670,39 @@ TEST(CliInfo, TextShowsSections) {
 }
 
 } // namespace
+
+// ---- ipt demo --------------------------------------------------------------------
+
+// The photo pipeline: a colour photo becomes grey first; each later step
+// either runs (status ok) or is listed as not available in this build; a grey
+// photo skips rgb2gray; a photo that cannot be read is a file error naming it.
+TEST(CliDemo, PhotoPipeline) {
+    if (!ipt::cli::png_available()) GTEST_SKIP() << "built without libpng: the demo writes a PNG contact sheet";
+    const auto dir = temp_dir();
+    std::vector<double> rgb;
+    for (int ch = 0; ch < 3; ++ch)
+        for (int i = 0; i < 12 * 16; ++i) rgb.push_back((i * (ch + 3)) % 256);
+    write_npy(dir / "photo.npy", HostImage::from_values<uint8_t>(12, 16, 3, std::vector<uint8_t>(rgb.begin(), rgb.end())));
+    const Result r = ipt_cli(dir, {"demo", "--size", "16", "--photo", "photo.npy", "--out", "sheet.png", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& steps = j["pipeline"];
+    ASSERT_EQ(steps.size(), 5u) << r.out;
+    EXPECT_EQ(steps[0]["op"], "ipt.rgb2gray");
+    EXPECT_EQ(steps[0]["status"], "ok") << r.out;
+    for (const auto& s : steps) {
+        const std::string status = s["status"];
+        EXPECT_TRUE(status == "ok" || status.rfind("skipped", 0) == 0) << s.dump();
+    }
+    EXPECT_TRUE(fs::exists(dir / "sheet.png"));
+
+    write_npy(dir / "grey.npy", matrix(4, 5, std::vector<double>(20, 0.5)));
+    const Result grey = ipt_cli(dir, {"demo", "--size", "16", "--photo", "grey.npy", "--out", "grey.png", "--json"});
+    ASSERT_EQ(grey.exit_code, 0) << grey.err;
+    EXPECT_EQ(nlohmann::json::parse(grey.out)["pipeline"][0]["status"], "skipped (the photo is grey)");
+
+    const Result missing = ipt_cli(dir, {"demo", "--size", "16", "--photo", "nothere.png", "--out", "x.png"});
+    EXPECT_EQ(missing.exit_code, 3);
+    EXPECT_NE(missing.err.find("nothere.png"), std::string::npos) << missing.err;
+    EXPECT_FALSE(fs::exists(dir / "x.png"));
+}
