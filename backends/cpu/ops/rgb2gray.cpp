@@ -1,5 +1,6 @@
 // ipt.rgb2gray as the front-end plans it (common/ops/rgb2gray.hpp): the
-// weighted sum of the three planes in double, converted once to RGB's class.
+// weighted sum of the three planes in double, converted once to RGB's class
+// (uint8: the same results through common/weighted_sum_u8.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -8,11 +9,12 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
+#include "common/weighted_sum_u8.hpp"
 #include "common/ops/rgb2gray.hpp"
 
 namespace {
 
-constexpr int64_t kChunk = 1 << 15;
+constexpr int64_t kChunk = 1 << 14;
 
 template <class T>
 void to_gray(const T* rgb, T* out, int64_t plane) {
@@ -20,6 +22,19 @@ void to_gray(const T* rgb, T* out, int64_t plane) {
     const T* g = rgb + plane;
     const T* b = rgb + 2 * plane;
     const int64_t chunks = (plane + kChunk - 1) / kChunk;
+    if constexpr (std::is_same_v<T, uint8_t>) {
+        static const ipt::cpu::FixedPointSum fixed = ipt::cpu::fixed_point_sum(
+            {ipt::frontend::kRgb2grayR, ipt::frontend::kRgb2grayG, ipt::frontend::kRgb2grayB}, 0.0);
+        ipt::cpu::parallel_for(0, chunks, [&](int64_t c) {
+            uint8_t near[kChunk];
+            const int64_t first = c * kChunk, count = std::min(kChunk, plane - first);
+            ipt::cpu::weighted_sum_u8(fixed, r + first, g + first, b + first, out + first, near, count,
+                                      [](uint8_t x0, uint8_t x1, uint8_t x2) {
+                                          return ipt::cpu::to_class<uint8_t>(ipt::frontend::rgb2gray_value(x0, x1, x2));
+                                      });
+        });
+        return;
+    }
     ipt::cpu::parallel_for(0, chunks, [&](int64_t c) {
         const int64_t first = c * kChunk, last = std::min(plane, first + kChunk);
         for (int64_t i = first; i < last; ++i)
