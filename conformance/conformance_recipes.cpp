@@ -142,6 +142,7 @@ struct OpRecipe {
     Fill random_fill = Fill::Random;
     double lo = 0, hi = 0;  // parameters of random_fill
     ipt_dtype demo_dtype = static_cast<ipt_dtype>(0);
+    int64_t demo_channels = 1;  // of the main input in the demo and the benchmark case
     std::function<CaseSpec(const ImageSpec& main)> primary;
     std::function<void(Cases&, const RecipeOptions&)> options;
 };
@@ -977,6 +978,7 @@ OpRecipe mat2gray_recipe() {
 OpRecipe rgb2gray_recipe() {
     OpRecipe r;
     r.main = "RGB";
+    r.demo_channels = 3;
     // rgb2gray takes m x n x 3 only: the sweep's one-plane images must be
     // refused, and the options repeat its shapes and special images with
     // three planes.
@@ -1245,7 +1247,9 @@ CaseSpec demo_case(const ipt_op_schema& schema, int64_t rows, int64_t cols) {
     ipt_dtype d = r.demo_dtype;
     if (!d || std::find(dtypes.begin(), dtypes.end(), d) == dtypes.end())
         d = first_of(dtypes, {IPT_UINT8, IPT_DOUBLE, IPT_SINGLE, IPT_LOGICAL});
-    return r.primary(spec(d, rows, cols, Fill::Synthetic));
+    ImageSpec main = spec(d, rows, cols, Fill::Synthetic);
+    main.channels = r.demo_channels;
+    return r.primary(main);
 }
 
 }  // namespace ipt::conformance
