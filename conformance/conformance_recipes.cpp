@@ -150,8 +150,9 @@ struct OpRecipe {
 struct Shape {
     int64_t rows, cols;
 };
-// 1x1, 1xN, Nx1, small odd, and sizes just past multiples of 8/16/32/64.
-const Shape kShapes[] = {{1, 1}, {1, 37}, {41, 1}, {17, 23}, {63, 65}, {130, 97}};
+// Empty (0x0 and one side 0), 1x1, 1xN, Nx1, small odd, and sizes just past
+// multiples of 8/16/32/64.
+const Shape kShapes[] = {{0, 0}, {0, 5}, {4, 0}, {1, 1}, {1, 37}, {41, 1}, {17, 23}, {63, 65}, {130, 97}};
 const Shape kSpecialShape = {17, 23};
 const Shape kDensityShape = {67, 61};  // enough pixels for 0.1% to hold a few
 
