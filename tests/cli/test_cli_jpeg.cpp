@@ -57,6 +57,7 @@ struct Encoding {
     int components = 1;
     bool full_chroma = false; // 1x1 sampling on every component
     bool progressive = false;
+    bool arithmetic = false;
 };
 
 // Encodes interleaved samples (rows x cols x components) to JPEG bytes.
@@ -78,6 +79,7 @@ Bytes encode(int rows, int cols, const std::vector<unsigned char>& interleaved, 
         for (int k = 0; k < cinfo.num_components; ++k) cinfo.comp_info[k].h_samp_factor = cinfo.comp_info[k].v_samp_factor = 1;
     jpeg_set_quality(&cinfo, e.quality, TRUE);
     if (e.progressive) jpeg_simple_progression(&cinfo);
+    cinfo.arith_code = e.arithmetic ? TRUE : FALSE;
     jpeg_start_compress(&cinfo, TRUE);
     const std::size_t stride = static_cast<std::size_t>(cols * e.components);
     while (cinfo.next_scanline < cinfo.image_height) {
@@ -185,10 +187,13 @@ TEST(Jpeg, ConstantColorDecodesToRgbPlanes) {
     EXPECT_EQ(color.channels, 3);
     EXPECT_LE(max_difference(color.values<uint8_t>(), planes(200, 30, 90)), 2);
 
-    // Progressive coding decodes the same.
+    // Progressive and arithmetic coding decode the same.
     ycc.progressive = true;
     write_file(dir / "prog.jpg", encode(rows, cols, constant(90, 90, 90), ycc));
     EXPECT_EQ(ipt::cli::read_image((dir / "prog.jpg").string()).values<uint8_t>(), planes(90, 90, 90));
+    ycc.arithmetic = true;
+    write_file(dir / "arith.jpg", encode(rows, cols, constant(90, 90, 90), ycc));
+    EXPECT_EQ(ipt::cli::read_image((dir / "arith.jpg").string()).values<uint8_t>(), planes(90, 90, 90));
 }
 
 TEST(Jpeg, PatternKeepsItsLayout) {
@@ -378,6 +383,11 @@ TEST(JpegDamaged, HugeDeclaredSizeIsRefusedBeforeAllocating) {
     file[sof + 6] = file[sof + 8] = 0xFF;
     write_file(dir / "past.jpg", file);
     read_failure(dir / "past.jpg");
+    // Arithmetic coding can compress a constant image past the bound: it is refused like damage.
+    Encoding arithmetic;
+    arithmetic.arithmetic = true;
+    write_file(dir / "flat.jpg", encode(1024, 1024, std::vector<unsigned char>(1024 * 1024, 9), arithmetic));
+    EXPECT_NE(read_failure(dir / "flat.jpg").find("declares 1024x1024 pixels"), std::string::npos);
     // Zero width.
     file[sof + 7] = file[sof + 8] = 0;
     write_file(dir / "zero.jpg", file);
