@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev    # GoogleTest
   libcli11-dev nlohmann-json3-dev
   libpng-dev libtiff-dev       # image codecs for `ipt run` and `ipt demo`
+  libjpeg62-turbo-dev          # JPEG for `ipt run` (libjpeg-turbo)
   libfftw3-dev                 # FFT variant of conv2 on the CPU
   libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
   libvkfft-dev glslang-dev     # conv2's fft variant on Vulkan (glslang linked statically)

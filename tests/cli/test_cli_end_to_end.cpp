@@ -256,6 +256,26 @@ TEST(CliRun, ImlincombThroughPngWithSaturation) {
     EXPECT_EQ(z.values<uint8_t>(), (std::vector<uint8_t>{0, 200, 254, 255, 255, 255}));
 }
 
+TEST(CliRun, ImlincombThroughJpegWithQuality) {
+    const auto dir = temp_dir();
+    if (!ipt::cli::jpeg_available()) GTEST_SKIP() << "this build has no libjpeg";
+    if (!has_implementation(dir, "imlincomb")) GTEST_SKIP() << "no implementation of ipt.imlincomb is loaded yet";
+    // One 8x8 block of 60: at quality 100 only its DC coefficient, kept exactly.
+    ipt::cli::WriteOptions best;
+    best.quality = 100;
+    ipt::cli::write_image((dir / "a.jpg").string(), HostImage::from_values(8, 8, 1, std::vector<uint8_t>(64, 60)), best);
+    const Result r = ipt_cli(dir, {"run", "imlincomb", "--param", "K=2", "--in", "A1=a.jpg", "--out", "Z=z.jpeg:quality=100"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const HostImage z = ipt::cli::read_image((dir / "z.jpeg").string());
+    EXPECT_EQ(z.dtype, IPT_UINT8);
+    EXPECT_EQ(z.values<uint8_t>(), std::vector<uint8_t>(64, 120));
+    // The selector is checked before any work: no file is written.
+    const Result wrong = ipt_cli(dir, {"run", "imlincomb", "--param", "K=2", "--in", "A1=a.jpg", "--out", "Z=z.png:quality=9"});
+    EXPECT_NE(wrong.exit_code, 0);
+    EXPECT_NE(wrong.err.find("applies to JPEG files"), std::string::npos) << wrong.err;
+    EXPECT_FALSE(fs::exists(dir / "z.png"));
+}
+
 TEST(CliRun, Mean2PrintsScalar) {
     const auto dir = temp_dir();
     if (!has_implementation(dir, "mean2")) GTEST_SKIP() << "no implementation of ipt.mean2 is loaded yet";

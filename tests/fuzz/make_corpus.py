@@ -99,6 +99,101 @@ put("tiff", "float32_2x1.tif", tiff(2, 1, 32, 1, 1, struct.pack("<2f", 0.5, -1),
 put("tiff", "float64_1x1.tif", tiff(1, 1, 64, 1, 1, struct.pack("<d", 2.5), fmt=3))
 put("tiff", "bilevel_9x1_white0.tif", tiff(9, 1, 1, 1, 0, bytes([0xAA, 0x80])))
 
+# ---- JPEG (hand-built: 8x8 blocks of one value each, so only DC coefficients;
+# DC differences in a table of 12 four-bit codes, AC only end-of-block '0') -------
+def jpeg_segment(marker, body):
+    return bytes([0xFF, marker]) + struct.pack(">H", len(body) + 2) + body
+
+
+class BitWriter:
+    def __init__(self):
+        self.bits = []
+
+    def put(self, value, count):
+        self.bits += [(value >> (count - 1 - i)) & 1 for i in range(count)]
+
+    def data(self):
+        bits = self.bits + [1] * (-len(self.bits) % 8)  # padded with 1s
+        out = bytearray()
+        for i in range(0, len(bits), 8):
+            byte = int("".join(map(str, bits[i:i + 8])), 2)
+            out += bytes([byte]) + (b"\x00" if byte == 0xFF else b"")  # byte stuffing
+        return bytes(out)
+
+
+def put_dc(w, diff):
+    size = abs(diff).bit_length()
+    w.put(size, 4)  # category code: the category itself, four bits
+    if size:
+        w.put(diff if diff > 0 else diff + (1 << size) - 1, size)
+
+
+def jpeg(blocks_y, blocks_x, components, values, sampling=None, progressive=False, adobe=None, precision=8,
+         restart=0):
+    """values[c][by][bx]: the level of each component's blocks (0-255); one
+    8x8 block per value and component; sampling: (h, v) per component."""
+    sampling = sampling or [(1, 1)] * components
+    hmax = max(h for h, _ in sampling)
+    vmax = max(v for _, v in sampling)
+    out = b"\xff\xd8"
+    if adobe is not None:
+        out += jpeg_segment(0xEE, b"Adobe" + struct.pack(">HHHB", 100, 0, 0, adobe))
+    out += jpeg_segment(0xDB, b"\x00" + bytes([1] * 64))  # quantizers all 1
+    # Component c covers blocks_x * 8 * hmax / h pixels across; the image size
+    # follows from component 0.
+    h0, v0 = sampling[0]
+    width, height = blocks_x * 8 * hmax // h0, blocks_y * 8 * vmax // v0
+    sof = struct.pack(">BHHB", precision, height, width, components)
+    for c in range(components):
+        h, v = sampling[c]
+        sof += bytes([c + 1, (h << 4) | v, 0])
+    out += jpeg_segment(0xC2 if progressive else 0xC0, sof)
+    out += jpeg_segment(0xC4, b"\x00" + bytes([0, 0, 0, 12] + [0] * 12) + bytes(range(12)))
+    if not progressive:
+        out += jpeg_segment(0xC4, b"\x10" + bytes([1] + [0] * 15) + b"\x00")
+    if restart:
+        out += jpeg_segment(0xDD, struct.pack(">H", restart))
+    out += jpeg_segment(0xDA, bytes([components]) + b"".join(bytes([c + 1, 0x00]) for c in range(components)) +
+                        (bytes([0, 0, 0]) if progressive else bytes([0, 63, 0])))
+    # MCUs in order; each holds h x v blocks of each component.
+    mcus_y = blocks_y // v0 if components > 1 else blocks_y
+    mcus_x = blocks_x // h0 if components > 1 else blocks_x
+    w = BitWriter()
+    previous = [0] * components
+    scan = b""
+    count = 0
+    for my in range(mcus_y):
+        for mx in range(mcus_x):
+            if restart and count and count % restart == 0:
+                scan += w.data() + bytes([0xFF, 0xD0 + (count // restart - 1) % 8])
+                w = BitWriter()
+                previous = [0] * components
+            count += 1
+            for c in range(components):
+                h, v = sampling[c] if components > 1 else (1, 1)
+                for y in range(v):
+                    for x in range(h):
+                        level = values[c][my * v + y][mx * h + x]
+                        dc = (level - 128) * 8  # a block of one level: DC = 8 (level - 128)
+                        put_dc(w, dc - previous[c])
+                        previous[c] = dc
+                        if not progressive:
+                            w.put(0, 1)  # end of block
+    scan += w.data()
+    return out + scan + b"\xff\xd9"
+
+
+put("jpeg", "gray_1x1.jpg", jpeg(1, 1, 1, [[[200]]]))
+put("jpeg", "gray_2x3.jpg", jpeg(2, 3, 1, [[[0, 128, 255], [7, 64, 190]]]))
+put("jpeg", "ycc_444.jpg", jpeg(1, 2, 3, [[[100, 90]], [[128, 140]], [[128, 110]]]))
+put("jpeg", "ycc_420.jpg", jpeg(2, 2, 3, [[[100, 90], [80, 70]], [[128]], [[150]]], sampling=[(2, 2), (1, 1), (1, 1)]))
+put("jpeg", "rgb_adobe.jpg", jpeg(1, 1, 3, [[[255]], [[0]], [[60]]], adobe=0))
+put("jpeg", "cmyk_adobe.jpg", jpeg(1, 1, 4, [[[10]], [[20]], [[30]], [[40]]], adobe=0))
+put("jpeg", "progressive_dc.jpg", jpeg(2, 2, 1, [[[10, 20], [30, 40]]], progressive=True))
+put("jpeg", "restart.jpg", jpeg(2, 2, 1, [[[10, 20], [30, 40]]], restart=1))
+put("jpeg", "twelve_bit.jpg", jpeg(1, 1, 1, [[[1]]], precision=12))
+put("jpeg", "cut.jpg", jpeg(2, 3, 1, [[[0, 128, 255], [7, 64, 190]]])[:-9])
+
 # ---- parameter text (the text comes first; the choices of operator and
 # parameter are read from the end of the input) ----------------------------------
 for i, text in enumerate(["1:0.5:3", "[1 2 3]", "[0.01 0.99]", "0:179", "[0:5:175]", "3", "-inf", "pi",

@@ -175,7 +175,11 @@ int run(const RunOptions& opt) {
     check_required(op, inputs, params);
     // Unknown extensions and two outputs to one file fail before any work is done.
     OutputFiles files;
-    for (const auto& o : outputs) files.declare("--out " + o.name, o.value);
+    std::vector<OutputSpec> output_specs;
+    for (const auto& o : outputs) {
+        output_specs.push_back(parse_output_spec(o.value));
+        files.declare("--out " + o.name, output_specs.back().path);
+    }
     std::vector<InputSpec> input_specs;
     for (const auto& in : inputs) input_specs.push_back(parse_input_spec(in.value));
 
@@ -219,9 +223,13 @@ int run(const RunOptions& opt) {
         if (!is_output(p) || ((p.flags & IPT_P_OPTIONAL) && !wanted.count(p.name))) continue;
         const HostImage host = download(call.take(p.name));
         std::string file;
-        for (const auto& o : outputs)
-            if (o.name == p.name) file = o.value;
-        if (!file.empty()) files.write(file, host); // renamed into place once all are written
+        WriteOptions write_options;
+        for (std::size_t o = 0; o < outputs.size(); ++o)
+            if (outputs[o].name == p.name) {
+                file = output_specs[o].path;
+                write_options = output_specs[o].options;
+            }
+        if (!file.empty()) files.write(file, host, write_options); // renamed into place once all are written
         nlohmann::json j = image_json(p.name, host, file);
         std::string line = std::string(p.name) + ": " + describe(host);
         if (!file.empty()) line += " -> " + file;
@@ -277,10 +285,11 @@ Action setup(CLI::App& sub) {
     sub.add_option("op", opt->op, "Operator, e.g. conv2 or ipt.conv2")->required();
     // One value per occurrence, so that "--in A=a.npy conv2" leaves the operator alone.
     sub.add_option("--in", opt->inputs,
-                   "Input image NAME=FILE (.npy, .png, .tif), FILE:noalpha or FILE:page=N (below); repeatable")
+                   "Input image NAME=FILE (.npy, .png, .tif, .jpg), FILE:noalpha or FILE:page=N (below); repeatable")
         ->allow_extra_args(false);
     sub.add_option("--out", opt->outputs,
-                   "Output image NAME=FILE (.npy, .png, .tif); repeatable; all are written or none")
+                   "Output image NAME=FILE (.npy, .png, .tif, .jpg), FILE:quality=N (below); repeatable; all are "
+                   "written or none")
         ->allow_extra_args(false);
     sub.add_option("--param", opt->params, "Parameter NAME=VALUE, e.g. shape=same or tol=\"[0.01 0.99]\"")->allow_extra_args(false);
     sub.add_option("--device", opt->device, "Run on this device: id, kind (cpu, cuda, vulkan) or name");
@@ -288,7 +297,7 @@ Action setup(CLI::App& sub) {
     sub.add_flag("--explain", opt->explain, "Print which implementation ran, where, why and how long");
     sub.add_flag("--json", opt->json, "Print a machine-readable summary");
     add_context_options(sub, opt->context);
-    sub.footer(std::string("Input files:\n") + kInputSelectorsHelp +
+    sub.footer(std::string("Input files:\n") + kInputSelectorsHelp + "Output files:\n" + kOutputSelectorsHelp +
                "Outputs are written to temporary files beside their destinations and renamed into place only\n"
                "when every output was written; on any failure no destination changes. Two outputs may not\n"
                "name the same file.\n\n" + kExitCodesHelp +

@@ -104,6 +104,7 @@ std::optional<FileFormat> known_format(const std::string& path) {
     if (ext == ".npy") return FileFormat::npy;
     if (ext == ".png") return FileFormat::png;
     if (ext == ".tif" || ext == ".tiff") return FileFormat::tiff;
+    if (ext == ".jpg" || ext == ".jpeg") return FileFormat::jpeg;
     return std::nullopt;
 }
 
@@ -149,10 +150,12 @@ int open_input_file(const std::string& path, uint64_t& size) {
     return f.fd;
 }
 
+std::vector<unsigned char> read_input_bytes(const std::string& path) { return read_bytes(path); }
+
 FileFormat format_of(const std::string& path) {
     if (const auto format = known_format(path)) return *format;
     throw UsageError(path + ": unknown file type '" + lower_extension(path) +
-                     "' (use .npy, .png, .tif or .tiff)");
+                     "' (use .npy, .png, .tif, .tiff, .jpg or .jpeg)");
 }
 
 InputSpec parse_input_spec(const std::string& text) {
@@ -170,8 +173,9 @@ InputSpec parse_input_spec(const std::string& text) {
     const FileFormat format = *known_format(head);
     for (const std::string& word : words) {
         if (word == "noalpha") {
-            if (format == FileFormat::npy)
-                throw UsageError(text + ": ':noalpha' applies to PNG and TIFF files (a .npy holds no alpha)");
+            if (format == FileFormat::npy || format == FileFormat::jpeg)
+                throw UsageError(text + ": ':noalpha' applies to PNG and TIFF files (a " +
+                                 (format == FileFormat::npy ? ".npy" : "JPEG") + " holds no alpha)");
             spec.options.drop_alpha = true;
         } else if (word.rfind("page=", 0) == 0) {
             const std::string number = word.substr(5);
@@ -189,6 +193,37 @@ InputSpec parse_input_spec(const std::string& text) {
     return spec;
 }
 
+OutputSpec parse_output_spec(const std::string& text) {
+    // As parse_input_spec: words after ':' select only after a known format.
+    OutputSpec spec{text, {}};
+    std::string head = text;
+    std::vector<std::string> words;
+    while (!known_format(head)) {
+        const auto colon = head.find_last_of(':');
+        if (colon == std::string::npos || words.size() == 4) return spec;
+        words.push_back(head.substr(colon + 1));
+        head.resize(colon);
+    }
+    const FileFormat format = *known_format(head);
+    for (const std::string& word : words) {
+        if (word.rfind("quality=", 0) == 0) {
+            const std::string number = word.substr(8);
+            bool ok = !number.empty() && number.size() <= 3;
+            for (char c : number) ok = ok && std::isdigit(static_cast<unsigned char>(c));
+            const int quality = ok ? std::stoi(number) : -1;
+            if (quality < 0 || quality > 100)
+                throw UsageError(text + ": ':quality=N' needs a whole number from 0 to 100");
+            if (format != FileFormat::jpeg)
+                throw UsageError(text + ": ':quality=N' applies to JPEG files (.jpg, .jpeg)");
+            spec.options.quality = quality;
+        } else {
+            throw UsageError(text + ": unknown selector ':" + word + "' (use :quality=N)");
+        }
+    }
+    spec.path = head;
+    return spec;
+}
+
 HostImage read_image(const std::string& path) { return read_image(path, ReadOptions{}); }
 
 HostImage read_image(const std::string& path, const ReadOptions& options) {
@@ -196,18 +231,22 @@ HostImage read_image(const std::string& path, const ReadOptions& options) {
     case FileFormat::npy: return decode_npy(read_bytes(path), path);
     case FileFormat::png: return read_png(path, options);
     case FileFormat::tiff: return read_tiff(path, options);
+    case FileFormat::jpeg: return read_jpeg(path, options);
     }
     throw UsageError(path + ": unknown file type");
 }
 
-void write_image(const std::string& path, const HostImage& image) {
+void write_image(const std::string& path, const HostImage& image) { write_image(path, image, WriteOptions{}); }
+
+void write_image(const std::string& path, const HostImage& image, const WriteOptions& options) {
     OutputFiles files;
-    files.write(path, image);
+    files.write(path, image, options);
     files.commit();
 }
 
 HostImage read_png(const std::string& path) { return read_png(path, ReadOptions{}); }
 HostImage read_tiff(const std::string& path) { return read_tiff(path, ReadOptions{}); }
+HostImage read_jpeg(const std::string& path) { return read_jpeg(path, ReadOptions{}); }
 
 // The named format whatever the extension (demo --out sheet.img still gets a PNG).
 void write_png(const std::string& path, const HostImage& image) {
@@ -285,11 +324,12 @@ template <class Fill> void OutputFiles::write_with(Entry& entry, Fill&& fill) {
         throw FileError(entry.path + ": write error: " + errno_text(errno));
 }
 
-void OutputFiles::write(const std::string& path, const HostImage& image) {
-    write(path, format_of(path), image);
+void OutputFiles::write(const std::string& path, const HostImage& image, const WriteOptions& options) {
+    write(path, format_of(path), image, options);
 }
 
-void OutputFiles::write(const std::string& path, FileFormat format, const HostImage& image) {
+void OutputFiles::write(const std::string& path, FileFormat format, const HostImage& image,
+                        const WriteOptions& options) {
     Entry& entry = entry_for(path, false);
     // Content checks first, so that an image the format cannot hold leaves no file.
     std::vector<unsigned char> npy;
@@ -299,6 +339,7 @@ void OutputFiles::write(const std::string& path, FileFormat format, const HostIm
         case FileFormat::npy: write_all(fd, npy, path); return;
         case FileFormat::png: write_png_to(fd, path, image); return;
         case FileFormat::tiff: write_tiff_to(fd, path, image); return;
+        case FileFormat::jpeg: write_jpeg_to(fd, path, image, options); return;
         }
     });
 }

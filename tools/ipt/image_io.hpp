@@ -1,5 +1,5 @@
-// Image files for the `ipt` program: .npy (every OpenIPT class), .png and
-// .tif/.tiff (when built with libpng / libtiff).
+// Image files for the `ipt` program: .npy (every OpenIPT class), .png,
+// .tif/.tiff and .jpg/.jpeg (when built with libpng / libtiff / libjpeg).
 //
 // In memory an image is OpenIPT's layout: row-major, tightly packed, channel
 // planes one after another. Files with channels use the interleaved layout
@@ -65,7 +65,7 @@ double value_at(const HostImage& image, std::size_t index);
 // "double 3x4" or "uint8 480x640x3".
 std::string describe(const HostImage& image);
 
-enum class FileFormat { npy, png, tiff };
+enum class FileFormat { npy, png, tiff, jpeg };
 // From the extension (case-insensitive); throws UsageError for anything else.
 FileFormat format_of(const std::string& path);
 
@@ -94,10 +94,26 @@ inline constexpr const char* kInputSelectorsHelp =
     "FILE:page=N   read page N (1-based) of a multi-page TIFF, like imread(FILE, N); without it\n"
     "              a multi-page TIFF is refused\n";
 
+// How an image becomes a file, where the format has a choice.
+struct WriteOptions {
+    int quality = 75; // JPEG quality 0-100, MATLAB's imwrite 'Quality' (default 75)
+};
+
+// An --out value: FILE, optionally followed by ":quality=N" (JPEG only).
+// Throws UsageError for a selector that does not apply to the file's format.
+struct OutputSpec {
+    std::string path;
+    WriteOptions options;
+};
+OutputSpec parse_output_spec(const std::string& text);
+inline constexpr const char* kOutputSelectorsHelp =
+    "FILE:quality=N  JPEG quality 0-100 (MATLAB's imwrite 'Quality'; default 75)\n";
+
 HostImage read_image(const std::string& path);
 HostImage read_image(const std::string& path, const ReadOptions& options);
 // Writes one file through OutputFiles: all or nothing.
 void write_image(const std::string& path, const HostImage& image);
+void write_image(const std::string& path, const HostImage& image, const WriteOptions& options);
 
 // Files written together. Each output goes to a new temporary file (O_EXCL,
 // a unique name) in its destination's directory; commit() renames them into
@@ -116,8 +132,9 @@ public:
     // UsageError naming both; so is an unknown extension when `image` is true.
     void declare(const std::string& label, const std::string& path, bool image = true);
     // Writes the file's temporary (declaring the path first if needed).
-    void write(const std::string& path, const HostImage& image);
-    void write(const std::string& path, FileFormat format, const HostImage& image);
+    void write(const std::string& path, const HostImage& image, const WriteOptions& options = {});
+    void write(const std::string& path, FileFormat format, const HostImage& image,
+               const WriteOptions& options = {});
     void write_bytes(const std::string& path, std::span<const unsigned char> bytes);
     // Renames every written temporary into place, in declaration order.
     void commit();
@@ -137,6 +154,8 @@ private:
 // Opens an input for reading: a regular file (a FIFO or a device would block
 // or never end), returning the descriptor and its size. Throws FileError.
 int open_input_file(const std::string& path, uint64_t& size);
+// The whole of an input file (opened as above). Throws FileError.
+std::vector<unsigned char> read_input_bytes(const std::string& path);
 
 // NPY format versions 1.0, 2.0 and 3.0 are read; 1.0 is written (2.0 only
 // when the header would not fit). `name` labels errors. The descr must be
@@ -150,6 +169,7 @@ std::vector<unsigned char> encode_npy(const HostImage& image);
 
 bool png_available();
 bool tiff_available();
+bool jpeg_available();
 // PNG: 1-bit gray reads as logical; 2/4/8-bit gray, palette and RGB as uint8;
 // 16-bit as uint16. Alpha (a color type with alpha, or a tRNS chunk) is
 // refused unless options.drop_alpha. The declared size is checked against the
@@ -171,6 +191,18 @@ HostImage read_tiff(const std::string& path);
 HostImage read_tiff(const std::string& path, const ReadOptions& options);
 void write_tiff(const std::string& path, const HostImage& image); // through OutputFiles
 void write_tiff_to(int fd, const std::string& name, const HostImage& image);
+// JPEG (8-bit baseline and progressive, through libjpeg): gray reads as uint8
+// m x n, YCbCr or RGB as uint8 m x n x 3 RGB, like MATLAB's imread. CMYK/YCCK,
+// 12-bit, lossless and hierarchical JPEG are refused, and so is damaged data
+// (libjpeg's warnings, e.g. a premature end, are errors here: it would fill
+// the rest with gray). The declared size is checked against the file's length
+// (kMaxJpegExpansion) before anything is allocated. Writes uint8, logical (as
+// 0/255) and single/double with every value in [0,1] (as uint8, round(255 x)),
+// gray or RGB, at options.quality.
+inline constexpr uint64_t kMaxJpegExpansion = 1366;
+HostImage read_jpeg(const std::string& path);
+HostImage read_jpeg(const std::string& path, const ReadOptions& options);
+void write_jpeg_to(int fd, const std::string& name, const HostImage& image, const WriteOptions& options);
 
 // ---- between host images and library images ----------------------------------
 
