@@ -737,6 +737,7 @@ std::vector<Case> bench_cases() {
         add("ipt.im2int16", "double 8192^2").img("I", big_double);
         add("ipt.imcomplement", "uint8 8192^2").img("I", big8);
         add("ipt.mat2gray", "double 8192^2").img("A", big_double);
+        add("ipt.mat2gray", "double 8192^2 limits [0.2 0.8]").img("A", big_double).set("limits", "[0.2 0.8]");
     }
     return v;
 }

@@ -389,9 +389,9 @@ TEST(CliRunErrors, BadFiles) {
     EXPECT_EQ(junk.exit_code, 3);
     EXPECT_NE(junk.err.find("junk.npy: not a .npy file"), std::string::npos) << junk.err;
 
-    const Result ext = ipt_cli(dir, {"run", "conv2", "--in", "A=k.npy", "--in", "B=k.npy", "--out", "C=c.jpg"});
+    const Result ext = ipt_cli(dir, {"run", "conv2", "--in", "A=k.npy", "--in", "B=k.npy", "--out", "C=c.gif"});
     EXPECT_EQ(ext.exit_code, 2);
-    EXPECT_NE(ext.err.find("unknown file type '.jpg'"), std::string::npos) << ext.err;
+    EXPECT_NE(ext.err.find("unknown file type '.gif'"), std::string::npos) << ext.err;
 }
 
 TEST(CliRunErrors, UnknownDevice) {
@@ -465,7 +465,7 @@ TEST(CliExitCodes, EachClassOfMistakeHasItsCode) {
         {with({"--in", "A=a.npy", "--param", "shape=middle"}), 2, "--param shape=middle"},
         {conv2, 2, "ipt.conv2 needs --in A=FILE"},
         {with({"--in", "A=a.npy", "--out", "c.npy"}), 2, "NAME=FILE"},
-        {with({"--in", "A=a.npy", "--out", "C=c.jpg"}), 2, "unknown file type '.jpg'"},
+        {with({"--in", "A=a.npy", "--out", "C=c.gif"}), 2, "unknown file type '.gif'"},
         {with({"--in", "A=a.npy", "--device", "97"}), 2, "unknown device '97'"},
         {with({"--in", "A=a.png:rgb"}), 2, "unknown selector ':rgb'"},
         {{"run", "bwdist", "--in", "BW=bw.npy", "--out", "D=t.npy", "--out", "IDX=./t.npy"}, 2, "name the same file"},
