@@ -1137,7 +1137,7 @@ OpRecipe imresize_recipe() {
             CaseSpec up = make_case({image_arg("A", spec(d, n, n)), floats_arg("Scale", {1.5}), text_arg("method", "bilinear")});
             up.large = true;
             out.push_back(up);
-            CaseSpec down = make_case({image_arg("A", spec(d, n, n)), floats_arg("OutputSize", {n / 3, NAN}),
+            CaseSpec down = make_case({image_arg("A", spec(d, n, n)), floats_arg("OutputSize", {double(n / 3), NAN}),
                                        text_arg("method", "lanczos3")});
             down.large = true;
             out.push_back(down);
