@@ -1103,7 +1103,7 @@ OpRecipe imresize_recipe() {
     // The sweep shrinks by 0.6 with the default bicubic kernel and antialiasing.
     r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a), floats_arg("Scale", {0.6})}); };
     r.options = [](Cases& out, const RecipeOptions& opt) {
-        const char* methods[] = {"nearest", "bilinear", "bicubic", "box", "triangle", "lanczos2", "lanczos3"};
+        const char* methods[] = {"nearest", "bilinear", "bicubic", "box", "triangle", "cubic", "lanczos2", "lanczos3"};
         const std::vector<std::vector<double>> scales = {{0.5}, {2}, {0.37}, {1.7, 0.6}, {0.45, 3}, {1, 0.25}};
         for (ipt_dtype d : kAll) {
             for (const char* m : methods) {
