@@ -1098,6 +1098,68 @@ OpRecipe ycbcr2rgb_recipe() {
     return colour_recipe("YCBCR", {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}, false, -0.25, 1.25);
 }
 
+// ---- geometric transformations: imresize -----------------------------------
+
+OpRecipe imresize_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    // The sweep shrinks by 0.6 with the default bicubic kernel and antialiasing.
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a), floats_arg("Scale", {0.6})}); };
+    r.options = [](Cases& out, const RecipeOptions& opt) {
+        const char* methods[] = {"nearest", "bilinear", "bicubic", "box", "triangle", "cubic", "lanczos2", "lanczos3"};
+        const std::vector<std::vector<double>> scales = {{0.5}, {2}, {0.37}, {1.7, 0.6}, {0.45, 3}, {1, 0.25}};
+        for (ipt_dtype d : kAll) {
+            for (const char* m : methods) {
+                for (const auto& sc : scales)
+                    out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("Scale", sc), text_arg("method", m)}));
+                for (int aa : {0, 1})
+                    out.push_back(make_case({image_arg("A", spec(d, 31, 29)), floats_arg("Scale", {0.3, 0.55}),
+                                             text_arg("method", m), int_arg("Antialiasing", aa)}));
+            }
+            for (const Shape& s : kShapes) {
+                out.push_back(make_case({image_arg("A", spec(d, s.rows, s.cols)), floats_arg("Scale", {2.5})}));
+                out.push_back(make_case({image_arg("A", spec(d, s.rows, s.cols)), floats_arg("OutputSize", {5, 7}),
+                                         text_arg("method", "bilinear")}));
+            }
+            ImageSpec rgb = spec(d, 40, 37);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("A", rgb), floats_arg("OutputSize", {NAN, 25}), text_arg("method", "lanczos3")}));
+            out.push_back(make_case({image_arg("A", rgb), floats_arg("OutputSize", {64, NAN})}));
+            // Plateaus and extremes: saturation where the kernels overshoot.
+            out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 2)), floats_arg("Scale", {1.5})}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Max)), floats_arg("Scale", {0.7, 1.3})}));
+        }
+        // Every value of the small classes, enlarged and shrunk.
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16}) {
+            out.push_back(make_case({image_arg("A", every_value(d)), floats_arg("Scale", {1.5}), text_arg("method", "bilinear")}));
+            out.push_back(make_case({image_arg("A", every_value(d, 3)), floats_arg("Scale", {0.5})}));
+        }
+        // The large cases: shrinking and enlarging a 2048 x 2048 image (--quick: 256).
+        const int64_t n = opt.large_size;
+        for (ipt_dtype d : {IPT_UINT8, IPT_SINGLE, IPT_DOUBLE}) {
+            CaseSpec up = make_case({image_arg("A", spec(d, n, n)), floats_arg("Scale", {1.5}), text_arg("method", "bilinear")});
+            up.large = true;
+            out.push_back(up);
+            CaseSpec down = make_case({image_arg("A", spec(d, n, n)), floats_arg("OutputSize", {double(n / 3), NAN}),
+                                       text_arg("method", "lanczos3")});
+            down.large = true;
+            out.push_back(down);
+        }
+        // Rules the schema cannot express.
+        for (const std::vector<double>& bad : {std::vector<double>{0}, std::vector<double>{-1}, std::vector<double>{2, -0.5}}) {
+            CaseSpec c = make_case({image_arg("A", spec(IPT_UINT8, 5, 5)), floats_arg("Scale", bad)});
+            c.expect_error = true;
+            out.push_back(c);
+        }
+        for (const std::vector<double>& bad : {std::vector<double>{NAN, NAN}, std::vector<double>{INFINITY, 3}}) {
+            CaseSpec c = make_case({image_arg("A", spec(IPT_UINT8, 5, 5)), floats_arg("OutputSize", bad)});
+            c.expect_error = true;
+            out.push_back(c);
+        }
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1118,6 +1180,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         // Colour spaces.
         {"ipt.rgb2hsv", rgb2hsv_recipe},       {"ipt.hsv2rgb", hsv2rgb_recipe},
         {"ipt.rgb2ycbcr", rgb2ycbcr_recipe},   {"ipt.ycbcr2rgb", ycbcr2rgb_recipe},
+        // Geometric transformations.
+        {"ipt.imresize", imresize_recipe},
     };
     return table;
 }

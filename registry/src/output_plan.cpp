@@ -41,6 +41,8 @@
 #include "common/ops/rgb2hsv.hpp"
 #include "common/ops/rgb2ycbcr.hpp"
 #include "common/ops/ycbcr2rgb.hpp"
+// Geometric transformations.
+#include "common/ops/imresize.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -198,6 +200,12 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::Ycbcr2rgbPlan p = fe::plan_ycbcr2rgb(a);
              out("RGB", p.layout.out_dtype, p.layout.rows, p.layout.cols, p.layout.channels);
+         }},
+        // Geometric transformations.
+        {"ipt.imresize",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImresizePlan p = fe::plan_imresize_output(a);
+             out("B", p.dtype, p.out_rows, p.out_cols, p.channels);
          }},
     };
     return table;

@@ -961,4 +961,27 @@ TEST(VulkanEmptyImages, EdgeAndBwdistReturnEmptyOutputsOfTheImagesSize) {
     }
 }
 
+// imresize: both dispatches against the reference, every class, shrinking
+// (with and without antialiasing) and enlarging, each kernel. Integer and
+// logical results must be exact; floating ones within 16 eps of the range.
+TEST(VulkanOps, Imresize) {
+    REQUIRE_VULKAN();
+    Random rnd(15);
+    const std::vector<std::vector<double>> scales = {{0.45}, {2.5}, {1.7, 0.35}};
+    for (ipt_dtype dt : {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE})
+        for (const Shape& s : shapes()) {
+            if (s.rows == 0) continue;  // imresize refuses empty images
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            for (const char* m : {"nearest", "bilinear", "bicubic", "lanczos3"})
+                for (const auto& sc : scales)
+                    for (int aa : {0, 1})
+                        compare("ipt.imresize",
+                                [&](ipt::Call& c) {
+                                    c.image("A", a).numbers("Scale", sc).option("method", m).integer("Antialiasing", aa);
+                                },
+                                {"B"}, shape_label(s, dt) + " " + m + " aa " + std::to_string(aa),
+                                [](const std::string&, const Output& ref) { return range_eps(ref, 16); });
+        }
+}
+
 }  // namespace

@@ -381,6 +381,20 @@ static const ipt_param_schema ipt_ycbcr2rgb_params[] = {
             "class of YCBCR; floating values clamped to [0,1]"),
 };
 
+/* Geometric transformations: imresize. */
+static const ipt_param_schema ipt_imresize_params[] = {
+    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB | IPT_P_NONEMPTY, NULL, "image; logical is resized as uint8 0/255, then > 128"),
+    IPT_FLOATS("Scale", IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 2,
+               "positive resize factor, or [row_scale col_scale]; B has ceil(Scale .* size(A)) pixels"),
+    IPT_FLOATS("OutputSize", IPT_P_INTEGRAL, NULL, 1, 2147483647.0, 2, 2,
+               "[numrows numcols], positive integers; one may be NaN to keep the aspect ratio"),
+    IPT_ENUM("method", 0, "nearest|bilinear|bicubic|box|triangle|cubic|lanczos2|lanczos3", "bicubic",
+             "interpolation kernel; bilinear is triangle and bicubic is cubic"),
+    IPT_INT("Antialiasing", IPT_P_OPTIONAL, "0|1", NULL, 0, 1, NULL,
+            "widen the kernel when shrinking; default true, false for nearest"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -467,6 +481,10 @@ static const ipt_op_schema ipt_builtin_ops[] = {
     IPT_SCHEMA("ipt.ycbcr2rgb", "ycbcr2rgb", "convert YCbCr color values to RGB color space",
                ipt_ycbcr2rgb_params, NULL, IPT_CMP_RANGE_EPS, 4,
                "integer classes exact; floating: 4 eps(class) * max(1, max|RGB|)"),
+    /* Geometric transformations: imresize. */
+    IPT_SCHEMA("ipt.imresize", "imresize", "resize image", ipt_imresize_params, "Scale|OutputSize",
+               IPT_CMP_RANGE_EPS, 16,
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

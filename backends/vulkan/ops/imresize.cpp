@@ -1,0 +1,75 @@
+// ipt.imresize on Vulkan as the front-end plans it (common/ops/imresize.hpp):
+// two dispatches of one shader, one per dimension (the first into scratch of
+// the working class), with the front-end's indices and weights as parameter
+// blocks.
+#include "op_support.hpp"
+#include "common/ops/imresize.hpp"
+
+namespace {
+
+using namespace ipt::vk;
+
+struct Push {
+    uint64_t src, dst, idx, w;
+    int32_t in_rows, in_cols, out_rows, out_cols;
+    int32_t taps;
+    int32_t total;
+};
+
+struct Pass {
+    VkDeviceAddress src, dst;
+    int32_t src_dtype, dst_dtype;
+    int64_t in_rows, in_cols, out_rows, out_cols;
+    bool logical_out;
+};
+
+void record_pass(OpContext& ctx, Recorder& rec, const Pass& p, int dim, const ipt::frontend::ImresizeAxis& ax,
+                 int64_t channels) {
+    const int64_t total = p.out_rows * p.out_cols * channels;
+    Push push{p.src,
+              p.dst,
+              rec.params(ax.indices),
+              rec.params(ax.weights),
+              int32_t(p.in_rows),
+              int32_t(p.in_cols),
+              int32_t(p.out_rows),
+              int32_t(p.out_cols),
+              ax.taps,
+              int32_t(total)};
+    const uint32_t group = ctx.tuning.group_size;
+    VkPipeline pipeline = ctx.pipeline("imresize", group, 1,
+                                       {uint32_t(p.src_dtype), uint32_t(p.dst_dtype), uint32_t(dim),
+                                        p.logical_out ? 1u : 0u});
+    Grid grid = grid_for(ctx.device, uint64_t(total), uint64_t(group) * ctx.tuning.per_invocation);
+    rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
+}
+
+void run_imresize(OpContext& ctx) {
+    const ipt::frontend::ImresizePlan plan = ipt::frontend::plan_imresize(ctx.args);
+    int64_t mid_rows, mid_cols;
+    ipt::frontend::imresize_middle_size(plan, &mid_rows, &mid_cols);
+    const int64_t ch = plan.channels;
+    check_size("ipt.imresize", plan.rows * plan.cols * ch);
+    check_size("ipt.imresize", mid_rows * mid_cols * ch);
+    check_size("ipt.imresize", plan.out_rows * plan.out_cols * ch);
+    for (const auto& ax : plan.axis) check_size("ipt.imresize", ax.out_length * ax.taps);
+    const ipt_tensor* B = ctx.args.output("B", plan.dtype, plan.out_rows, plan.out_cols, ch);
+    if (plan.out_rows * plan.out_cols * ch == 0) return;
+    Recorder rec(ctx.device);
+    Buffer* mid = rec.scratch(uint64_t(mid_rows * mid_cols * ch) * ipt::plugin::dtype_size(plan.work_dtype));
+    const int first = plan.first, second = 1 - first;
+    record_pass(ctx, rec,
+                Pass{ctx.address(plan.A), mid->address, plan.dtype, plan.work_dtype, plan.rows, plan.cols, mid_rows,
+                     mid_cols, false},
+                first, plan.axis[first], ch);
+    record_pass(ctx, rec,
+                Pass{mid->address, ctx.address(B), plan.work_dtype, plan.dtype, mid_rows, mid_cols, plan.out_rows,
+                     plan.out_cols, plan.dtype == IPT_LOGICAL},
+                second, plan.axis[second], ch);
+    rec.submit();
+}
+
+}  // namespace
+
+IPT_VK_OP("ipt.imresize", "wave32", 60, run_imresize)
+IPT_VK_OP("ipt.imresize", "wave64", 50, run_imresize)
