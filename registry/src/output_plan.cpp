@@ -32,6 +32,9 @@
 #include "common/ops/rgb2hsv.hpp"
 #include "common/ops/rgb2ycbcr.hpp"
 #include "common/ops/ycbcr2rgb.hpp"
+// Gradients.
+#include "common/ops/imgradient.hpp"
+#include "common/ops/imgradientxy.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -167,6 +170,19 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::Ycbcr2rgbPlan p = fe::plan_ycbcr2rgb(a);
              out("RGB", p.layout.out_dtype, p.layout.rows, p.layout.cols, p.layout.channels);
+         }},
+        // Gradients.
+        {"ipt.imgradientxy",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImgradientxyPlan p = fe::plan_imgradientxy(a);
+             out("Gx", p.out_dtype, p.rows, p.cols);
+             out("Gy", p.out_dtype, p.rows, p.cols);
+         }},
+        {"ipt.imgradient",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImgradientPlan p = fe::plan_imgradient(a);
+             out("Gmag", p.mag_dtype, p.xy.rows, p.xy.cols);
+             out("Gdir", p.dir_dtype, p.xy.rows, p.xy.cols);
          }},
     };
     return table;
