@@ -299,6 +299,12 @@ TEST(Imgradient, ClassesSingleAndRoberts) {
     EXPECT_EQ(g.gx.dtype(), IPT_SINGLE);
     EXPECT_EQ(g.gy.dtype(), IPT_DOUBLE);
     EXPECT_NEAR(g.gy.download<double>()[0], 135.0, 1e-4);
+    // Gx = 1, Gy = -1 in single: -3pi/4 - pi/4 rounds below -pi in single,
+    // so the angle wraps to just under +180 (where double gives -180).
+    g = imgradient(image<float>(2, 2, {1, 0, 1, 0}), "roberts");
+    const double wrapped = (double(-3.14159274101257324f) + 2 * kPi) * 180 / kPi;
+    EXPECT_EQ(g.gy.download<double>()[0], wrapped);
+    EXPECT_GT(wrapped, 179.9999);
     g = imgradient(ipt_test::logical(2, 2, {1, 0, 0, 1}));
     EXPECT_EQ(g.gx.dtype(), IPT_DOUBLE);
     g = imgradient(image<uint8_t>(3, 0, {}), "roberts");

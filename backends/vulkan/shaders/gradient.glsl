@@ -92,8 +92,8 @@ double atan_unit(double t) {
     precise double den = 1.0 + t * c;
     const double u = div_rn(num, den);
     precise double z = u * u;
-    precise double p = -1.0 / 3.0 + z * (1.0 / 5.0 + z * (-1.0 / 7.0 + z * (1.0 / 9.0 + z * (-1.0 / 11.0 +
-                       z * (1.0 / 13.0 + z * (-1.0 / 15.0 + z * (1.0 / 17.0)))))));
+    precise double p = -0.3333333333333333lf + z * (0.2lf + z * (-0.14285714285714285lf + z * (0.1111111111111111lf + z * (-0.09090909090909091lf +
+                       z * (0.07692307692307693lf + z * (-0.06666666666666667lf + z * (0.058823529411764705lf)))))));
     precise double r = ATAN_K[k] + (u + u * (z * p));
     return r;
 }
@@ -124,11 +124,14 @@ double hypot_d(double x, double y) {
     const double m = max(ax, ay), n = min(ax, ay);
     if (m == 0.0) return 0.0;
     if (m > 1e150 || m < 1e-150) {
-        int e;
-        frexp(m, e);
-        precise double xm = ldexp(m, -e), xn = ldexp(n, -e);
+        // Scale by 2^-600 or 2^600 (exact, denormals included) so the squares
+        // neither overflow nor underflow, and back.
+        const bool big = m > 1e150;
+        const double s = ldexp(1.0lf, big ? -600 : 600), back = ldexp(1.0lf, big ? 600 : -600);
+        precise double xm = m * s, xn = n * s;
         precise double q = xm * xm + xn * xn;
-        return ldexp(sqrt_rn(q), e);
+        precise double h = sqrt_rn(q) * back;
+        return h;
     }
     precise double q = ax * ax + ay * ay;
     return sqrt_rn(q);
