@@ -2,9 +2,12 @@
 // (docs/matlab-semantics.md#imgradient). Gx and Gy come from imgradientxy's
 // stencils (common/ops/imgradientxy.hpp, which also gives roberts), in T:
 // float for single I, double otherwise.
-//   Gmag = hypot(Gx, Gy), class T
+//   Gmag = hypot(Gx, Gy), class T (infinite where either is, NaN or not)
 //   Gdir = atan2(-Gy, Gx)*180/pi in T, degrees in [-180, 180] counter-clockwise
 //          from the x axis (y up, hence -Gy)
+// For single, atan2 and the root of the squares are taken in double and
+// rounded once (within an ulp of MATLAB's single functions), so every
+// backend with a double atan2 and sqrt gives the same single results.
 //   roberts: Gdir = 0 where Gx = Gy = 0, else atan2(Gy, -Gx) - pi/4 in T,
 //          then in double: + 2*pi below -pi, * 180 / pi. MATLAB fills a
 //          double array there, so Gdir is double even for single I.
