@@ -24,9 +24,9 @@
 namespace ipt::frontend {
 
 struct ImgradientPlan {
-    ImgradientxyPlan xy;          // input, method, class of Gx, Gy and Gmag
-    int32_t mag_dtype = 0;        // single for single I, else double
-    int32_t dir_dtype = 0;        // as Gmag, but double for roberts
+    ImgradientxyPlan xy;    // input, method, class of Gx, Gy and Gmag
+    int32_t mag_dtype = 0;  // single for single I, else double
+    int32_t dir_dtype = 0;  // as Gmag, but double for roberts
 };
 
 inline ImgradientPlan plan_imgradient(const ipt::plugin::KernelArgs& args) {
