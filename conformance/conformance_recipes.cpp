@@ -1155,10 +1155,46 @@ OpRecipe imresize_recipe() {
             CaseSpec c = make_case({image_arg("A", spec(IPT_UINT8, 5, 5)), floats_arg("OutputSize", bad)});
             c.expect_error = true;
             out.push_back(c);
+// ---- gradients: imgradientxy, imgradient -------------------------------------
+
+// Every method over every class and shape (one column and one row change the
+// central and intermediate ends), flat and stepped images where differences
+// are exactly zero (the direction's +-0 and +-180 hinge on those signs), and
+// floats far outside [0, 1].
+OpRecipe gradient_recipe(std::vector<std::string> methods) {
+    OpRecipe r;
+    r.main = "I";
+    r.demo_dtype = IPT_UINT8;
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [methods](Cases& out, const RecipeOptions&) {
+        auto with_method = [](const ImageSpec& i, const std::string& m) {
+            return make_case({image_arg("I", i), text_arg("method", m)});
+        };
+        for (const std::string& m : methods) {
+            for (ipt_dtype d : kAll) {
+                out.push_back(with_method(spec(d, 17, 23), m));
+                out.push_back(with_method(spec(d, 63, 65, Fill::Levels, 3), m));
+            }
+            for (const Shape& s : kShapes) {
+                out.push_back(with_method(spec(IPT_DOUBLE, s.rows, s.cols), m));
+                out.push_back(with_method(spec(IPT_SINGLE, s.rows, s.cols), m));
+            }
+            for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+                out.push_back(with_method(spec(d, 17, 23, Fill::Constant), m));
+                out.push_back(with_method(spec(d, 63, 65, Fill::Synthetic), m));
+                out.push_back(with_method(spec(d, 33, 31, Fill::Random, -1e3, 1e3), m));
+                for (Fill f : {Fill::NaN, Fill::Inf, Fill::Extreme, Fill::Denormal})
+                    out.push_back(with_method(spec(d, 17, 23, f), m));
+            }
+            out.push_back(with_method(spec(IPT_UINT8, 63, 65, Fill::Synthetic), m).without_optional_outputs());
         }
     };
     return r;
 }
+
+OpRecipe imgradientxy_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate"}); }
+
+OpRecipe imgradient_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate", "roberts"}); }
 
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
@@ -1182,6 +1218,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.rgb2ycbcr", rgb2ycbcr_recipe},   {"ipt.ycbcr2rgb", ycbcr2rgb_recipe},
         // Geometric transformations.
         {"ipt.imresize", imresize_recipe},
+        // Gradients.
+        {"ipt.imgradientxy", imgradientxy_recipe}, {"ipt.imgradient", imgradient_recipe},
     };
     return table;
 }

@@ -43,6 +43,9 @@
 #include "common/ops/ycbcr2rgb.hpp"
 // Geometric transformations.
 #include "common/ops/imresize.hpp"
+// Gradients.
+#include "common/ops/imgradient.hpp"
+#include "common/ops/imgradientxy.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -206,6 +209,19 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::ImresizePlan p = fe::plan_imresize_output(a);
              out("B", p.dtype, p.out_rows, p.out_cols, p.channels);
+         }},
+        // Gradients.
+        {"ipt.imgradientxy",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImgradientxyPlan p = fe::plan_imgradientxy(a);
+             out("Gx", p.out_dtype, p.rows, p.cols);
+             out("Gy", p.out_dtype, p.rows, p.cols);
+         }},
+        {"ipt.imgradient",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImgradientPlan p = fe::plan_imgradient(a);
+             out("Gmag", p.mag_dtype, p.xy.rows, p.xy.cols);
+             out("Gdir", p.dir_dtype, p.xy.rows, p.xy.cols);
          }},
     };
     return table;

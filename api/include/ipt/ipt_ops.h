@@ -395,6 +395,22 @@ static const ipt_param_schema ipt_imresize_params[] = {
     IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
 };
 
+/* Gradients: imgradientxy, imgradient. */
+static const ipt_param_schema ipt_imgradientxy_params[] = {
+    IPT_IN("I", IPT_DT_ALL, 0, NULL, "2-D grayscale or binary image"),
+    IPT_ENUM("method", 0, "sobel|prewitt|central|intermediate", "sobel", "gradient operator"),
+    IPT_OUT("Gx", IPT_DT_FLOAT, 0, "gradient along x (columns); single for single I, else double"),
+    IPT_OUT("Gy", IPT_DT_FLOAT, IPT_P_OPTIONAL, "gradient along y (rows, downwards); class of Gx"),
+};
+
+static const ipt_param_schema ipt_imgradient_params[] = {
+    IPT_IN("I", IPT_DT_ALL, 0, NULL, "2-D grayscale or binary image"),
+    IPT_ENUM("method", 0, "sobel|prewitt|central|intermediate|roberts", "sobel", "gradient operator"),
+    IPT_OUT("Gmag", IPT_DT_FLOAT, 0, "hypot(Gx, Gy); single for single I, else double"),
+    IPT_OUT("Gdir", IPT_DT_FLOAT, IPT_P_OPTIONAL,
+            "degrees in [-180, 180] counter-clockwise from the x axis; class of Gmag (double for roberts)"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -485,6 +501,16 @@ static const ipt_op_schema ipt_builtin_ops[] = {
     IPT_SCHEMA("ipt.imresize", "imresize", "resize image", ipt_imresize_params, "Scale|OutputSize",
                IPT_CMP_RANGE_EPS, 16,
                "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)"),
+    /* Gradients. Every backend computes the same differences in the same order,
+     * so Gx and Gy agree to the bit (up to single denormals a GPU may flush);
+     * Gmag and Gdir add one hypot and one atan2. */
+    IPT_SCHEMA("ipt.imgradientxy", "imgradientxy", "find directional gradients of 2-D image",
+               ipt_imgradientxy_params, NULL, IPT_CMP_RANGE_EPS, 4,
+               "4 eps(class) * max(1, max|G|) (same differences in the same order everywhere)"),
+    IPT_SCHEMA("ipt.imgradient", "imgradient", "find gradient magnitude and direction of 2-D image",
+               ipt_imgradient_params, NULL, IPT_CMP_RANGE_EPS, 16,
+               "16 eps(class) * max(1, max|out|): Gmag's hypot and Gdir's atan2 and degree "
+               "conversion, each a few ulp"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

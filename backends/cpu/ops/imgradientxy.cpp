@@ -1,0 +1,41 @@
+// ipt.imgradientxy as the front-end plans it (common/ops/imgradientxy.hpp):
+// each pixel's stencil in the class of Gx, rows shared among threads.
+#include <cstdint>
+
+#include "common/image.hpp"
+#include "common/op_registry.hpp"
+#include "common/parallel.hpp"
+#include "common/ops/imgradientxy.hpp"
+
+namespace {
+
+template <class T, class In>
+void gradients(const ipt::frontend::ImgradientxyPlan& p, const In* in, T* gx, T* gy) {
+    ipt::cpu::parallel_for(0, p.rows, [&](int64_t r) {
+        for (int64_t c = 0; c < p.cols; ++c) {
+            T x, y;
+            ipt::frontend::gradient_xy<T>(in, p.rows, p.cols, r, c, p.method, x, y);
+            gx[r * p.cols + c] = x;
+            if (gy) gy[r * p.cols + c] = y;
+        }
+    });
+}
+
+void run_imgradientxy(const ipt::plugin::KernelArgs& args) {
+    const ipt::frontend::ImgradientxyPlan plan = ipt::frontend::plan_imgradientxy(args);
+    const ipt_tensor* gx = args.output("Gx", plan.out_dtype, plan.rows, plan.cols);
+    const ipt_tensor* gy = args.wanted("Gy") ? args.output("Gy", plan.out_dtype, plan.rows, plan.cols) : nullptr;
+    if (plan.numel == 0) return;
+    ipt::cpu::visit_dtype(plan.in_dtype, [&](auto tag) {
+        using In = decltype(tag);
+        const auto* in = static_cast<const In*>(plan.I->data);
+        if (plan.out_dtype == IPT_SINGLE)
+            gradients<float>(plan, in, static_cast<float*>(gx->data), gy ? static_cast<float*>(gy->data) : nullptr);
+        else
+            gradients<double>(plan, in, static_cast<double*>(gx->data), gy ? static_cast<double*>(gy->data) : nullptr);
+    });
+}
+
+}  // namespace
+
+IPT_CPU_OP("ipt.imgradientxy", "", 100, run_imgradientxy)
