@@ -32,6 +32,9 @@
 #include "common/ops/rgb2hsv.hpp"
 #include "common/ops/rgb2ycbcr.hpp"
 #include "common/ops/ycbcr2rgb.hpp"
+// Padding and cropping.
+#include "common/ops/imcrop.hpp"
+#include "common/ops/padarray.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -167,6 +170,17 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::Ycbcr2rgbPlan p = fe::plan_ycbcr2rgb(a);
              out("RGB", p.layout.out_dtype, p.layout.rows, p.layout.cols, p.layout.channels);
+         }},
+        // Padding and cropping.
+        {"ipt.padarray",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::PadarrayPlan p = fe::plan_padarray(a);
+             out("B", p.dtype, p.out_rows, p.out_cols, p.channels);
+         }},
+        {"ipt.imcrop",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImcropPlan p = fe::plan_imcrop(a);
+             out("J", p.out_dtype, p.out_rows, p.out_cols, p.channels);
          }},
     };
     return table;
