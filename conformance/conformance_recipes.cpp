@@ -1129,7 +1129,7 @@ OpRecipe padarray_recipe() {
                                          float_arg("padval", 1)}));
             }
             // padval converted to the class: ties, saturation, NaN, Inf, fractions.
-            for (double v : {2.5, -2.5, 0.1, 300.0, -1e10, 1e10, INFINITY, -INFINITY, NAN}) {
+            for (double v : std::initializer_list<double>{2.5, -2.5, 0.1, 300.0, -1e10, 1e10, INFINITY, -INFINITY, NAN}) {
                 CaseSpec c = make_case({image_arg("A", spec(d, 5, 6)), floats_arg("padsize", {1, 2}), float_arg("padval", v)});
                 c.expect_error = d == IPT_LOGICAL && std::isnan(v);  // NaN cannot be logical
                 out.push_back(c);
