@@ -115,7 +115,15 @@ void expect_same(const std::vector<double>& got, const std::vector<double>& want
     }
 }
 
-// MathWorks' example: padarray([1 2 3 4], 3, 'symmetric', 'pre') is four rows [1 2 3 4].
+// MathWorks' example: padarray([1 2 3 4], 3, 9, 'pre') is three rows of 9 above [1 2 3 4].
+TEST(Padarray, MatlabDocExampleConstantPre) {
+    const Padded b = pad(image<double>(1, 4, {1, 2, 3, 4}), {3}, "constant", 9, "pre");
+    EXPECT_EQ(b.rows, 4);
+    EXPECT_EQ(b.cols, 4);
+    expect_same(b.values, {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1, 2, 3, 4}, "doc example");
+}
+
+// padarray's help text: padarray([1 2 3 4], 3, 'symmetric', 'pre') is four rows [1 2 3 4].
 TEST(Padarray, MatlabDocExampleSymmetricPre) {
     const Padded b = pad(image<double>(1, 4, {1, 2, 3, 4}), {3}, "symmetric", 0, "pre");
     EXPECT_EQ(b.rows, 4);
