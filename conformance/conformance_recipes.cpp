@@ -1187,6 +1187,89 @@ OpRecipe gradient_recipe(std::vector<std::string> methods) {
                     out.push_back(with_method(spec(d, 17, 23, f), m));
             }
             out.push_back(with_method(spec(IPT_UINT8, 63, 65, Fill::Synthetic), m).without_optional_outputs());
+// ---- padding and cropping: padarray, imcrop --------------------------------
+
+OpRecipe padarray_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) {
+        return make_case({image_arg("A", a), floats_arg("padsize", {3, 2}), text_arg("method", "symmetric")});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const char* methods[] = {"constant", "circular", "replicate", "symmetric"};
+        const char* directions[] = {"both", "pre", "post"};
+        auto rgb = [](ipt_dtype d, int64_t rows, int64_t cols) {
+            ImageSpec s = spec(d, rows, cols);
+            s.channels = 3;
+            return s;
+        };
+        for (ipt_dtype d : kAll) {
+            for (const char* m : methods)
+                for (const char* dir : directions) {
+                    out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("padsize", {5, 7}),
+                                             text_arg("method", m), text_arg("direction", dir)}));
+                    // Pads larger than A: the patterns repeat.
+                    out.push_back(make_case({image_arg("A", spec(d, 3, 4)), floats_arg("padsize", {9, 11}),
+                                             text_arg("method", m), text_arg("direction", dir)}));
+                }
+            for (const char* m : methods) {
+                out.push_back(make_case({image_arg("A", rgb(d, 17, 23)), floats_arg("padsize", {4, 1}), text_arg("method", m)}));
+                out.push_back(make_case({image_arg("A", spec(d, 1, 37)), floats_arg("padsize", {2}), text_arg("method", m)}));
+                out.push_back(make_case({image_arg("A", spec(d, 41, 1)), floats_arg("padsize", {0, 3}), text_arg("method", m)}));
+                // Empty A: the padded size, filled with padval (0 for the other methods).
+                out.push_back(make_case({image_arg("A", spec(d, 0, 5)), floats_arg("padsize", {2, 1}), text_arg("method", m),
+                                         float_arg("padval", 1)}));
+            }
+            // padval converted to the class: ties, saturation, NaN, Inf, fractions.
+            for (double v : std::initializer_list<double>{2.5, -2.5, 0.1, 300.0, -1e10, 1e10, INFINITY, -INFINITY, NAN}) {
+                CaseSpec c = make_case({image_arg("A", spec(d, 5, 6)), floats_arg("padsize", {1, 2}), float_arg("padval", v)});
+                c.expect_error = d == IPT_LOGICAL && std::isnan(v);  // NaN cannot be logical
+                out.push_back(c);
+            }
+            out.push_back(make_case({image_arg("A", spec(d, 63, 65)), floats_arg("padsize", {1, 2, 0}),
+                                     text_arg("method", "replicate"), text_arg("direction", "post")}));
+        }
+        // No padding along the planes.
+        CaseSpec third = make_case({image_arg("A", rgb(IPT_UINT8, 5, 6)), floats_arg("padsize", {1, 1, 1})});
+        third.expect_error = true;
+        out.push_back(third);
+        CaseSpec fraction = make_case({image_arg("A", spec(IPT_UINT8, 5, 6)), floats_arg("padsize", {1.5, 1})});
+        fraction.expect_error = true;
+        out.push_back(fraction);
+    };
+    return r;
+}
+
+OpRecipe imcrop_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    // The middle of I, from a quarter in with a half-pixel tie.
+    r.primary = [](const ImageSpec& i) {
+        return make_case({image_arg("I", i), floats_arg("rect", {0.25 * double(i.cols) + 0.5, 0.25 * double(i.rows) + 0.5,
+                                                                0.5 * double(i.cols), 0.5 * double(i.rows)})});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const std::vector<std::vector<double>> rects = {
+            {2.5, 3.5, 4.5, 5.5},  {2.49, 3.51, 0.02, 0},  {-3, -2, 30, 40},  {0.5, 0.5, 23, 17}, {5, 5, 0, 0},
+            {23, 17, 10, 10},      {-5, 1, 5.5, 1},        {40, 1, 1, 1},     {1, 17.5, 3, 3},    {-10, -10, 5, 5},
+            {1e300, 1, 1, 1},      {-1e300, -1e300, 1e300, 1e300}};
+        for (ipt_dtype d : kAll) {
+            for (const auto& rect : rects) {
+                out.push_back(make_case({image_arg("I", spec(d, 17, 23)), floats_arg("rect", rect)}));
+                ImageSpec rgb = spec(d, 17, 23);
+                rgb.channels = 3;
+                out.push_back(make_case({image_arg("I", rgb), floats_arg("rect", rect)}));
+            }
+            out.push_back(make_case({image_arg("I", spec(d, 0, 5)), floats_arg("rect", {1, 1, 2, 2})}));
+            out.push_back(make_case({image_arg("I", spec(d, 1, 37)), floats_arg("rect", {3.5, 1, 30, 0})}));
+            out.push_back(make_case({image_arg("I", spec(d, 41, 1)), floats_arg("rect", {1, 2.5, 0, 30})}));
+        }
+        // Bad rect: negative width or height, not finite, not four numbers.
+        for (const std::vector<double>& rect : std::vector<std::vector<double>>{
+                 {1, 1, -1, 2}, {1, 1, 2, -0.5}, {NAN, 1, 1, 1}, {1, 1, INFINITY, 1}, {1, 1, 1}}) {
+            CaseSpec c = make_case({image_arg("I", spec(IPT_UINT8, 5, 6)), floats_arg("rect", rect)});
+            c.expect_error = true;
+            out.push_back(c);
         }
     };
     return r;
@@ -1220,6 +1303,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.imresize", imresize_recipe},
         // Gradients.
         {"ipt.imgradientxy", imgradientxy_recipe}, {"ipt.imgradient", imgradient_recipe},
+        // Padding and cropping.
+        {"ipt.padarray", padarray_recipe},     {"ipt.imcrop", imcrop_recipe},
     };
     return table;
 }

@@ -46,6 +46,9 @@
 // Gradients.
 #include "common/ops/imgradient.hpp"
 #include "common/ops/imgradientxy.hpp"
+// Padding and cropping.
+#include "common/ops/imcrop.hpp"
+#include "common/ops/padarray.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -222,6 +225,17 @@ const std::map<std::string, Planner, std::less<>>& planners() {
              const fe::ImgradientPlan p = fe::plan_imgradient(a);
              out("Gmag", p.mag_dtype, p.xy.rows, p.xy.cols);
              out("Gdir", p.dir_dtype, p.xy.rows, p.xy.cols);
+         }},
+        // Padding and cropping.
+        {"ipt.padarray",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::PadarrayPlan p = fe::plan_padarray(a);
+             out("B", p.dtype, p.out_rows, p.out_cols, p.channels);
+         }},
+        {"ipt.imcrop",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImcropPlan p = fe::plan_imcrop(a);
+             out("J", p.out_dtype, p.out_rows, p.out_cols, p.channels);
          }},
     };
     return table;

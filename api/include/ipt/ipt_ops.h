@@ -411,6 +411,27 @@ static const ipt_param_schema ipt_imgradient_params[] = {
             "degrees in [-180, 180] counter-clockwise from the x axis; class of Gmag (double for roberts)"),
 };
 
+/* Padding and cropping: padarray, imcrop. */
+static const ipt_param_schema ipt_padarray_params[] = {
+    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB, NULL, "array; the planes of an RGB image are padded alike"),
+    IPT_FLOATS("padsize", IPT_P_FINITE | IPT_P_INTEGRAL, NULL, 0, 16777216, 1, 3,
+               "[rows cols] of padding; a scalar pads rows only; a third element must be 0"),
+    IPT_ENUM("method", 0, "constant|circular|replicate|symmetric", "constant",
+             "constant pads with padval; symmetric mirrors with the edge repeated"),
+    IPT_FLOAT("padval", 0, "0", -IPT_UNBOUNDED, IPT_UNBOUNDED,
+              "pad value for method=constant, converted to the class of A"),
+    IPT_ENUM("direction", 0, "both|pre|post", "both", "where the padding goes along each dimension"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
+};
+
+static const ipt_param_schema ipt_imcrop_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image"),
+    IPT_FLOATS("rect", IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 4, 4,
+               "[xmin ymin width height] in spatial coordinates (pixel centres at integers)"),
+    IPT_OUT("J", IPT_DT_ALL, 0,
+            "class of I: the pixels the rectangle touches; [] (0x0 double) when it misses I"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -511,6 +532,11 @@ static const ipt_op_schema ipt_builtin_ops[] = {
                ipt_imgradient_params, NULL, IPT_CMP_RANGE_EPS, 16,
                "16 eps(class) * max(1, max|out|): Gmag's hypot and Gdir's atan2 and degree "
                "conversion, each a few ulp"),
+    /* Padding and cropping: copies, so every class is exact. */
+    IPT_SCHEMA("ipt.padarray", "padarray", "pad array", ipt_padarray_params, NULL, IPT_CMP_EXACT, 0,
+               "exact (copies and one conversion of padval on the host)"),
+    IPT_SCHEMA("ipt.imcrop", "imcrop", "crop image", ipt_imcrop_params, NULL, IPT_CMP_EXACT, 0,
+               "exact (a copy)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)
