@@ -32,6 +32,10 @@
 #include "common/ops/rgb2hsv.hpp"
 #include "common/ops/rgb2ycbcr.hpp"
 #include "common/ops/ycbcr2rgb.hpp"
+// Smoothing filters.
+#include "common/ops/imboxfilt.hpp"
+#include "common/ops/imgaussfilt.hpp"
+#include "common/ops/integralimage.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -167,6 +171,22 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::Ycbcr2rgbPlan p = fe::plan_ycbcr2rgb(a);
              out("RGB", p.layout.out_dtype, p.layout.rows, p.layout.cols, p.layout.channels);
+         }},
+        // Smoothing filters.
+        {"ipt.imgaussfilt",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImgaussfiltPlan p = fe::plan_imgaussfilt_output(a);
+             out("B", p.out_class, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.imboxfilt",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImboxfiltPlan p = fe::plan_imboxfilt(a);
+             out("B", p.out_class, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.integralimage",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::IntegralImagePlan p = fe::plan_integralimage(a);
+             out("J", IPT_DOUBLE, p.out_rows, p.out_cols, p.channels);
          }},
     };
     return table;
