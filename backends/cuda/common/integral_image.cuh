@@ -44,11 +44,13 @@ __global__ void integral_columns(const T* __restrict__ a, double* __restrict__ J
 
 constexpr int kIntegralTile = 32, kIntegralWarps = 4;
 
-__global__ void __launch_bounds__(kIntegralTile* kIntegralWarps)
+// (A template, so that every op file including this header may instantiate it.)
+template <int Warps>
+__global__ void __launch_bounds__(kIntegralTile* Warps)
 integral_rows(double* __restrict__ J, int64_t rows, int64_t cols) {
-    __shared__ double tile[kIntegralWarps][kIntegralTile][kIntegralTile + 1];
+    __shared__ double tile[Warps][kIntegralTile][kIntegralTile + 1];
     const int lane = threadIdx.x, w = threadIdx.y;
-    const int64_t r0 = 1 + (static_cast<int64_t>(blockIdx.x) * kIntegralWarps + w) * kIntegralTile;
+    const int64_t r0 = 1 + (static_cast<int64_t>(blockIdx.x) * Warps + w) * kIntegralTile;
     double acc = 0;
     for (int64_t c0 = 1; c0 < cols; c0 += kIntegralTile) {
         const int64_t tw = cols - c0 < kIntegralTile ? cols - c0 : kIntegralTile;
@@ -75,7 +77,7 @@ void integral_image_async(const T* a, double* J, const IntegralGeometry& g, cuda
     if (g.pm == 0 || g.pn == 0) return;
     const int64_t per_block = int64_t{kIntegralTile} * kIntegralWarps;
     const unsigned blocks = static_cast<unsigned>((g.pm + per_block - 1) / per_block);
-    integral_rows<<<blocks, dim3(kIntegralTile, kIntegralWarps), 0, s>>>(J, g.pm, g.pn + 1);
+    integral_rows<kIntegralWarps><<<blocks, dim3(kIntegralTile, kIntegralWarps), 0, s>>>(J, g.pm, g.pn + 1);
     check_launch(what);
 }
 
