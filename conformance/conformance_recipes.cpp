@@ -1236,6 +1236,103 @@ OpRecipe padarray_recipe() {
         CaseSpec fraction = make_case({image_arg("A", spec(IPT_UINT8, 5, 6)), floats_arg("padsize", {1.5, 1})});
         fraction.expect_error = true;
         out.push_back(fraction);
+// ---- smoothing filters: imgaussfilt, imboxfilt, integralImage ----------
+
+OpRecipe imgaussfilt_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a), floats_arg("sigma", {1.3})}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const ipt_dtype classes[] = {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+        for (ipt_dtype d : classes) {
+            const ImageSpec a = spec(d, 29, 31);
+            for (const char* pad : {"replicate", "circular", "symmetric", "constant"}) {
+                // Direct route (imfilter with the 2-D kernel), then the separable
+                // route (conv2 of the padded image in single or double).
+                out.push_back(make_case({image_arg("A", a), text_arg("Padding", pad), float_arg("X", 7.5)}));
+                out.push_back(make_case({image_arg("A", a), floats_arg("sigma", {2, 0.7}), text_arg("Padding", pad)}));
+                out.push_back(make_case({image_arg("A", a), floats_arg("sigma", {4}), floats_arg("FilterSize", {17, 19}),
+                                         text_arg("Padding", pad), float_arg("X", 300.5)}));
+            }
+            out.push_back(make_case({image_arg("A", a), floats_arg("sigma", {3}), floats_arg("FilterSize", {7})}));
+            out.push_back(make_case({image_arg("A", a), floats_arg("sigma", {3}), floats_arg("FilterSize", {1, 21})}));
+            out.push_back(make_case({image_arg("A", spec(d, 4, 3)), floats_arg("sigma", {5})}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 19, Fill::Max)), floats_arg("sigma", {1.5}),
+                                     text_arg("Padding", "constant"), float_arg("X", -1e12)}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 19, Fill::Min)), floats_arg("sigma", {5})}));
+            out.push_back(make_case({image_arg("A", spec(d, 29, 31, Fill::Levels, 3)), floats_arg("sigma", {0.5})}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
+                for (double sigma : {0.8, 4.0})
+                    out.push_back(make_case({image_arg("A", spec(d, 29, 31, f)), floats_arg("sigma", {sigma})}));
+        for (const char* domain : {"spatial", "frequency"})
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 20, 20)), text_arg("FilterDomain", domain)}));
+        CaseSpec even = make_case({image_arg("A", spec(IPT_DOUBLE, 5, 5)), floats_arg("FilterSize", {4})});
+        even.expect_error = true;
+        out.push_back(even);
+    };
+    return r;
+}
+
+OpRecipe imboxfilt_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a), floats_arg("filterSize", {5})}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const ipt_dtype classes[] = {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+        for (ipt_dtype d : classes) {
+            const ImageSpec a = spec(d, 29, 31);
+            for (const char* pad : {"replicate", "circular", "symmetric", "constant"}) {
+                out.push_back(make_case({image_arg("A", a), text_arg("Padding", pad), float_arg("X", 300.5)}));
+                out.push_back(make_case({image_arg("A", a), floats_arg("filterSize", {7, 3}), text_arg("Padding", pad),
+                                         float_arg("X", -2.5)}));
+            }
+            out.push_back(make_case({image_arg("A", a), floats_arg("filterSize", {1, 15})}));
+            out.push_back(make_case({image_arg("A", a), floats_arg("filterSize", {41})}));  // larger than A
+            // Local sums (factor 1) saturate the integer classes; a .5 factor makes ties.
+            out.push_back(make_case({image_arg("A", a), floats_arg("filterSize", {3}), float_arg("NormalizationFactor", 1)}));
+            out.push_back(make_case({image_arg("A", a), floats_arg("filterSize", {1}), float_arg("NormalizationFactor", 0.5)}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 19, Fill::Max)), floats_arg("filterSize", {5})}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 19, Fill::Min)), floats_arg("filterSize", {5}),
+                                     float_arg("NormalizationFactor", -0.3)}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
+                out.push_back(make_case({image_arg("A", spec(d, 29, 31, f)), floats_arg("filterSize", {3})}));
+        CaseSpec even = make_case({image_arg("A", spec(IPT_DOUBLE, 5, 5)), floats_arg("filterSize", {2, 3})});
+        even.expect_error = true;
+        out.push_back(even);
+    };
+    return r;
+}
+
+OpRecipe integralimage_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("I", a)}); };
+    r.options = [](Cases& out, const RecipeOptions& opt) {
+        for (ipt_dtype d : {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE}) {
+            for (const char* o : {"upright", "rotated"}) {
+                out.push_back(make_case({image_arg("I", spec(d, 29, 31)), text_arg("orientation", o)}));
+                out.push_back(make_case({image_arg("I", spec(d, 1, 37)), text_arg("orientation", o)}));
+                out.push_back(make_case({image_arg("I", spec(d, 37, 1)), text_arg("orientation", o)}));
+                out.push_back(make_case({image_arg("I", spec(d, 2, 2)), text_arg("orientation", o)}));
+                out.push_back(make_case({image_arg("I", spec(d, 0, 4)), text_arg("orientation", o)}));
+                out.push_back(make_case({image_arg("I", spec(d, 17, 19, Fill::Max)), text_arg("orientation", o)}));
+            }
+            if (d != IPT_LOGICAL) out.push_back(make_case({image_arg("I", every_value(d))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
+                for (const char* o : {"upright", "rotated"})
+                    out.push_back(make_case({image_arg("I", spec(d, 29, 31, f)), text_arg("orientation", o)}));
+        // Enough rows and columns for several tiles of the GPUs' row pass.
+        CaseSpec big = make_case({image_arg("I", spec(IPT_DOUBLE, opt.large_size, opt.large_size, Fill::Random, -1, 1))});
+        big.large = true;
+        out.push_back(big);
+        out.push_back(make_case({image_arg("I", spec(IPT_SINGLE, 300, 70, Fill::Random, -1, 1))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 70, 300)), text_arg("orientation", "rotated")}));
     };
     return r;
 }
@@ -1305,6 +1402,9 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.imgradientxy", imgradientxy_recipe}, {"ipt.imgradient", imgradient_recipe},
         // Padding and cropping.
         {"ipt.padarray", padarray_recipe},     {"ipt.imcrop", imcrop_recipe},
+        // Smoothing filters.
+        {"ipt.imgaussfilt", imgaussfilt_recipe}, {"ipt.imboxfilt", imboxfilt_recipe},
+        {"ipt.integralimage", integralimage_recipe},
     };
     return table;
 }

@@ -49,6 +49,10 @@
 // Padding and cropping.
 #include "common/ops/imcrop.hpp"
 #include "common/ops/padarray.hpp"
+// Smoothing filters.
+#include "common/ops/imboxfilt.hpp"
+#include "common/ops/imgaussfilt.hpp"
+#include "common/ops/integralimage.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -236,6 +240,22 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::ImcropPlan p = fe::plan_imcrop(a);
              out("J", p.out_dtype, p.out_rows, p.out_cols, p.channels);
+         }},
+        // Smoothing filters.
+        {"ipt.imgaussfilt",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImgaussfiltPlan p = fe::plan_imgaussfilt_output(a);
+             out("B", p.out_class, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.imboxfilt",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImboxfiltPlan p = fe::plan_imboxfilt(a);
+             out("B", p.out_class, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.integralimage",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::IntegralImagePlan p = fe::plan_integralimage(a);
+             out("J", IPT_DOUBLE, p.out_rows, p.out_cols, p.channels);
          }},
     };
     return table;

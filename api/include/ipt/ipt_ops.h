@@ -432,6 +432,37 @@ static const ipt_param_schema ipt_imcrop_params[] = {
             "class of I: the pixels the rectangle touches; [] (0x0 double) when it misses I"),
 };
 
+/* Smoothing filters: imgaussfilt, imboxfilt, integralImage. */
+static const ipt_param_schema ipt_imgaussfilt_params[] = {
+    IPT_IN("A", IPT_DT_NUMERIC, IPT_P_RGB, NULL, "image (each plane filtered alike)"),
+    IPT_FLOATS("sigma", IPT_P_FINITE, "0.5", 1e-300, IPT_UNBOUNDED, 1, 2,
+               "standard deviation, scalar or [rows cols]"),
+    IPT_FLOATS("FilterSize", IPT_P_OPTIONAL | IPT_P_FINITE | IPT_P_INTEGRAL, NULL, 1, 4097, 1, 2,
+               "odd, scalar or [rows cols]; default 2*ceil(2*sigma)+1"),
+    IPT_ENUM("Padding", 0, "replicate|circular|symmetric|constant", "replicate",
+             "padding; constant uses X (MATLAB: a numeric Padding)"),
+    IPT_FLOAT("X", 0, "0", -IPT_UNBOUNDED, IPT_UNBOUNDED, "pad value for Padding=constant"),
+    IPT_ENUM("FilterDomain", 0, "auto|spatial|frequency", "auto", "always computed spatially (the same filter)"),
+    IPT_OUT("B", IPT_DT_NUMERIC, 0, "class and size of A; integers rounded half away and saturated"),
+};
+
+static const ipt_param_schema ipt_imboxfilt_params[] = {
+    IPT_IN("A", IPT_DT_NUMERIC, IPT_P_RGB, NULL, "image (each plane filtered alike)"),
+    IPT_FLOATS("filterSize", IPT_P_FINITE | IPT_P_INTEGRAL, "3", 1, 4097, 1, 2, "odd, scalar or [rows cols]"),
+    IPT_ENUM("Padding", 0, "replicate|circular|symmetric|constant", "replicate",
+             "padding; constant uses X (MATLAB: a numeric Padding)"),
+    IPT_FLOAT("X", 0, "0", -IPT_UNBOUNDED, IPT_UNBOUNDED, "pad value for Padding=constant"),
+    IPT_FLOAT("NormalizationFactor", IPT_P_OPTIONAL, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED,
+              "factor of the window sums; default 1/prod(filterSize)"),
+    IPT_OUT("B", IPT_DT_NUMERIC, 0, "class and size of A; integers rounded half away and saturated"),
+};
+
+static const ipt_param_schema ipt_integralimage_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image (each plane alike)"),
+    IPT_ENUM("orientation", 0, "upright|rotated", "upright", "upright or 45-degree rotated sums"),
+    IPT_OUT("J", IPT_DT(IPT_DOUBLE), 0, "double; (m+1) x (n+1) upright, (m+1) x (n+2) rotated"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -537,6 +568,19 @@ static const ipt_op_schema ipt_builtin_ops[] = {
                "exact (copies and one conversion of padval on the host)"),
     IPT_SCHEMA("ipt.imcrop", "imcrop", "crop image", ipt_imcrop_params, NULL, IPT_CMP_EXACT, 0,
                "exact (a copy)"),
+    /* Smoothing filters: imgaussfilt, imboxfilt, integralImage. */
+    IPT_SCHEMA("ipt.imgaussfilt", "imgaussfilt", "2-D Gaussian filtering of images", ipt_imgaussfilt_params, NULL,
+               IPT_CMP_RANGE_EPS, 32,
+               "integer classes exact; floating: 32 eps(class) * max(1, max|B|) (GPUs may sum a "
+               "small kernel in another order)"),
+    IPT_SCHEMA("ipt.imboxfilt", "imboxfilt", "2-D box filtering of images", ipt_imboxfilt_params, NULL,
+               IPT_CMP_RANGE_EPS, 16,
+               "integer classes exact; floating: 16 eps(class) * max(1, max|B|) (the window sums "
+               "come from one integral image in one order on every backend)"),
+    IPT_SCHEMA("ipt.integralimage", "integralImage", "calculate 2-D integral image", ipt_integralimage_params,
+               NULL, IPT_CMP_RANGE_EPS, 4,
+               "4 eps(double) * max(1, max|J|) (every backend sums in MATLAB's order; integer "
+               "and logical sums are exact below 2^53)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

@@ -51,16 +51,51 @@ void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c) {
     rec.dispatch(pipeline, &p, sizeof p, g.x, g.y, g.z);
 }
 
+void record_filter(OpContext& ctx, Recorder& rec, const Correlation& base, const std::vector<double>& h) {
+    if (base.out_rows * base.out_cols * base.planes == 0) return;
+    const int64_t kr = base.kernel_rows, kc = base.kernel_cols;
+    if (const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, base.rotate); f.ok) {
+        const int32_t acc_dtype = base.accumulate_double ? IPT_DOUBLE : IPT_SINGLE;
+        const int64_t pcols = base.out_cols + kc - 1;
+        Buffer* mid = rec.scratch(uint64_t(base.out_rows * pcols * base.planes) * dtype_bytes(acc_dtype));
+        Correlation column = base;
+        column.kernel = rec.params(f.u);
+        column.kernel_dtype = IPT_DOUBLE;
+        column.kernel_cols = 1;
+        column.rotate = false;
+        column.out = mid->address;
+        column.out_dtype = acc_dtype;
+        column.out_cols = pcols;
+        record_correlation(ctx, rec, column);
+        Correlation row = base;
+        row.source = mid->address;
+        row.source_dtype = acc_dtype;
+        row.source_rows = base.out_rows;
+        row.source_cols = pcols;
+        row.kernel = rec.params(f.v);
+        row.kernel_dtype = IPT_DOUBLE;
+        row.kernel_rows = 1;
+        row.rotate = false;
+        row.pad = Pad::Skip;
+        row.off_r = 0;
+        row.off_c = 0;
+        record_correlation(ctx, rec, row);
+        return;
+    }
+    Correlation c = base;
+    c.kernel = rec.params(h);
+    c.kernel_dtype = IPT_DOUBLE;
+    record_correlation(ctx, rec, c);
+}
+
 void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src, VkDeviceAddress dst,
                              int32_t working_dtype, int64_t rows, int64_t cols, const std::vector<double>& h,
                              int64_t kr, int64_t kc, bool conv) {
-    if (rows * cols == 0) return;
     Correlation c;
     c.source = src;
     c.source_dtype = working_dtype;
     c.source_rows = rows;
     c.source_cols = cols;
-    c.kernel_dtype = IPT_DOUBLE;
     c.kernel_rows = kr;
     c.kernel_cols = kc;
     c.rotate = conv;
@@ -73,30 +108,7 @@ void record_filter_replicate(OpContext& ctx, Recorder& rec, VkDeviceAddress src,
     c.off_r = -ipt::frontend::imfilter_origin(kr);
     c.off_c = -ipt::frontend::imfilter_origin(kc);
     c.accumulate_double = working_dtype == IPT_DOUBLE;
-    if (const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), kr, kc, conv); f.ok) {
-        const int64_t pcols = cols + kc - 1;
-        Buffer* mid = rec.scratch(uint64_t(rows * pcols) * dtype_bytes(working_dtype));
-        Correlation column = c;
-        column.kernel = rec.params(f.u);
-        column.kernel_cols = 1;
-        column.rotate = false;
-        column.out = mid->address;
-        column.out_cols = pcols;
-        record_correlation(ctx, rec, column);
-        Correlation row = c;
-        row.source = mid->address;
-        row.source_cols = pcols;
-        row.kernel = rec.params(f.v);
-        row.kernel_rows = 1;
-        row.rotate = false;
-        row.pad = Pad::Skip;
-        row.off_r = 0;
-        row.off_c = 0;
-        record_correlation(ctx, rec, row);
-        return;
-    }
-    c.kernel = rec.params(h);
-    record_correlation(ctx, rec, c);
+    record_filter(ctx, rec, c, h);
 }
 
 }  // namespace ipt::vk

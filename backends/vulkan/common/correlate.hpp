@@ -42,6 +42,14 @@ void record_correlation(OpContext& ctx, Recorder& rec, const Correlation& c);
 
 inline int64_t dtype_bytes(int32_t dtype) { return static_cast<int64_t>(ipt::plugin::dtype_size(dtype)); }
 
+// A correlation whose kernel h (kernel_rows x kernel_cols, row-major) is
+// known on the host, taking the CPU reference's route (correlate.hpp's
+// make_filter_plan): a kernel of 12 taps or more (both sides >= 2) that is
+// exactly rank 1 (to 4 eps per tap) runs as a column pass then a row pass in
+// the accumulation class, anything else as one 2-D pass. `base` holds
+// everything but the kernel's address and class.
+void record_filter(OpContext& ctx, Recorder& rec, const Correlation& base, const std::vector<double>& h);
+
 // imfilter(src, h, 'replicate', 'same', corr or conv) for a kernel known on
 // the host, on a one-plane image of the working class (single or double),
 // taking the CPU reference's route: a kernel of 12 taps or more (both sides

@@ -1,0 +1,56 @@
+// ipt.imboxfilt on Vulkan (common/ops/imboxfilt.hpp): per plane, the padded
+// plane's integral image through the shared passes
+// (common/integral_image.hpp), then shaders/box_filter.comp reads the four
+// corners of each window, all in the CPU reference's order.
+#include "common/integral_image.hpp"
+#include "common/ops/imboxfilt.hpp"
+
+namespace {
+
+using namespace ipt::vk;
+using ipt::frontend::ImboxfiltPlan;
+
+struct BoxPush {
+    uint64_t j, b;
+    double norm;
+    int32_t m, n, fr, fc, stride;
+};
+
+void run_imboxfilt(OpContext& ctx) {
+    const ImboxfiltPlan p = ipt::frontend::plan_imboxfilt(ctx.args);
+    const ipt_tensor* B = ctx.args.output("B", p.out_class, p.rows, p.cols, p.channels);
+    if (p.rows * p.cols * p.channels == 0) return;
+    check_size("ipt.imboxfilt", p.rows * p.cols * p.channels);
+    const int64_t stride = p.padded_cols + 1;
+    check_size("ipt.imboxfilt", (p.padded_rows + 1) * stride);
+    const VkDeviceAddress in = ctx.address(p.A), out = ctx.address(B);
+    const uint64_t bytes = dtype_bytes(p.out_class), plane = uint64_t(p.rows * p.cols);
+    Recorder rec(ctx.device);
+    Buffer* J = rec.scratch(uint64_t((p.padded_rows + 1) * stride) * sizeof(double));
+    const uint32_t group = ctx.tuning.group_size;
+    VkPipeline box = ctx.pipeline("box_filter", group, 1, {uint32_t(p.out_class)});
+    for (int64_t ch = 0; ch < p.channels; ++ch) {
+        IntegralSource s;
+        s.a = in + uint64_t(ch) * plane * bytes;
+        s.dtype = p.A->dtype;
+        s.m = p.rows;
+        s.n = p.cols;
+        s.pad = ipt::frontend::border_as<Pad>(p.boundary);
+        s.pad_value = p.pad_value;
+        s.top = p.top;
+        s.left = p.left;
+        s.pm = p.padded_rows;
+        s.pn = p.padded_cols;
+        record_integral_image(ctx, rec, s, J->address);
+        BoxPush bp{J->address, out + uint64_t(ch) * plane * bytes, p.norm, int32_t(p.rows), int32_t(p.cols),
+                   int32_t(p.fr), int32_t(p.fc), int32_t(stride)};
+        const Grid g = grid_for(ctx.device, plane, uint64_t(group) * ctx.tuning.per_invocation);
+        rec.dispatch(box, &bp, sizeof bp, g.x, g.y);
+    }
+    rec.submit();
+}
+
+}  // namespace
+
+IPT_VK_OP("ipt.imboxfilt", "wave32", 60, run_imboxfilt)
+IPT_VK_OP("ipt.imboxfilt", "wave64", 50, run_imboxfilt)
