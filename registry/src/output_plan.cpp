@@ -32,6 +32,10 @@
 #include "common/ops/rgb2hsv.hpp"
 #include "common/ops/rgb2ycbcr.hpp"
 #include "common/ops/ycbcr2rgb.hpp"
+// Histograms and thresholds.
+#include "common/ops/graythresh.hpp"
+#include "common/ops/imhist.hpp"
+#include "common/ops/otsuthresh.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -167,6 +171,26 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::Ycbcr2rgbPlan p = fe::plan_ycbcr2rgb(a);
              out("RGB", p.layout.out_dtype, p.layout.rows, p.layout.cols, p.layout.channels);
+         }},
+        // Histograms and thresholds.
+        {"ipt.imhist",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImhistPlan p = fe::plan_imhist_output(a);
+             out("counts", p.out_dtype, p.out_rows, p.out_cols);
+             out("binLocations", p.out_dtype, p.out_rows, p.out_cols);
+         }},
+        {"ipt.otsuthresh",
+         [](const KernelArgs&, Expect& out) {
+             // T and EM are scalars whatever counts holds; the values are
+             // checked when the plan is computed.
+             out("T", IPT_DOUBLE, 1, 1);
+             out("EM", IPT_DOUBLE, 1, 1);
+         }},
+        {"ipt.graythresh",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::GraythreshPlan p = fe::plan_graythresh(a);
+             out("T", p.out_dtype, 1, 1);
+             out("EM", p.out_dtype, 1, 1);
          }},
     };
     return table;
