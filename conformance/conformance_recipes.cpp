@@ -1095,7 +1095,7 @@ OpRecipe ycbcr2rgb_recipe() {
     return colour_recipe("YCBCR", {IPT_UINT8, IPT_UINT16, IPT_SINGLE, IPT_DOUBLE}, false, -0.25, 1.25);
 }
 
-// ---- histograms and thresholds: imhist, otsuthresh, graythresh -------------
+// ---- histograms and thresholds: imhist, otsuthresh, graythresh, histeq -----
 
 OpRecipe imhist_recipe() {
     OpRecipe r;
@@ -1181,6 +1181,32 @@ OpRecipe graythresh_recipe() {
     return r;
 }
 
+OpRecipe histeq_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        std::vector<double> ramp(40), peaks(256, 1.0);
+        for (size_t k = 0; k < ramp.size(); ++k) ramp[k] = double(k + 1);
+        peaks[0] = peaks[128] = peaks[255] = 1000;
+        for (ipt_dtype d : kImage) {
+            for (int64_t n : {1, 2, 3, 255, 256, 1000})
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65)), int_arg("n", n)}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), floats_arg("hgram", ramp)}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), floats_arg("hgram", peaks)}));
+            out.push_back(make_case({image_arg("I", every_value(d))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 3)), int_arg("n", 8)}));
+            out.push_back(make_case({image_arg("I", spec(d, 0, 7))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25)), int_arg("n", 16)}));
+        CaseSpec both = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), int_arg("n", 4), floats_arg("hgram", {1, 2})});
+        both.expect_error = true;
+        out.push_back(both);
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1203,7 +1229,7 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.rgb2ycbcr", rgb2ycbcr_recipe},   {"ipt.ycbcr2rgb", ycbcr2rgb_recipe},
         // Histograms and thresholds.
         {"ipt.imhist", imhist_recipe},         {"ipt.otsuthresh", otsuthresh_recipe},
-        {"ipt.graythresh", graythresh_recipe},
+        {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
     };
     return table;
 }

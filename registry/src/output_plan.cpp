@@ -34,6 +34,7 @@
 #include "common/ops/ycbcr2rgb.hpp"
 // Histograms and thresholds.
 #include "common/ops/graythresh.hpp"
+#include "common/ops/histeq.hpp"
 #include "common/ops/imhist.hpp"
 #include "common/ops/otsuthresh.hpp"
 #include "internal.hpp"
@@ -191,6 +192,12 @@ const std::map<std::string, Planner, std::less<>>& planners() {
              const fe::GraythreshPlan p = fe::plan_graythresh(a);
              out("T", p.out_dtype, 1, 1);
              out("EM", p.out_dtype, 1, 1);
+         }},
+        {"ipt.histeq",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::HisteqPlan p = fe::plan_histeq_output(a);
+             out("J", p.out_dtype, p.I->rows, p.I->cols, p.channels);
+             out("T", IPT_DOUBLE, p.t_rows, p.t_cols);
          }},
     };
     return table;

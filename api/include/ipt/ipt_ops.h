@@ -381,7 +381,7 @@ static const ipt_param_schema ipt_ycbcr2rgb_params[] = {
             "class of YCBCR; floating values clamped to [0,1]"),
 };
 
-/* Histograms and thresholds: imhist, otsuthresh, graythresh. */
+/* Histograms and thresholds: imhist, otsuthresh, graythresh, histeq. */
 static const ipt_param_schema ipt_imhist_params[] = {
     IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "grayscale or binary image; every element is counted"),
     IPT_INT("n", IPT_P_OPTIONAL, NULL, NULL, 1, 16777216, NULL,
@@ -402,6 +402,16 @@ static const ipt_param_schema ipt_graythresh_params[] = {
     IPT_IN("I", IPT_DT_IMAGE, IPT_P_RGB, NULL, "image; every element is counted"),
     IPT_OUT("T", IPT_DT(IPT_DOUBLE), 0, "1 x 1 Otsu threshold of imhist(im2uint8(I), 256), in [0,1]"),
     IPT_OUT("EM", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 1 effectiveness metric in [0,1]"),
+};
+
+static const ipt_param_schema ipt_histeq_params[] = {
+    IPT_IN("I", IPT_DT_IMAGE, IPT_P_RGB, NULL, "grayscale image; every element is counted and mapped"),
+    IPT_INT("n", IPT_P_OPTIONAL, NULL, NULL, 1, 65536, NULL,
+            "number of equally filled output levels; default 64 when hgram is not given"),
+    IPT_FLOATS("hgram", IPT_P_OPTIONAL, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 65536,
+               "target histogram over equally spaced levels of the class's range (instead of n)"),
+    IPT_OUT("J", IPT_DT_IMAGE, 0, "class and size of I"),
+    IPT_OUT("T", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 256 gray-level transformation, values in [0,1]"),
 };
 
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
@@ -499,6 +509,8 @@ static const ipt_op_schema ipt_builtin_ops[] = {
     IPT_SCHEMA("ipt.graythresh", "graythresh", "global image threshold using Otsu's method",
                ipt_graythresh_params, NULL, IPT_CMP_EXACT, 0,
                "exact (integer counts; Otsu's arithmetic on the host in double)"),
+    IPT_SCHEMA("ipt.histeq", "histeq", "enhance contrast using histogram equalization", ipt_histeq_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (integer counts; the table is built on the host and looked up)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/ops/graythresh.hpp"
 #include "common/stretchlim.hpp"
 
 namespace {

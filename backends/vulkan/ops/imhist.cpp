@@ -3,6 +3,7 @@
 // array) with the device histogram shared with stretchlim
 // (common/stretchlim.cpp), the counts converted to doubles
 // (shaders/imhist_counts.comp), the plan's bin locations copied in.
+#include "common/ops/imhist.hpp"
 #include "common/stretchlim.hpp"
 
 namespace {

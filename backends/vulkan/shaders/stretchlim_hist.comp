@@ -7,6 +7,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
+#include "imhist_bin.glsl"
 
 layout(constant_id = 4) const int DT = DT_UINT8;
 layout(constant_id = 5) const int NBINS = 256;
@@ -21,12 +22,6 @@ layout(push_constant) uniform Push {
 } pc;
 
 shared uint local_hist[NBINS <= SHARED_BINS ? NBINS : 1];
-
-// trunc(u * (NBINS-1)/top + 0.5), at most NBINS-1.
-int scaled_bin(double u) {
-    precise double idx = u * pc.int_scale + 0.5;
-    return int(min(int64_t(idx), int64_t(NBINS - 1)));
-}
 
 // im2uint8 of a floating value: round(255 v) half away from zero, saturated,
 // NaN to 0 (class_scaling.hpp's round_to_range).
@@ -55,39 +50,7 @@ int im2uint8_bin(int i) {
 
 int bin_of(int i) {
     if (BINNING == 1) return im2uint8_bin(i);
-    switch (DT) {
-    case DT_LOGICAL: return BufU8(pc.a).v[i] != uint8_t(0) ? NBINS - 1 : 0;
-    case DT_UINT8: {
-        const int v = int(uint(BufU8(pc.a).v[i]));
-        return NBINS == 256 ? v : scaled_bin(double(v));
-    }
-    case DT_UINT16: {
-        const int v = int(uint(BufU16(pc.a).v[i]));
-        return NBINS == 65536 ? v : scaled_bin(double(v));
-    }
-    case DT_INT16: {
-        const int v = int(BufI16(pc.a).v[i]) + 32768;
-        return NBINS == 65536 ? v : scaled_bin(double(v));
-    }
-    case DT_INT32: return scaled_bin(double(BufI32(pc.a).v[i]) + 2147483648.0);
-    case DT_UINT32: return scaled_bin(double(BufU32(pc.a).v[i]));
-    case DT_SINGLE: {
-        const float v = BufF32(pc.a).v[i];
-        if (is_nan_f(v)) return 0;
-        precise float idx = v * float(NBINS - 1) + 0.5;
-        if (idx < 0.0) return 0;
-        if (idx > float(NBINS - 1) || isinf(v)) return NBINS - 1;
-        return int(idx);
-    }
-    default: {
-        const double v = BufF64(pc.a).v[i];
-        if (is_nan_d(v)) return 0;
-        precise double idx = v * double(NBINS - 1) + 0.5;
-        if (idx < 0.0) return 0;
-        if (idx > double(NBINS - 1) || isinf(v)) return NBINS - 1;
-        return int(idx);
-    }
-    }
+    return imhist_bin(pc.a, i, DT, NBINS, pc.int_scale);
 }
 
 void main() {
