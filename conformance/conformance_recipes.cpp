@@ -1368,6 +1368,37 @@ OpRecipe imcrop_recipe() {
             c.expect_error = true;
             out.push_back(c);
         }
+// ---- histograms and thresholds: imhist, otsuthresh, graythresh, histeq -----
+
+OpRecipe imhist_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) {
+        CaseSpec c = make_case({image_arg("I", i)});
+        c.add(int_arg("n", i.dtype == IPT_LOGICAL ? 2 : 256));
+        return c;
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        // Bin counts other than the class's own: integer classes scale,
+        // 1 bin holds everything, 65536 gives uint16 and int16 a bin a value.
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE})
+            for (int64_t n : {1, 2, 7, 64, 255, 1000, 65536})
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65)), int_arg("n", n)}));
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("I", every_value(d))}));
+            out.push_back(make_case({image_arg("I", every_value(d, 3)), int_arg("n", 100)}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.5, 1.5)), int_arg("n", 37)}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 23, Fill::NaN)), int_arg("n", 5)}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 23, Fill::Inf)), int_arg("n", 5)}));
+        }
+        out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 0, 0))}));
+        out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 0, 5)), int_arg("n", 3)}));
+        // The only bin count logical accepts is 2.
+        CaseSpec bad = make_case({image_arg("I", spec(IPT_LOGICAL, 17, 23)), int_arg("n", 3)});
+        bad.expect_error = true;
+        out.push_back(bad);
     };
     return r;
 }
@@ -1375,6 +1406,82 @@ OpRecipe imcrop_recipe() {
 OpRecipe imgradientxy_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate"}); }
 
 OpRecipe imgradient_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate", "roberts"}); }
+// counts is a vector: the swept image becomes one row of the same size, and
+// signed classes draw nonnegative counts (negative ones are rejected).
+OpRecipe otsuthresh_recipe() {
+    OpRecipe r;
+    r.main = "counts";
+    r.primary = [](const ImageSpec& i) {
+        ImageSpec s = i;
+        s.cols = i.rows * i.cols;
+        s.rows = 1;
+        if (s.fill == Fill::Random && (s.dtype == IPT_INT16 || s.dtype == IPT_INT32)) s.lo = 0, s.hi = 1000;
+        return make_case({image_arg("counts", s)});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_DOUBLE, IPT_SINGLE}) {
+            out.push_back(make_case({image_arg("counts", spec(d, 256, 1))}));
+            out.push_back(make_case({image_arg("counts", spec(d, 1, 256, Fill::Levels, 3))}));
+            out.push_back(make_case({image_arg("counts", spec(d, 1, 2))}));
+        }
+        // Ties: two occupied bins far apart, so sigma is flat between them.
+        std::vector<double> two(256, 0.0);
+        two[10] = 5;
+        two[200] = 5;
+        out.push_back(make_case({image_arg("counts", values_spec(IPT_DOUBLE, 1, 256, two, "two levels"))}));
+        out.push_back(make_case({image_arg("counts", spec(IPT_DOUBLE, 1, 64, Fill::Zero))}));
+        CaseSpec negative = make_case({image_arg("counts", values_spec(IPT_DOUBLE, 1, 3, {1, -1, 2}, "negative"))});
+        negative.expect_error = true;
+        out.push_back(negative);
+        CaseSpec matrix = make_case({image_arg("counts", spec(IPT_DOUBLE, 3, 4))});
+        matrix.expect_error = true;
+        out.push_back(matrix);
+    };
+    return r;
+}
+
+OpRecipe graythresh_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : kImage) {
+            out.push_back(make_case({image_arg("I", every_value(d))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 2))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 5))}));
+            out.push_back(make_case({image_arg("I", spec(d, 0, 4))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25))}));
+    };
+    return r;
+}
+
+OpRecipe histeq_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        std::vector<double> ramp(40), peaks(256, 1.0);
+        for (size_t k = 0; k < ramp.size(); ++k) ramp[k] = double(k + 1);
+        peaks[0] = peaks[128] = peaks[255] = 1000;
+        for (ipt_dtype d : kImage) {
+            for (int64_t n : {1, 2, 3, 255, 256, 1000})
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65)), int_arg("n", n)}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), floats_arg("hgram", ramp)}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), floats_arg("hgram", peaks)}));
+            out.push_back(make_case({image_arg("I", every_value(d))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 3)), int_arg("n", 8)}));
+            out.push_back(make_case({image_arg("I", spec(d, 0, 7))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25)), int_arg("n", 16)}));
+        CaseSpec both = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), int_arg("n", 4), floats_arg("hgram", {1, 2})});
+        both.expect_error = true;
+        out.push_back(both);
+    };
+    return r;
+}
 
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
@@ -1405,6 +1512,9 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         // Smoothing filters.
         {"ipt.imgaussfilt", imgaussfilt_recipe}, {"ipt.imboxfilt", imboxfilt_recipe},
         {"ipt.integralimage", integralimage_recipe},
+        // Histograms and thresholds.
+        {"ipt.imhist", imhist_recipe},         {"ipt.otsuthresh", otsuthresh_recipe},
+        {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
     };
     return table;
 }

@@ -53,6 +53,11 @@
 #include "common/ops/imboxfilt.hpp"
 #include "common/ops/imgaussfilt.hpp"
 #include "common/ops/integralimage.hpp"
+// Histograms and thresholds.
+#include "common/ops/graythresh.hpp"
+#include "common/ops/histeq.hpp"
+#include "common/ops/imhist.hpp"
+#include "common/ops/otsuthresh.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -256,6 +261,32 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::IntegralImagePlan p = fe::plan_integralimage(a);
              out("J", IPT_DOUBLE, p.out_rows, p.out_cols, p.channels);
+         }},
+        // Histograms and thresholds.
+        {"ipt.imhist",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImhistPlan p = fe::plan_imhist_output(a);
+             out("counts", p.out_dtype, p.out_rows, p.out_cols);
+             out("binLocations", p.out_dtype, p.out_rows, p.out_cols);
+         }},
+        {"ipt.otsuthresh",
+         [](const KernelArgs&, Expect& out) {
+             // T and EM are scalars whatever counts holds; the values are
+             // checked when the plan is computed.
+             out("T", IPT_DOUBLE, 1, 1);
+             out("EM", IPT_DOUBLE, 1, 1);
+         }},
+        {"ipt.graythresh",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::GraythreshPlan p = fe::plan_graythresh(a);
+             out("T", p.out_dtype, 1, 1);
+             out("EM", p.out_dtype, 1, 1);
+         }},
+        {"ipt.histeq",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::HisteqPlan p = fe::plan_histeq_output(a);
+             out("J", p.out_dtype, p.I->rows, p.I->cols, p.channels);
+             out("T", IPT_DOUBLE, p.t_rows, p.t_cols);
          }},
     };
     return table;

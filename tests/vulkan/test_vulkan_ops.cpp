@@ -984,4 +984,34 @@ TEST(VulkanOps, Imresize) {
         }
 }
 
+TEST(VulkanOps, Histograms) {
+    REQUIRE_VULKAN();
+    Random rnd(15);
+    const ipt_dtype all[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+    const ipt_dtype images[] = {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE};
+    for (const Shape& s : shapes()) {
+        for (ipt_dtype dt : all) {
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            for (int64_t n : {2, 7, 256, 3000, 65536}) {
+                if (dt == IPT_LOGICAL && n != 2) continue;
+                compare("ipt.imhist", [&](ipt::Call& c) { c.image("I", a).integer("n", n); }, {"counts", "binLocations"},
+                        shape_label(s, dt) + " n " + std::to_string(n));
+            }
+        }
+        for (ipt_dtype dt : images) {
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            compare("ipt.graythresh", [&](ipt::Call& c) { c.image("I", a); }, {"T", "EM"}, shape_label(s, dt));
+            compare("ipt.histeq", [&](ipt::Call& c) { c.image("I", a); }, {"J", "T"}, shape_label(s, dt));
+            compare("ipt.histeq", [&](ipt::Call& c) { c.image("I", a).integer("n", 5); }, {"J", "T"},
+                    shape_label(s, dt) + " n 5");
+            compare("ipt.histeq", [&](ipt::Call& c) { c.image("I", a).numbers("hgram", {1, 4, 9, 4, 1}); }, {"J", "T"},
+                    shape_label(s, dt) + " hgram");
+        }
+    }
+    std::vector<double> counts(256);
+    for (size_t k = 0; k < counts.size(); ++k) counts[k] = double((k * 37) % 101);
+    ipt::Image h = ipt_test::context().upload<double>(1, 256, counts);
+    compare("ipt.otsuthresh", [&](ipt::Call& c) { c.image("counts", h); }, {"T", "EM"}, "256 counts");
+}
+
 }  // namespace

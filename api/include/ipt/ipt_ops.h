@@ -463,6 +463,39 @@ static const ipt_param_schema ipt_integralimage_params[] = {
     IPT_OUT("J", IPT_DT(IPT_DOUBLE), 0, "double; (m+1) x (n+1) upright, (m+1) x (n+2) rotated"),
 };
 
+/* Histograms and thresholds: imhist, otsuthresh, graythresh, histeq. */
+static const ipt_param_schema ipt_imhist_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "grayscale or binary image; every element is counted"),
+    IPT_INT("n", IPT_P_OPTIONAL, NULL, NULL, 1, 16777216, NULL,
+            "number of bins; default 256 (2 for logical, which allows only 2)"),
+    IPT_OUT("counts", IPT_DT(IPT_DOUBLE), 0, "n x 1 histogram counts"),
+    IPT_OUT("binLocations", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL,
+            "n x 1 bin locations, linspace over the class's range"),
+};
+
+static const ipt_param_schema ipt_otsuthresh_params[] = {
+    IPT_IN("counts", IPT_DT_NUMERIC, IPT_P_VECTOR | IPT_P_NONEMPTY | IPT_P_HOST, NULL,
+           "histogram counts, nonnegative and finite"),
+    IPT_OUT("T", IPT_DT(IPT_DOUBLE), 0, "1 x 1 threshold in [0,1]"),
+    IPT_OUT("EM", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 1 effectiveness metric in [0,1]"),
+};
+
+static const ipt_param_schema ipt_graythresh_params[] = {
+    IPT_IN("I", IPT_DT_IMAGE, IPT_P_RGB, NULL, "image; every element is counted"),
+    IPT_OUT("T", IPT_DT(IPT_DOUBLE), 0, "1 x 1 Otsu threshold of imhist(im2uint8(I), 256), in [0,1]"),
+    IPT_OUT("EM", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 1 effectiveness metric in [0,1]"),
+};
+
+static const ipt_param_schema ipt_histeq_params[] = {
+    IPT_IN("I", IPT_DT_IMAGE, IPT_P_RGB, NULL, "grayscale image; every element is counted and mapped"),
+    IPT_INT("n", IPT_P_OPTIONAL, NULL, NULL, 1, 65536, NULL,
+            "number of equally filled output levels; default 64 when hgram is not given"),
+    IPT_FLOATS("hgram", IPT_P_OPTIONAL, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 65536,
+               "target histogram over equally spaced levels of the class's range (instead of n)"),
+    IPT_OUT("J", IPT_DT_IMAGE, 0, "class and size of I"),
+    IPT_OUT("T", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 256 gray-level transformation, values in [0,1]"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -581,6 +614,17 @@ static const ipt_op_schema ipt_builtin_ops[] = {
                NULL, IPT_CMP_RANGE_EPS, 4,
                "4 eps(double) * max(1, max|J|) (every backend sums in MATLAB's order; integer "
                "and logical sums are exact below 2^53)"),
+    /* Histograms and thresholds. Counts are integers and the per-bin
+     * arithmetic runs on the host, shared by every backend: exact. */
+    IPT_SCHEMA("ipt.imhist", "imhist", "histogram of image data", ipt_imhist_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (integer counts; bin locations computed on the host)"),
+    IPT_SCHEMA("ipt.otsuthresh", "otsuthresh", "global histogram threshold using Otsu's method",
+               ipt_otsuthresh_params, NULL, IPT_CMP_EXACT, 0, "exact (computed on the host in double)"),
+    IPT_SCHEMA("ipt.graythresh", "graythresh", "global image threshold using Otsu's method",
+               ipt_graythresh_params, NULL, IPT_CMP_EXACT, 0,
+               "exact (integer counts; Otsu's arithmetic on the host in double)"),
+    IPT_SCHEMA("ipt.histeq", "histeq", "enhance contrast using histogram equalization", ipt_histeq_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (integer counts; the table is built on the host and looked up)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

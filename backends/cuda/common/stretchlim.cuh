@@ -10,38 +10,60 @@
 #include <cub/block/block_scan.cuh>
 
 #include "common/buffer.hpp"
+#include "common/class_scaling.hpp"
 #include "common/device.cuh"
 #include "common/ops/stretchlim.hpp"
 
 namespace ipt::cuda {
 
 // imhist's bin (0-based), the rule of backends/common/intensity.hpp's
-// histogram_bin: logical in the first or last bin; 32-bit integers scaled from
-// their full range; floating values trunc(x*(nbins-1) + 0.5) in their own
-// class, NaN and values below 0 in the first bin, above 1 in the last.
+// histogram_bin: logical in the first or last bin; uint8 with 256 bins and
+// uint16 (int16 offset by 32768) with 65536 bins the value itself, other bin
+// counts and 32-bit integers scaled from the class's range; floating values
+// trunc(x*(nbins-1) + 0.5) in their own class, NaN and values below 0 in the
+// first bin, above 1 in the last.
+__device__ inline int scaled_bin(double u, double top, int nbins) {
+    const double scale = static_cast<double>(nbins - 1) / top;
+    const long long idx = static_cast<long long>(__dadd_rn(__dmul_rn(u, scale), 0.5));
+    return idx > nbins - 1 ? nbins - 1 : static_cast<int>(idx);
+}
+
 template <class T>
 __device__ inline int stretch_bin(T v, int nbins) {
     if constexpr (std::is_same_v<T, bool>) {
         return v ? nbins - 1 : 0;
-    } else if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t>) {
-        return static_cast<int>(v);
-    } else if constexpr (std::is_same_v<T, int16_t>) {
-        return static_cast<int>(v) + 32768;
+    } else if constexpr (std::is_same_v<T, uint8_t>) {
+        return nbins == 256 ? static_cast<int>(v) : scaled_bin(static_cast<double>(v), 255.0, nbins);
+    } else if constexpr (std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>) {
+        const int u = std::is_same_v<T, int16_t> ? static_cast<int>(v) + 32768 : static_cast<int>(v);
+        return nbins == 65536 ? u : scaled_bin(static_cast<double>(u), 65535.0, nbins);
     } else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>) {
         const double u = std::is_same_v<T, int32_t> ? static_cast<double>(v) + 2147483648.0 : static_cast<double>(v);
-        const double scale = static_cast<double>(nbins - 1) / 4294967295.0;
-        const long long idx = static_cast<long long>(u * scale + 0.5);
-        return idx > nbins - 1 ? nbins - 1 : static_cast<int>(idx);
+        return scaled_bin(u, 4294967295.0, nbins);
     } else {
         if (v != v) return 0;
-        const T idx = v * static_cast<T>(nbins - 1) + T(0.5);
+        const T idx = ipt::common::product_rn(v, static_cast<T>(nbins - 1)) + T(0.5);
         if (idx < 0) return 0;
         if (idx > static_cast<T>(nbins - 1) || isinf(v)) return nbins - 1;
         return static_cast<int>(idx);
     }
 }
 
-template <class T>
+// Bins a value as Binning says: imhist's rule (stretch_bin) with nbins bins,
+// or graythresh's (the value's im2uint8, 256 bins).
+enum class Binning { Imhist, Im2uint8 };
+
+template <Binning B, class T>
+__device__ inline int bin_of(T v, int nbins) {
+    if constexpr (B == Binning::Im2uint8) {
+        if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>) return 0;  // not a graythresh class
+        else return ipt::common::to_uint8_scale(v);
+    } else {
+        return stretch_bin(v, nbins);
+    }
+}
+
+template <Binning B, class T>
 __global__ void stretch_hist_small(const T* __restrict__ a, int64_t plane, unsigned* __restrict__ hist,
                                    int nbins) {
     extern __shared__ unsigned local[];
@@ -49,18 +71,39 @@ __global__ void stretch_hist_small(const T* __restrict__ a, int64_t plane, unsig
     for (int i = threadIdx.x; i < nbins; i += blockDim.x) local[i] = 0;
     __syncthreads();
     const T* p = a + ch * plane;
-    IPT_GRID_STRIDE(i, plane) atomicAdd(&local[stretch_bin(p[i], nbins)], 1u);
+    IPT_GRID_STRIDE(i, plane) atomicAdd(&local[bin_of<B>(p[i], nbins)], 1u);
     __syncthreads();
     for (int i = threadIdx.x; i < nbins; i += blockDim.x)
         if (local[i]) atomicAdd(&hist[ch * nbins + i], local[i]);
 }
 
-template <class T>
+template <Binning B, class T>
 __global__ void stretch_hist_large(const T* __restrict__ a, int64_t plane, unsigned* __restrict__ hist,
                                    int nbins) {
     const int ch = blockIdx.y;
     const T* p = a + ch * plane;
-    IPT_GRID_STRIDE(i, plane) atomicAdd(&hist[ch * nbins + stretch_bin(p[i], nbins)], 1u);
+    IPT_GRID_STRIDE(i, plane) atomicAdd(&hist[ch * nbins + bin_of<B>(p[i], nbins)], 1u);
+}
+
+// Largest histogram counted in shared memory first.
+constexpr int kSharedHistogramBins = 4096;
+
+// Enqueues the histograms of `channels` planes of `plane` values of class
+// dtype at a, nbins bins each, into hist (channels * nbins counts, zeroed).
+template <Binning B>
+inline void histogram_async(int32_t dtype, const void* a, int64_t plane, int channels, unsigned* hist, int nbins,
+                            cudaStream_t stream, const char* what) {
+    if (plane == 0) return;
+    visit_dtype(dtype, [&](auto tag) {
+        using T = decltype(tag);
+        dim3 grid(grid_for(plane, kThreads, 264), channels);
+        const T* data = static_cast<const T*>(a);
+        if (nbins <= kSharedHistogramBins)
+            stretch_hist_small<B, T><<<grid, kThreads, nbins * sizeof(unsigned), stream>>>(data, plane, hist, nbins);
+        else
+            stretch_hist_large<B, T><<<grid, kThreads, 0, stream>>>(data, plane, hist, nbins);
+    });
+    check_launch(what);
 }
 
 constexpr int kScanThreads = 1024;
@@ -122,19 +165,9 @@ inline void stretchlim_async(const ipt::frontend::StretchlimPlan& plan, double* 
     const int nbins = static_cast<int>(plan.nbins);
     DeviceArray<unsigned> hist(static_cast<size_t>(nbins) * channels, stream);
     hist.zero();
-    if (plan.needs_histogram) {
-        visit_dtype(plan.dtype, [&](auto tag) {
-            using T = decltype(tag);
-            dim3 grid(grid_for(plan.plane, kThreads, 264), channels);
-            if (nbins == 256)
-                stretch_hist_small<T><<<grid, kThreads, nbins * sizeof(unsigned), stream>>>(
-                    dptr<const T>(plan.I), plan.plane, hist.get(), nbins);
-            else
-                stretch_hist_large<T><<<grid, kThreads, 0, stream>>>(dptr<const T>(plan.I), plan.plane,
-                                                                     hist.get(), nbins);
-        });
-        check_launch(what);
-    }
+    if (plan.needs_histogram)
+        histogram_async<Binning::Imhist>(plan.dtype, plan.I->data, plan.plane, channels, hist.get(), nbins, stream,
+                                         what);
     // The thresholds are counts of plan.plane values: the histogram's total.
     stretch_limits<<<channels, kScanThreads, 0, stream>>>(
         hist.get(), nbins, plan.needs_histogram, static_cast<unsigned long long>(plan.count_low),

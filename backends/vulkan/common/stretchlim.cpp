@@ -1,5 +1,6 @@
-// stretchlim on the device (common/stretchlim.hpp), shared by ipt.stretchlim
-// and ipt.imadjust: per-channel histogram with imhist's binning, then the
+// Histograms on the device (ipt.imhist, ipt.graythresh) and stretchlim
+// (common/stretchlim.hpp), shared by ipt.stretchlim and ipt.imadjust:
+// per-channel histogram with imhist's binning, then the
 // first bins where the cumulative count reaches the plan's count thresholds
 // (the reference's cdf comparisons as integers).
 #include <vector>
@@ -22,6 +23,20 @@ struct LimitsPush {
 
 }  // namespace
 
+void record_histogram(OpContext& ctx, Recorder& rec, int32_t dtype, VkDeviceAddress a, int64_t plane,
+                      int64_t channels, Buffer* hist, uint32_t nbins, Binning binning) {
+    rec.fill(hist, 0, uint64_t(channels) * nbins * 4, 0);
+    if (plane == 0) return;
+    double top = 4294967295.0;  // int32 and uint32
+    if (dtype == IPT_UINT8) top = 255.0;
+    if (dtype == IPT_UINT16 || dtype == IPT_INT16) top = 65535.0;
+    const uint32_t width = ctx.tuning.group_size;
+    HistPush hp{a, hist->address, double(nbins - 1) / top, int32_t(plane)};
+    Grid grid = grid_for(ctx.device, uint64_t(plane), uint64_t(width) * ctx.tuning.per_invocation);
+    rec.dispatch(ctx.pipeline("stretchlim_hist", width, 1, {uint32_t(dtype), nbins, uint32_t(binning)}), &hp,
+                 sizeof hp, grid.x, grid.y, uint32_t(channels));
+}
+
 void record_stretchlim(OpContext& ctx, Recorder& rec, const ipt::frontend::StretchlimPlan& plan, Buffer* limits,
                        VkDeviceSize limits_offset) {
     const int64_t channels = plan.channels;
@@ -36,12 +51,8 @@ void record_stretchlim(OpContext& ctx, Recorder& rec, const ipt::frontend::Stret
     }
     const uint32_t nbins = uint32_t(plan.nbins);
     Buffer* hist = rec.scratch(uint64_t(channels) * nbins * 4);
-    rec.fill(hist, 0, uint64_t(channels) * nbins * 4, 0);
+    record_histogram(ctx, rec, plan.dtype, ctx.address(plan.I), plan.plane, channels, hist, nbins, Binning::Imhist);
     const uint32_t width = ctx.tuning.group_size;
-    HistPush hp{ctx.address(plan.I), hist->address, double(nbins - 1) / 4294967295.0, int32_t(plan.plane)};
-    Grid grid = grid_for(ctx.device, plan.plane, uint64_t(width) * ctx.tuning.per_invocation);
-    rec.dispatch(ctx.pipeline("stretchlim_hist", width, 1, {uint32_t(plan.dtype), nbins}), &hp, sizeof hp, grid.x,
-                 grid.y, uint32_t(channels));
     LimitsPush lp{hist->address, limits->address + limits_offset, uint32_t(plan.count_low),
                   uint32_t(plan.count_high), int32_t(channels)};
     rec.dispatch(ctx.pipeline("stretchlim_limits", width, 1, {nbins}), &lp, sizeof lp, 1, 1, uint32_t(channels));

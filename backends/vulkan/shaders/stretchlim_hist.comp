@@ -1,53 +1,56 @@
-// ipt.stretchlim / ipt.imadjust, pass 1: the histogram of each channel with
-// imhist's binning (backends/common/intensity.hpp, histogram_bin). 256 bins
-// are counted in shared memory first; 65536 bins go straight to global
-// atomics. Work group z is the channel.
+// The histogram of each channel (work group z), for ipt.stretchlim,
+// ipt.imadjust, ipt.imhist and ipt.graythresh. BINNING 0 is imhist's rule
+// (backends/common/intensity.hpp, histogram_bin); BINNING 1 is graythresh's,
+// the value's im2uint8 (backends/common/class_scaling.hpp, to_uint8_scale)
+// in 256 bins. Up to SHARED_BINS bins are counted in shared memory first;
+// more go straight to global atomics.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
+#include "imhist_bin.glsl"
 
 layout(constant_id = 4) const int DT = DT_UINT8;
 layout(constant_id = 5) const int NBINS = 256;
+layout(constant_id = 6) const int BINNING = 0;
+const int SHARED_BINS = 2048;
 
 layout(push_constant) uniform Push {
     uint64_t a;
     uint64_t hist;      // uint32 [channels][NBINS], zeroed
-    double int_scale;   // (NBINS-1) / (2^32-1) for int32 and uint32
+    double int_scale;   // (NBINS-1) / top for scaled integer bins: top 255, 65535 or 2^32-1
     int plane;          // elements per channel
 } pc;
 
-shared uint local_hist[NBINS == 256 ? 256 : 1];
+shared uint local_hist[NBINS <= SHARED_BINS ? NBINS : 1];
 
-int bin_of(int i) {
+// im2uint8 of a floating value: round(255 v) half away from zero, saturated,
+// NaN to 0 (class_scaling.hpp's round_to_range).
+int uint8_of(double p) {
+    if (!(p > 0.0)) return 0;
+    if (p >= 255.0) return 255;
+    const int t = int(p);
+    return p - double(t) >= 0.5 ? t + 1 : t;
+}
+
+int im2uint8_bin(int i) {
     switch (DT) {
-    case DT_LOGICAL: return BufU8(pc.a).v[i] != uint8_t(0) ? NBINS - 1 : 0;
     case DT_UINT8: return int(uint(BufU8(pc.a).v[i]));
-    case DT_UINT16: return int(uint(BufU16(pc.a).v[i]));
-    case DT_INT16: return int(BufI16(pc.a).v[i]) + 32768;
-    case DT_INT32:
-    case DT_UINT32: {
-        precise double u = DT == DT_INT32 ? double(BufI32(pc.a).v[i]) + 2147483648.0
-                                          : double(BufU32(pc.a).v[i]);
-        precise double idx = u * pc.int_scale + 0.5;
-        return int(min(int64_t(idx), int64_t(NBINS - 1)));
-    }
+    case DT_UINT16: return int((uint(BufU16(pc.a).v[i]) + 128u) / 257u);
+    case DT_INT16: return int((uint(int(BufI16(pc.a).v[i]) + 32768) + 128u) / 257u);
     case DT_SINGLE: {
-        const float v = BufF32(pc.a).v[i];
-        if (is_nan_f(v)) return 0;
-        precise float idx = v * float(NBINS - 1) + 0.5;
-        if (idx < 0.0) return 0;
-        if (idx > float(NBINS - 1) || isinf(v)) return NBINS - 1;
-        return int(idx);
+        precise float p = BufF32(pc.a).v[i] * 255.0;
+        return uint8_of(double(p));
     }
     default: {
-        const double v = BufF64(pc.a).v[i];
-        if (is_nan_d(v)) return 0;
-        precise double idx = v * double(NBINS - 1) + 0.5;
-        if (idx < 0.0) return 0;
-        if (idx > double(NBINS - 1) || isinf(v)) return NBINS - 1;
-        return int(idx);
+        precise double p = BufF64(pc.a).v[i] * 255.0;
+        return uint8_of(p);
     }
     }
+}
+
+int bin_of(int i) {
+    if (BINNING == 1) return im2uint8_bin(i);
+    return imhist_bin(pc.a, i, DT, NBINS, pc.int_scale);
 }
 
 void main() {
@@ -58,21 +61,22 @@ void main() {
     const int begin = int(linear_group()) * per_group;
     const int offset = channel * pc.plane;
     const uint64_t hist = pc.hist + uint64_t(channel) * uint64_t(NBINS) * 4ul;
-    if (NBINS == 256) {
-        for (int b = lane; b < 256; b += width) local_hist[b] = 0u;
+    const bool shared_bins = NBINS <= SHARED_BINS;
+    if (shared_bins) {
+        for (int b = lane; b < NBINS; b += width) local_hist[b] = 0u;
         barrier();
     }
     for (int k = 0; k < int(PER_INV); ++k) {
         const int i = begin + k * width + lane;
         if (i < pc.plane) {
             const int b = bin_of(offset + i);
-            if (NBINS == 256) atomicAdd(local_hist[b], 1u);
+            if (shared_bins) atomicAdd(local_hist[b], 1u);
             else atomicAdd(BufU32(hist).v[b], 1u);
         }
     }
-    if (NBINS == 256) {
+    if (shared_bins) {
         barrier();
-        for (int b = lane; b < 256; b += width)
+        for (int b = lane; b < NBINS; b += width)
             if (local_hist[b] != 0u) atomicAdd(BufU32(hist).v[b], local_hist[b]);
     }
 }
