@@ -1406,15 +1406,16 @@ OpRecipe imhist_recipe() {
 OpRecipe imgradientxy_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate"}); }
 
 OpRecipe imgradient_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate", "roberts"}); }
-// counts is a vector: the swept image becomes one row of the same size, and
-// signed classes draw nonnegative counts (negative ones are rejected).
+
+// counts must be a vector: the swept matrices (17x23, ...) are rejected by
+// every implementation, as MATLAB rejects them; the vectors of the sweep
+// (1x1, 1x37, 41x1) and the options carry the values, signed classes drawing
+// nonnegative counts (negative ones are rejected too).
 OpRecipe otsuthresh_recipe() {
     OpRecipe r;
     r.main = "counts";
     r.primary = [](const ImageSpec& i) {
         ImageSpec s = i;
-        s.cols = i.rows * i.cols;
-        s.rows = 1;
         if (s.fill == Fill::Random && (s.dtype == IPT_INT16 || s.dtype == IPT_INT32)) s.lo = 0, s.hi = 1000;
         return make_case({image_arg("counts", s)});
     };
@@ -1424,6 +1425,10 @@ OpRecipe otsuthresh_recipe() {
             out.push_back(make_case({image_arg("counts", spec(d, 1, 256, Fill::Levels, 3))}));
             out.push_back(make_case({image_arg("counts", spec(d, 1, 2))}));
         }
+        // The special images of every class as vectors.
+        for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC))
+            for (const ImageSpec& sp : special_specs(d, 1, 391, 1)) out.push_back(make_case({image_arg("counts", sp)}));
+        out.push_back(make_case({image_arg("counts", spec(IPT_UINT16, 1, 65536))}));
         // Ties: two occupied bins far apart, so sigma is flat between them.
         std::vector<double> two(256, 0.0);
         two[10] = 5;
