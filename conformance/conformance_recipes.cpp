@@ -1155,6 +1155,11 @@ OpRecipe imresize_recipe() {
             CaseSpec c = make_case({image_arg("A", spec(IPT_UINT8, 5, 5)), floats_arg("OutputSize", bad)});
             c.expect_error = true;
             out.push_back(c);
+        }
+    };
+    return r;
+}
+
 // ---- gradients: imgradientxy, imgradient -------------------------------------
 
 // Every method over every class and shape (one column and one row change the
@@ -1187,6 +1192,15 @@ OpRecipe gradient_recipe(std::vector<std::string> methods) {
                     out.push_back(with_method(spec(d, 17, 23, f), m));
             }
             out.push_back(with_method(spec(IPT_UINT8, 63, 65, Fill::Synthetic), m).without_optional_outputs());
+        }
+    };
+    return r;
+}
+
+OpRecipe imgradientxy_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate"}); }
+
+OpRecipe imgradient_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate", "roberts"}); }
+
 // ---- padding and cropping: padarray, imcrop --------------------------------
 
 OpRecipe padarray_recipe() {
@@ -1236,6 +1250,45 @@ OpRecipe padarray_recipe() {
         CaseSpec fraction = make_case({image_arg("A", spec(IPT_UINT8, 5, 6)), floats_arg("padsize", {1.5, 1})});
         fraction.expect_error = true;
         out.push_back(fraction);
+    };
+    return r;
+}
+
+OpRecipe imcrop_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    // The middle of I, from a quarter in with a half-pixel tie.
+    r.primary = [](const ImageSpec& i) {
+        return make_case({image_arg("I", i), floats_arg("rect", {0.25 * double(i.cols) + 0.5, 0.25 * double(i.rows) + 0.5,
+                                                                0.5 * double(i.cols), 0.5 * double(i.rows)})});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const std::vector<std::vector<double>> rects = {
+            {2.5, 3.5, 4.5, 5.5},  {2.49, 3.51, 0.02, 0},  {-3, -2, 30, 40},  {0.5, 0.5, 23, 17}, {5, 5, 0, 0},
+            {23, 17, 10, 10},      {-5, 1, 5.5, 1},        {40, 1, 1, 1},     {1, 17.5, 3, 3},    {-10, -10, 5, 5},
+            {1e300, 1, 1, 1},      {-1e300, -1e300, 1e300, 1e300}};
+        for (ipt_dtype d : kAll) {
+            for (const auto& rect : rects) {
+                out.push_back(make_case({image_arg("I", spec(d, 17, 23)), floats_arg("rect", rect)}));
+                ImageSpec rgb = spec(d, 17, 23);
+                rgb.channels = 3;
+                out.push_back(make_case({image_arg("I", rgb), floats_arg("rect", rect)}));
+            }
+            out.push_back(make_case({image_arg("I", spec(d, 0, 5)), floats_arg("rect", {1, 1, 2, 2})}));
+            out.push_back(make_case({image_arg("I", spec(d, 1, 37)), floats_arg("rect", {3.5, 1, 30, 0})}));
+            out.push_back(make_case({image_arg("I", spec(d, 41, 1)), floats_arg("rect", {1, 2.5, 0, 30})}));
+        }
+        // Bad rect: negative width or height, not finite, not four numbers.
+        for (const std::vector<double>& rect : std::vector<std::vector<double>>{
+                 {1, 1, -1, 2}, {1, 1, 2, -0.5}, {NAN, 1, 1, 1}, {1, 1, INFINITY, 1}, {1, 1, 1}}) {
+            CaseSpec c = make_case({image_arg("I", spec(IPT_UINT8, 5, 6)), floats_arg("rect", rect)});
+            c.expect_error = true;
+            out.push_back(c);
+        }
+    };
+    return r;
+}
+
 // ---- smoothing filters: imgaussfilt, imboxfilt, integralImage ----------
 
 OpRecipe imgaussfilt_recipe() {
@@ -1337,37 +1390,6 @@ OpRecipe integralimage_recipe() {
     return r;
 }
 
-OpRecipe imcrop_recipe() {
-    OpRecipe r;
-    r.main = "I";
-    // The middle of I, from a quarter in with a half-pixel tie.
-    r.primary = [](const ImageSpec& i) {
-        return make_case({image_arg("I", i), floats_arg("rect", {0.25 * double(i.cols) + 0.5, 0.25 * double(i.rows) + 0.5,
-                                                                0.5 * double(i.cols), 0.5 * double(i.rows)})});
-    };
-    r.options = [](Cases& out, const RecipeOptions&) {
-        const std::vector<std::vector<double>> rects = {
-            {2.5, 3.5, 4.5, 5.5},  {2.49, 3.51, 0.02, 0},  {-3, -2, 30, 40},  {0.5, 0.5, 23, 17}, {5, 5, 0, 0},
-            {23, 17, 10, 10},      {-5, 1, 5.5, 1},        {40, 1, 1, 1},     {1, 17.5, 3, 3},    {-10, -10, 5, 5},
-            {1e300, 1, 1, 1},      {-1e300, -1e300, 1e300, 1e300}};
-        for (ipt_dtype d : kAll) {
-            for (const auto& rect : rects) {
-                out.push_back(make_case({image_arg("I", spec(d, 17, 23)), floats_arg("rect", rect)}));
-                ImageSpec rgb = spec(d, 17, 23);
-                rgb.channels = 3;
-                out.push_back(make_case({image_arg("I", rgb), floats_arg("rect", rect)}));
-            }
-            out.push_back(make_case({image_arg("I", spec(d, 0, 5)), floats_arg("rect", {1, 1, 2, 2})}));
-            out.push_back(make_case({image_arg("I", spec(d, 1, 37)), floats_arg("rect", {3.5, 1, 30, 0})}));
-            out.push_back(make_case({image_arg("I", spec(d, 41, 1)), floats_arg("rect", {1, 2.5, 0, 30})}));
-        }
-        // Bad rect: negative width or height, not finite, not four numbers.
-        for (const std::vector<double>& rect : std::vector<std::vector<double>>{
-                 {1, 1, -1, 2}, {1, 1, 2, -0.5}, {NAN, 1, 1, 1}, {1, 1, INFINITY, 1}, {1, 1, 1}}) {
-            CaseSpec c = make_case({image_arg("I", spec(IPT_UINT8, 5, 6)), floats_arg("rect", rect)});
-            c.expect_error = true;
-            out.push_back(c);
-        }
 // ---- histograms and thresholds: imhist, otsuthresh, graythresh, histeq -----
 
 OpRecipe imhist_recipe() {
@@ -1402,10 +1424,6 @@ OpRecipe imhist_recipe() {
     };
     return r;
 }
-
-OpRecipe imgradientxy_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate"}); }
-
-OpRecipe imgradient_recipe() { return gradient_recipe({"sobel", "prewitt", "central", "intermediate", "roberts"}); }
 
 // counts must be a vector: the swept matrices (17x23, ...) are rejected by
 // every implementation, as MATLAB rejects them; the vectors of the sweep
