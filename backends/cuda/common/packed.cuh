@@ -72,24 +72,24 @@ __device__ __forceinline__ void store_pack(T* __restrict__ dst, const T (&src)[V
 // f(const In (&x)[NIn], Out (&y)[NOut]) for one element of every plane.
 template <int V, int NIn, int NOut, class In, class Out, class F>
 __global__ void planes_packed(const In* __restrict__ a, Out* __restrict__ z, int64_t plane, int64_t packs, F f) {
-    const int64_t p = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (p >= packs) return;
-    alignas(16) In x[NIn][V];
-    alignas(16) Out y[NOut][V];
+    IPT_GRID_STRIDE(p, packs) {
+        alignas(16) In x[NIn][V];
+        alignas(16) Out y[NOut][V];
 #pragma unroll
-    for (int c = 0; c < NIn; ++c) load_pack<In, V>(a + c * plane + p * V, x[c]);
+        for (int c = 0; c < NIn; ++c) load_pack<In, V>(a + c * plane + p * V, x[c]);
 #pragma unroll
-    for (int k = 0; k < V; ++k) {
-        In xi[NIn];
-        Out yi[NOut];
+        for (int k = 0; k < V; ++k) {
+            In xi[NIn];
+            Out yi[NOut];
 #pragma unroll
-        for (int c = 0; c < NIn; ++c) xi[c] = x[c][k];
-        f(xi, yi);
+            for (int c = 0; c < NIn; ++c) xi[c] = x[c][k];
+            f(xi, yi);
 #pragma unroll
-        for (int c = 0; c < NOut; ++c) y[c][k] = yi[c];
+            for (int c = 0; c < NOut; ++c) y[c][k] = yi[c];
+        }
+#pragma unroll
+        for (int c = 0; c < NOut; ++c) store_pack<Out, V>(z + c * plane + p * V, y[c]);
     }
-#pragma unroll
-    for (int c = 0; c < NOut; ++c) store_pack<Out, V>(z + c * plane + p * V, y[c]);
 }
 
 template <int NIn, int NOut, class In, class Out, class F>
@@ -120,7 +120,7 @@ void run_planes(const char* op, const In* a, Out* z, int64_t plane, cudaStream_t
     const int64_t packs = aligned ? plane / V : 0;
     if (packs > 0)
         planes_packed<V, NIn, NOut, In, Out, F>
-            <<<static_cast<unsigned>((packs + kThreads - 1) / kThreads), kThreads, 0, stream>>>(a, z, plane, packs, f);
+            <<<grid_for(packs), kThreads, 0, stream>>>(a, z, plane, packs, f);
     if (packs * V < plane)
         planes_each<NIn, NOut, In, Out, F><<<grid_for(plane - packs * V), kThreads, 0, stream>>>(a, z, plane, packs * V, f);
     check_launch(op);
