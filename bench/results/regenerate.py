@@ -22,6 +22,9 @@ table (.md beside it) is written again:
   cpu-opencv.json   bench/cpu/ipt_cpu_bench --json, OpenCV beside the CPU
                     backend; replaced whole
   facet.json        the facet plugin's CPU-against-CUDA tables (facet.txt)
+  conformance.json  `ipt conformance` of a full run (conformance-*.txt), or
+                    of operators run one by one (session.sh ops:
+                    cuda-<op>.json, vulkan-<op>.json) as a set of their own
 
 The machine folder is named after the GPU (h100, ...) or local-cpu when the
 run saw none; --machine overrides it. Dates, GPU and driver come from the
@@ -359,7 +362,9 @@ def table_conformance(data, data_name):
            machine_lines(data)]
     for run in data["sets"]:
         out.append(f"\n## {run['what']}\n")
-        out.append(f"{run['device']}; seed {run['seed']} (`--seed {run['seed']}` replays it). {run['summary']}\n")
+        seed = (f"seed {run['seed']} (`--seed {run['seed']}` replays it)" if str(run["seed"]).isdigit()
+                else "a seed of its own per operator")
+        out.append(f"{run['device']}; {seed}. {run['summary']}\n")
         out.append("| operator | implementation | result | cases | pass | fail | expected fail | skip |")
         out.append("|---|---|---|---:|---:|---:|---:|---:|")
         for r in run["rows"]:
@@ -484,6 +489,42 @@ def ingest(path, machine=None, date=None):
         data_file = os.path.join(folder, "conformance.json")
         save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], sets=runs))
         written += [data_file, write_table(folder, "conformance")]
+    # bench/gpu/session.sh ops: operators run one by one (cuda-<op>.json, the
+    # full run; vulkan-<op>.json, --quick), kept as a set of their own beside
+    # the last full run's sets; a later full run replaces both.
+    per_op = sorted(n for n in files if re.fullmatch(r"(cuda|vulkan)-ipt\.\w+\.json", n))
+    if per_op and not runs:
+        meta = run_meta(files, ("ops",), date)
+        need_date(meta, "the per-operator conformance outputs")
+        rows, devices, totals = [], set(), {"pass": 0, "fail": 0, "xfail": 0, "skip": 0}
+        for n in per_op:
+            try:
+                j = json.loads(files[n])
+            except ValueError:
+                continue
+            for d in j.get("devices", []):
+                if d.get("kind") == "cpu":
+                    continue
+                devices.add(d.get("name", "?"))
+                for r in d.get("operators", []):
+                    row = {"op": r["op"], "impl": r["implementation"], "result": r["result"], "cases": r["cases"],
+                           "pass": r["pass"], "fail": r["fail"], "xfail": r["expected_fail"], "skip": r["skip"]}
+                    rows.append(row)
+                    for k in totals:
+                        totals[k] += row[k]
+        if rows:
+            folder = os.path.join(RESULTS, machine_of(meta))
+            data_file = os.path.join(folder, "conformance.json")
+            data = load(data_file, dict(common(meta, []), runs=[], sets=[]))
+            what = "Operators run one by one (bench/gpu/session.sh ops; CUDA full, Vulkan --quick)"
+            data["sets"] = [x for x in data.get("sets", []) if not x["what"].startswith("Operators run one by one")]
+            data["sets"].append({"what": f"{what}, {meta['date']}", "seed": "-",
+                                 "device": "; ".join(sorted(devices)),
+                                 "summary": f"cases: {totals['pass']} pass, {totals['fail']} fail, "
+                                            f"{totals['xfail']} expected fail, {totals['skip']} skip",
+                                 "rows": rows})
+            save(data_file, data)
+            written += [data_file, write_table(folder, "conformance")]
     if "facet.txt" in files:
         text = files["facet.txt"].decode(errors="replace")
         k = text.rfind("== CPU (")
