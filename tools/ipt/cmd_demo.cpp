@@ -162,7 +162,7 @@ struct PipelineStep {
 const std::vector<PipelineStep>& pipeline_steps() {
     static const std::vector<PipelineStep> steps = {
         {"grey", "ipt.rgb2gray", "RGB", "I", {}},
-        {"resized", "ipt.imresize", "A", "B", {{"scale", "0.5"}}},
+        {"resized", "ipt.imresize", "A", "B", {{"Scale", "0.5"}}},
         {"rotated", "ipt.imrotate", "I", "J", {{"angle", "30"}, {"method", "bilinear"}}},
         {"equalised", "ipt.histeq", "I", "J", {}},
         {"thresholded", "ipt.imbinarize", "I", "BW", {}},
