@@ -158,19 +158,44 @@ FileFormat format_of(const std::string& path) {
                      "' (use .npy, .png, .tif, .tiff, .jpg or .jpeg)");
 }
 
-InputSpec parse_input_spec(const std::string& text) {
-    // Words after ':' are selectors when what precedes them names a known
-    // format, so "a.png:noalpha" selects and "dir:x/a.png" is a path.
-    InputSpec spec{text, {}};
-    std::string head = text;
-    std::vector<std::string> words;
+namespace {
+
+// Splits "FILE:word:word" into the file and the selector words after it.
+// Words after ':' are selectors only when what precedes them names a known
+// format, so "a.png:noalpha" selects and "dir:x/a.png" is a path; without a
+// known format the whole text is the path (no format, no words).
+std::optional<FileFormat> split_selectors(const std::string& text, std::string& head, std::vector<std::string>& words) {
+    head = text;
     while (!known_format(head)) {
         const auto colon = head.find_last_of(':');
-        if (colon == std::string::npos || words.size() == 4) return spec;
+        if (colon == std::string::npos || words.size() == 4) {
+            head = text;
+            words.clear();
+            return std::nullopt;
+        }
         words.push_back(head.substr(colon + 1));
         head.resize(colon);
     }
-    const FileFormat format = *known_format(head);
+    return known_format(head);
+}
+
+// The whole number of a selector such as "page=12": digits only, at most
+// max_digits of them; -1 otherwise.
+long selector_number(const std::string& digits, size_t max_digits) {
+    bool ok = !digits.empty() && digits.size() <= max_digits;
+    for (char c : digits) ok = ok && std::isdigit(static_cast<unsigned char>(c));
+    return ok ? std::stol(digits) : -1;
+}
+
+}  // namespace
+
+InputSpec parse_input_spec(const std::string& text) {
+    InputSpec spec{text, {}};
+    std::string head;
+    std::vector<std::string> words;
+    const std::optional<FileFormat> known = split_selectors(text, head, words);
+    if (!known) return spec;
+    const FileFormat format = *known;
     for (const std::string& word : words) {
         if (word == "noalpha") {
             if (format == FileFormat::npy || format == FileFormat::jpeg)
@@ -178,11 +203,8 @@ InputSpec parse_input_spec(const std::string& text) {
                                  (format == FileFormat::npy ? ".npy" : "JPEG") + " holds no alpha)");
             spec.options.drop_alpha = true;
         } else if (word.rfind("page=", 0) == 0) {
-            const std::string number = word.substr(5);
-            bool ok = !number.empty() && number.size() <= 9;
-            for (char c : number) ok = ok && std::isdigit(static_cast<unsigned char>(c));
-            const unsigned long page = ok ? std::stoul(number) : 0;
-            if (page == 0) throw UsageError(text + ": ':page=N' needs a page number from 1");
+            const long page = selector_number(word.substr(5), 9);
+            if (page <= 0) throw UsageError(text + ": ':page=N' needs a page number from 1");
             if (format != FileFormat::tiff) throw UsageError(text + ": ':page=N' applies to TIFF files");
             spec.options.page = static_cast<uint32_t>(page);
         } else {
@@ -194,28 +216,20 @@ InputSpec parse_input_spec(const std::string& text) {
 }
 
 OutputSpec parse_output_spec(const std::string& text) {
-    // As parse_input_spec: words after ':' select only after a known format.
     OutputSpec spec{text, {}};
-    std::string head = text;
+    std::string head;
     std::vector<std::string> words;
-    while (!known_format(head)) {
-        const auto colon = head.find_last_of(':');
-        if (colon == std::string::npos || words.size() == 4) return spec;
-        words.push_back(head.substr(colon + 1));
-        head.resize(colon);
-    }
-    const FileFormat format = *known_format(head);
+    const std::optional<FileFormat> known = split_selectors(text, head, words);
+    if (!known) return spec;
+    const FileFormat format = *known;
     for (const std::string& word : words) {
         if (word.rfind("quality=", 0) == 0) {
-            const std::string number = word.substr(8);
-            bool ok = !number.empty() && number.size() <= 3;
-            for (char c : number) ok = ok && std::isdigit(static_cast<unsigned char>(c));
-            const int quality = ok ? std::stoi(number) : -1;
+            const long quality = selector_number(word.substr(8), 3);
             if (quality < 0 || quality > 100)
                 throw UsageError(text + ": ':quality=N' needs a whole number from 0 to 100");
             if (format != FileFormat::jpeg)
                 throw UsageError(text + ": ':quality=N' applies to JPEG files (.jpg, .jpeg)");
-            spec.options.quality = quality;
+            spec.options.quality = static_cast<int>(quality);
         } else {
             throw UsageError(text + ": unknown selector ':" + word + "' (use :quality=N)");
         }
