@@ -496,6 +496,123 @@ static const ipt_param_schema ipt_histeq_params[] = {
     IPT_OUT("T", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 256 gray-level transformation, values in [0,1]"),
 };
 
+/* Rotation, translation and geometric warps: imrotate, imtranslate, imwarp. */
+static const ipt_param_schema ipt_imrotate_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image; the planes of an RGB image are rotated alike"),
+    IPT_FLOAT("angle", IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED,
+              "degrees counter-clockwise; multiples of 90 are exact"),
+    IPT_ENUM("method", 0, "nearest|bilinear|bicubic", "nearest", "interpolation"),
+    IPT_ENUM("bbox", 0, "loose|crop", "loose", "loose: J holds all of the rotated image; crop: the size of I"),
+    IPT_OUT("J", IPT_DT_ALL, 0, "class of I; 0 outside the rotated image"),
+};
+
+static const ipt_param_schema ipt_imtranslate_params[] = {
+    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB, NULL, "image; the planes of an RGB image are translated alike"),
+    IPT_FLOATS("translation", IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 2, 2,
+               "[TX TY]: columns right, rows down; may be fractional"),
+    IPT_ENUM("method", 0, "nearest|linear|cubic", "linear", "interpolation"),
+    IPT_ENUM("OutputView", 0, "same|full", "same", "same: the size of A; full: all of the translated image"),
+    IPT_FLOATS("FillValues", IPT_P_FINITE, "0", -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 3,
+               "value outside A, scalar or one per plane"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
+};
+
+static const ipt_param_schema ipt_imwarp_params[] = {
+    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB, NULL, "image; the planes of an RGB image are warped alike"),
+    IPT_FLOATS("T", IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 9, 9,
+               "3x3 matrix of affine2d or projective2d, row by row: [x y w] = [u v 1] * T; "
+               "affine when the last column is [0;0;1]; must be invertible"),
+    IPT_ENUM("interp", 0, "nearest|linear|cubic", "linear", "interpolation"),
+    IPT_FLOATS("OutputView", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 6, 6,
+               "imref2d as [numrows numcols xmin xmax ymin ymax] (world limits); default: the bounds "
+               "of the transformed image on A's pixel grid"),
+    IPT_FLOATS("FillValues", IPT_P_FINITE, "0", -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 3,
+               "value outside A, scalar or one per plane"),
+    IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
+    IPT_OUT("RB", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL,
+            "1 x 6 spatial referencing of B: [numrows numcols xmin xmax ymin ymax]"),
+};
+
+/* Neighbourhood statistics: stdfilt, rangefilt, entropyfilt. */
+static const ipt_param_schema ipt_stdfilt_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image (each plane alike)"),
+    IPT_IN("nhood", IPT_DT(IPT_LOGICAL), IPT_P_OPTIONAL | IPT_P_NONEMPTY | IPT_P_HOST, NULL,
+           "neighbourhood, odd in each dimension; default true(3)"),
+    IPT_OUT("J", IPT_DT_FLOAT, 0, "local standard deviation (n-1 normalisation, symmetric padding)"),
+};
+
+static const ipt_param_schema ipt_rangefilt_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image (each plane alike)"),
+    IPT_IN("nhood", IPT_DT(IPT_LOGICAL), IPT_P_OPTIONAL | IPT_P_NONEMPTY | IPT_P_HOST, NULL,
+           "neighbourhood; default true(3)"),
+    IPT_OUT("J", IPT_DT_ALL, 0, "local max minus local min; class of I"),
+};
+
+static const ipt_param_schema ipt_entropyfilt_params[] = {
+    IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image (each plane alike)"),
+    IPT_IN("nhood", IPT_DT(IPT_LOGICAL), IPT_P_OPTIONAL | IPT_P_NONEMPTY | IPT_P_HOST, NULL,
+           "neighbourhood, odd in each dimension; default true(9)"),
+    IPT_OUT("J", IPT_DT(IPT_DOUBLE), 0, "local entropy in bits (256 bins, 2 for logical; symmetric padding)"),
+};
+
+/* Correlation and adaptive noise removal: normxcorr2, wiener2. */
+static const ipt_param_schema ipt_normxcorr2_params[] = {
+    IPT_IN("template", IPT_DT_NUMERIC | IPT_DT(IPT_LOGICAL), IPT_P_NONEMPTY, NULL,
+           "template, no larger than A, not constant"),
+    IPT_IN("A", IPT_DT_NUMERIC | IPT_DT(IPT_LOGICAL), IPT_P_NONEMPTY, NULL, "image"),
+    IPT_OUT("C", IPT_DT(IPT_DOUBLE), 0,
+            "correlation coefficients, size(A)+size(template)-1; 0 where A's window is constant"),
+};
+
+static const ipt_param_schema ipt_wiener2_params[] = {
+    IPT_IN("I", IPT_DT_IMAGE, 0, NULL, "grayscale image"),
+    IPT_FLOATS("size", IPT_P_FINITE | IPT_P_INTEGRAL, "[3 3]", 1, 4096, 2, 2, "[m n] neighbourhood"),
+    IPT_FLOAT("noise", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 0, IPT_UNBOUNDED,
+              "additive noise power; default: the mean of the local variances"),
+    IPT_OUT("J", IPT_DT_IMAGE, 0, "class and size of I"),
+    IPT_OUT("noise_out", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 1 noise power used"),
+};
+
+/* Contrast-limited adaptive histogram equalisation: adapthisteq. */
+static const ipt_param_schema ipt_adapthisteq_params[] = {
+    IPT_IN("I", IPT_DT_IMAGE, 0, NULL, "grayscale image"),
+    IPT_FLOATS("NumTiles", IPT_P_FINITE | IPT_P_INTEGRAL, "[8 8]", 2, 16777216, 2, 2, "[rows cols] of tiles"),
+    IPT_FLOAT("ClipLimit", IPT_P_FINITE, "0.01", 0, 1, "contrast enhancement limit; higher is more contrast"),
+    IPT_INT("NBins", 0, NULL, "256", 2, 16777216, NULL, "histogram bins of each tile's transformation"),
+    IPT_ENUM("Range", 0, "full|original", "full", "output range: the class's full range or I's"),
+    IPT_ENUM("Distribution", 0, "uniform|rayleigh|exponential", "uniform", "desired histogram shape"),
+    IPT_FLOAT("Alpha", IPT_P_FINITE, "0.4", 1e-300, IPT_UNBOUNDED, "rayleigh and exponential parameter"),
+    IPT_OUT("J", IPT_DT_IMAGE, 0, "class and size of I"),
+};
+
+/* Thresholds: multithresh, imbinarize, adaptthresh. */
+static const ipt_param_schema ipt_multithresh_params[] = {
+    IPT_IN("A", IPT_DT_NUMERIC, IPT_P_RGB, NULL, "image; every element is counted"),
+    IPT_INT("N", 0, NULL, "1", 1, 20, NULL, "number of thresholds"),
+    IPT_OUT("thresh", IPT_DT_NUMERIC, 0, "1 x N thresholds in the range of A"),
+    IPT_OUT("metric", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL, "1 x 1 effectiveness metric in [0,1]"),
+};
+
+static const ipt_param_schema ipt_imbinarize_params[] = {
+    IPT_IN("I", IPT_DT_NUMERIC, 0, NULL, "grayscale image"),
+    IPT_ENUM("method", 0, "global|adaptive", "global", "global: Otsu's threshold; adaptive: adaptthresh"),
+    IPT_IN("T", IPT_DT_NUMERIC, IPT_P_OPTIONAL | IPT_P_NONEMPTY, NULL,
+           "threshold on the [0,1] scale, scalar or the size of I (instead of method)"),
+    IPT_FLOAT("Sensitivity", IPT_P_FINITE, "0.5", 0, 1, "adaptive: higher sets more pixels foreground"),
+    IPT_ENUM("ForegroundPolarity", 0, "bright|dark", "bright", "adaptive: which side is foreground"),
+    IPT_OUT("BW", IPT_DT(IPT_LOGICAL), 0, "I > T, on I's class scale"),
+};
+
+static const ipt_param_schema ipt_adaptthresh_params[] = {
+    IPT_IN("I", IPT_DT_NUMERIC, 0, NULL, "grayscale image"),
+    IPT_FLOAT("sensitivity", IPT_P_FINITE, "0.5", 0, 1, "higher sets more pixels foreground"),
+    IPT_FLOATS("NeighborhoodSize", IPT_P_OPTIONAL | IPT_P_FINITE | IPT_P_INTEGRAL, NULL, 1, 16777217, 1, 2,
+               "odd, scalar or [rows cols]; default 2*floor(size(I)/16)+1"),
+    IPT_ENUM("ForegroundPolarity", 0, "bright|dark", "bright", "which side is foreground"),
+    IPT_ENUM("Statistic", 0, "mean|median|gaussian", "mean", "local statistic"),
+    IPT_OUT("T", IPT_DT_FLOAT, 0, "local thresholds on the [0,1] scale, size of I"),
+};
+
 #define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
     { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
 
@@ -625,6 +742,44 @@ static const ipt_op_schema ipt_builtin_ops[] = {
                "exact (integer counts; Otsu's arithmetic on the host in double)"),
     IPT_SCHEMA("ipt.histeq", "histeq", "enhance contrast using histogram equalization", ipt_histeq_params, NULL,
                IPT_CMP_EXACT, 0, "exact (integer counts; the table is built on the host and looked up)"),
+    /* Rotation, translation and warps: integer outputs exact (every backend
+     * interpolates in double in the same order); floating within a few ulp. */
+    IPT_SCHEMA("ipt.imrotate", "imrotate", "rotate image", ipt_imrotate_params, NULL, IPT_CMP_RANGE_EPS, 16,
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|J|)"),
+    IPT_SCHEMA("ipt.imtranslate", "imtranslate", "translate image", ipt_imtranslate_params, NULL,
+               IPT_CMP_RANGE_EPS, 16,
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)"),
+    IPT_SCHEMA("ipt.imwarp", "imwarp", "apply geometric transformation to image", ipt_imwarp_params, NULL,
+               IPT_CMP_RANGE_EPS, 16,
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)"),
+    /* Neighbourhood statistics. */
+    IPT_SCHEMA("ipt.stdfilt", "stdfilt", "local standard deviation of image", ipt_stdfilt_params, NULL,
+               IPT_CMP_RANGE_EPS, 1024,
+               "1024 eps(class) * max(1, max|J|): the variance is a difference of window sums"),
+    IPT_SCHEMA("ipt.rangefilt", "rangefilt", "local range of image", ipt_rangefilt_params, NULL,
+               IPT_CMP_EXACT, 0, "exact (one subtraction of two selections)"),
+    IPT_SCHEMA("ipt.entropyfilt", "entropyfilt", "local entropy of grayscale image", ipt_entropyfilt_params, NULL,
+               IPT_CMP_RANGE_EPS, 64, "64 eps(double) * max(1, max|J|) (sums of p log2 p)"),
+    /* Correlation and adaptive noise removal. */
+    IPT_SCHEMA("ipt.normxcorr2", "normxcorr2", "normalized 2-D cross-correlation", ipt_normxcorr2_params, NULL,
+               IPT_CMP_RANGE_EPS, 1048576,
+               "2^20 eps(double): the local variances are differences of window sums"),
+    IPT_SCHEMA("ipt.wiener2", "wiener2", "2-D adaptive noise-removal filtering", ipt_wiener2_params, NULL,
+               IPT_CMP_RANGE_EPS, 64,
+               "integer classes exact; floating: 64 eps(class) * max(1, max|J|)"),
+    /* Contrast-limited adaptive histogram equalisation. */
+    IPT_SCHEMA("ipt.adapthisteq", "adapthisteq", "contrast-limited adaptive histogram equalization (CLAHE)",
+               ipt_adapthisteq_params, NULL, IPT_CMP_RANGE_EPS, 16,
+               "integer classes exact; floating: 16 eps(class) * max(1, max|J|)"),
+    /* Thresholds. */
+    IPT_SCHEMA("ipt.multithresh", "multithresh", "multilevel image thresholds using Otsu's method",
+               ipt_multithresh_params, NULL, IPT_CMP_EXACT, 0,
+               "exact (integer counts; the search runs on the host in double)"),
+    IPT_SCHEMA("ipt.imbinarize", "imbinarize", "binarize 2-D grayscale image by thresholding",
+               ipt_imbinarize_params, NULL, IPT_CMP_EXACT, 0, "exact"),
+    IPT_SCHEMA("ipt.adaptthresh", "adaptthresh", "adaptive image threshold using local first-order statistics",
+               ipt_adaptthresh_params, NULL, IPT_CMP_RANGE_EPS, 16,
+               "16 eps(class) * max(1, max|T|)"),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)
