@@ -67,10 +67,18 @@ struct ColourAffine {
     }
 };
 
-template <class T>
-void launch_colour_affine(const char* op, const ipt::common::ColourLayout& l, const ipt::common::ColourMatrix& m,
-                          const void* in, void* out, cudaStream_t stream) {
-    launch_colour_pixels<T, T>(op, l, in, out, stream, ColourAffine<T>{m});
+// rgb2ycbcr and ycbcr2rgb: the plan's affine map over every pixel, in the
+// class of the input (which is the class of the output).
+inline void colour_affine_async(const char* op, const ipt::common::ColourLayout& l,
+                                const ipt::common::ColourMatrix& m, void* out, cudaStream_t stream) {
+    const void* in = l.in->data;
+    switch (l.in_dtype) {
+    case IPT_UINT8: launch_colour_pixels<uint8_t, uint8_t>(op, l, in, out, stream, ColourAffine<uint8_t>{m}); break;
+    case IPT_UINT16: launch_colour_pixels<uint16_t, uint16_t>(op, l, in, out, stream, ColourAffine<uint16_t>{m}); break;
+    case IPT_SINGLE: launch_colour_pixels<float, float>(op, l, in, out, stream, ColourAffine<float>{m}); break;
+    case IPT_DOUBLE: launch_colour_pixels<double, double>(op, l, in, out, stream, ColourAffine<double>{m}); break;
+    default: ipt::plugin::unsupported(std::string(op) + ": class not handled");
+    }
 }
 
 }  // namespace ipt::cuda

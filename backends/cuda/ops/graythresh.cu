@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/context.hpp"
+#include "common/host_scalars.hpp"
 #include "common/op_registry.hpp"
 #include "common/stretchlim.cuh"
 #include "common/ops/graythresh.hpp"
@@ -26,13 +27,7 @@ void run_graythresh(const ipt::plugin::KernelArgs& args) {
         check(cudaStreamSynchronize(dev.stream), "cudaStreamSynchronize (graythresh histogram)");
     }
     const ipt::common::OtsuResult r = ipt::frontend::graythresh_result(plan, counts.data());
-    const ipt_tensor* t = args.output("T", plan.out_dtype, 1, 1, 1);
-    check(cudaMemcpyAsync(t->data, &r.T, sizeof(double), cudaMemcpyHostToDevice, dev.stream), "cudaMemcpyAsync (T)");
-    if (args.wanted("EM")) {
-        const ipt_tensor* em = args.output("EM", plan.out_dtype, 1, 1, 1);
-        check(cudaMemcpyAsync(em->data, &r.EM, sizeof(double), cudaMemcpyHostToDevice, dev.stream),
-              "cudaMemcpyAsync (EM)");
-    }
+    write_host_scalars(args, dev, plan.out_dtype, {{"T", r.T}, {"EM", r.EM}});
 }
 
 IPT_CUDA_OP("ipt.graythresh", "", 100, run_graythresh)

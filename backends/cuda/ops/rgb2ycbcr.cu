@@ -14,14 +14,7 @@ void run_rgb2ycbcr(const ipt::plugin::KernelArgs& args) {
     const ipt::frontend::Rgb2ycbcrPlan plan = ipt::frontend::plan_rgb2ycbcr(args);
     const ipt::common::ColourLayout& l = plan.layout;
     const ipt_tensor* out = args.output("YCBCR", l.out_dtype, l.rows, l.cols, l.channels);
-    const void* in = l.in->data;
-    switch (l.in_dtype) {
-    case IPT_UINT8: launch_colour_affine<uint8_t>("ipt.rgb2ycbcr", l, plan.matrix, in, out->data, dev.stream); break;
-    case IPT_UINT16: launch_colour_affine<uint16_t>("ipt.rgb2ycbcr", l, plan.matrix, in, out->data, dev.stream); break;
-    case IPT_SINGLE: launch_colour_affine<float>("ipt.rgb2ycbcr", l, plan.matrix, in, out->data, dev.stream); break;
-    case IPT_DOUBLE: launch_colour_affine<double>("ipt.rgb2ycbcr", l, plan.matrix, in, out->data, dev.stream); break;
-    default: ipt::plugin::unsupported("ipt.rgb2ycbcr: class not handled");
-    }
+    colour_affine_async("ipt.rgb2ycbcr", l, plan.matrix, out->data, dev.stream);
 }
 
 IPT_CUDA_OP("ipt.rgb2ycbcr", "", 100, run_rgb2ycbcr)

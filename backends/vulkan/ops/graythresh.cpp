@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/host_scalars.hpp"
 #include "common/ops/graythresh.hpp"
 #include "common/stretchlim.hpp"
 
@@ -38,16 +39,7 @@ void run_graythresh(OpContext& ctx) {
     check_size("ipt.graythresh", plan.plane * plan.channels);
     const std::vector<uint32_t> counts = read_histogram(ctx, plan);
     const ipt::common::OtsuResult r = ipt::frontend::graythresh_result(plan, counts.data());
-    Recorder rec(ctx.device);
-    const ipt_tensor* t = ctx.args.output("T", plan.out_dtype, 1, 1, 1);
-    ctx.address(t);  // checks that it is on this device
-    rec.write(static_cast<Buffer*>(t->buffer), t->offset, &r.T, sizeof(double));
-    if (ctx.args.wanted("EM")) {
-        const ipt_tensor* em = ctx.args.output("EM", plan.out_dtype, 1, 1, 1);
-        ctx.address(em);
-        rec.write(static_cast<Buffer*>(em->buffer), em->offset, &r.EM, sizeof(double));
-    }
-    rec.submit();
+    write_host_scalars(ctx, plan.out_dtype, {{"T", r.T}, {"EM", r.EM}});
 }
 
 }  // namespace
