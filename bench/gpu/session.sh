@@ -7,7 +7,10 @@
 #                times, auto vs best); the facet plugin's tests, conformance
 #                and CPU-vs-CUDA table
 #
-#   bench/gpu/session.sh conformance|bench|all|vulkan|ops|alone
+#   peers        the CUDA harness with NPP, then the Python peers
+#                (python_peers.py: CuPy and cuCIM on the same GPU)
+#
+#   bench/gpu/session.sh conformance|bench|peers|all|vulkan|ops|alone
 #   (all: both, then the harness in the time left; vulkan: the Vulkan plugin's conformance, then bench;
 #    ops: conformance --json of the operators in $IPT_OPS (space-separated)
 #    on CUDA and on Vulkan, every failing case listed, for diagnosis)
@@ -22,6 +25,8 @@
 #   IPT_BENCH_OPS (comma-separated) narrows ipt bench to those operators.
 #
 # Carry (run on the development machine first):
+#   .whl   optional, for the peers stage: cuCIM's wheel (cucim-cu13), which the
+#          GPU machine's image lacks; its other needs are there
 #   .deps  bash bench/gpu/pack-deps.sh; plus .deps/vulkan/libipt_vulkan.so,
 #          built here (the GPU machine has no Vulkan headers or glslang)
 #   .gl    Debian's libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 .debs
@@ -81,9 +86,9 @@ fi
 if [ "$stage" = conformance ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
   if [ -f "$vk" ]; then
     note "== ipt conformance --plugin libipt_vulkan.so (NVIDIA Vulkan driver, --quick; wave32 then forced wave64)"
-    timeout 120 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan.txt" 2>&1
+    timeout 200 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan.txt" 2>&1
     note "vulkan conformance exit $? after $(elapsed) s"
-    IPT_VULKAN_VARIANT=wave64 timeout 90 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan-wave64.txt" 2>&1
+    IPT_VULKAN_VARIANT=wave64 timeout 150 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan-wave64.txt" 2>&1
     note "vulkan wave64 conformance exit $? after $(elapsed) s"
   fi
   if [ "$stage" = conformance ] && [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 480 ]; then
@@ -94,6 +99,23 @@ if [ "$stage" = conformance ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; th
   for f in conformance-cuda.txt conformance-vulkan.txt conformance-vulkan-wave64.txt; do
     [ -f "$out/$f" ] && { echo "--- $f"; grep -E "^ *(ipt\.|summary|pass|PASS|FAIL|fail)" "$out/$f" | tail -40; }
   done
+fi
+
+if [ "$stage" = peers ]; then
+  if [ -x "$build/bin/ipt_cuda_bench" ]; then
+    note "== CUDA harness (checks, then timings with NPP)"
+    timeout 360 "$build/bin/ipt_cuda_bench" --json "$out/cuda-bench.json" > "$out/cuda-bench.txt" 2>&1
+    note "harness exit $? after $(elapsed) s"
+  fi
+  if ls "$root"/.whl/*.whl > /dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+      "$root"/.whl/*.whl > "$out/pip.log" 2>&1 && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+  fi
+  note "== Python peers (CuPy, cuCIM), 2048"
+  timeout $(( 585 - $(elapsed) )) python3 "$root/bench/gpu/python_peers.py" --size 2048 --json "$out/python-peers.json" \
+    > "$out/python-peers.txt" 2>&1
+  note "python peers exit $? after $(elapsed) s"
+  cat "$out/python-peers.txt"
 fi
 
 if [ "$stage" = ops ]; then

@@ -21,6 +21,9 @@ table (.md beside it) is written again:
                     and cuFFT peers; replaced whole
   cpu-opencv.json   bench/cpu/ipt_cpu_bench --json, OpenCV beside the CPU
                     backend; replaced whole
+  python-peers.json bench/gpu/python_peers.py --json (CuPy and cuCIM on the
+                    GPU), shown beside ipt-bench.json's CUDA kernel times;
+                    replaced whole
   facet.json        the facet plugin's CPU-against-CUDA tables (facet.txt)
   conformance.json  `ipt conformance` of a full run (conformance-*.txt), or
                     of operators run one by one (session.sh ops:
@@ -197,7 +200,7 @@ def machine_lines(data):
     return "\n".join(lines)
 
 
-def table_ipt_bench(data, data_name):
+def table_ipt_bench(data, data_name, folder=None):
     out = [HEADER.format(data=data_name),
            f"# ipt bench on {data.get('title', 'this machine')}\n",
            "`ipt bench --check-auto 1.1 --json` (on the GPU machine through bench/gpu/session.sh bench, "
@@ -251,7 +254,7 @@ def table_ipt_bench(data, data_name):
     return "\n".join(out) + "\n"
 
 
-def table_gpu_alone(data, data_name):
+def table_gpu_alone(data, data_name, folder=None):
     out = [HEADER.format(data=data_name),
            f"# Vulkan kernel time over CUDA kernel time on {data.get('title', 'this machine')}\n",
            "`ipt bench --no-discovery --plugin libipt_cpu.so --plugin <GPU plugin> --repeats 7 --budget 1 "
@@ -280,7 +283,7 @@ def table_gpu_alone(data, data_name):
     return "\n".join(out) + "\n"
 
 
-def table_cuda_kernels(data, data_name):
+def table_cuda_kernels(data, data_name, folder=None):
     h = data["harness"]
     s = h.get("summary", {})
     out = [HEADER.format(data=data_name),
@@ -306,7 +309,7 @@ def table_cuda_kernels(data, data_name):
     return "\n".join(out) + "\n"
 
 
-def table_cpu_opencv(data, data_name):
+def table_cpu_opencv(data, data_name, folder=None):
     c = data["bench"]
     out = [HEADER.format(data=data_name),
            "# CPU backend beside OpenCV\n",
@@ -340,7 +343,7 @@ def table_cpu_opencv(data, data_name):
     return "\n".join(out) + "\n"
 
 
-def table_facet(data, data_name):
+def table_facet(data, data_name, folder=None):
     out = [HEADER.format(data=data_name),
            f"# facet plugin: CPU against CUDA on {data.get('title', 'this machine')}\n",
            "plugins/facet/bench/run_gpu.sh bench (bench/gpu/session.sh bench or all): facet.robust on the "
@@ -351,7 +354,7 @@ def table_facet(data, data_name):
     return "\n".join(out)
 
 
-def table_conformance(data, data_name):
+def table_conformance(data, data_name, folder=None):
     out = [HEADER.format(data=data_name),
            f"# Conformance on {data.get('title', 'this machine')}\n",
            "`ipt conformance` (bench/gpu/session.sh conformance or all): every operator on the device against "
@@ -390,14 +393,53 @@ def parse_conformance(text, what):
             "summary": summary.group(1), "rows": rows}
 
 
+def cuda_kernel_times(bench):
+    """(op, size, class) -> OpenIPT's CUDA kernel ms in an ipt-bench data file
+    (the row with the data on the CUDA device; the fastest CUDA variant)."""
+    times = {}
+    for r in bench.get("rows", []):
+        if not r.get("where", "").startswith("cuda"):
+            continue
+        ks = [i["kernel_ms"] for i in r.get("impls", []) if i.get("plugin") == "cuda" and i.get("kernel_ms", -1) > 0]
+        if ks:
+            times[(r["op"], r["size"], r.get("dtype", ""))] = min(ks)
+    return times
+
+
+def table_python_peers(data, data_name, folder=None):
+    p = data["peers"]
+    ours_ms = cuda_kernel_times(load(os.path.join(folder, "ipt-bench.json"), {}) if folder else {})
+    out = [HEADER.format(data=data_name),
+           f"# Python GPU peers beside OpenIPT's CUDA kernels on {data.get('title', 'this machine')}\n",
+           "bench/gpu/python_peers.py (bench/gpu/session.sh peers): CuPy's cupyx.scipy and cuCIM's scikit-image "
+           "functions on the input `ipt bench` gives each operator, data on the GPU, GPU time (CUDA events), "
+           f"median of {p.get('repeats', '?')} runs after 3 warm-ups. OpenIPT's time is the CUDA kernel time of "
+           "the same operator, size and class in ipt-bench.md (fastest CUDA variant, data on the GPU), from "
+           "another call on the same kind of GPU. xPeer = peer ms / OpenIPT ms (above 1: OpenIPT is faster). A "
+           "peer computes a comparable result, not MATLAB's; the note says where it differs.\n",
+           machine_lines(data),
+           f"| CuPy | {p.get('cupy', '?')} |",
+           f"| cuCIM | {p.get('cucim', '?')} |",
+           f"| peers run | {p.get('date', '?')}, {p.get('gpu', '?')} |\n",
+           "| op | size | class | peer | peer ms | OpenIPT CUDA ms | xPeer | note |",
+           "|---|---:|---|---|---:|---:|---:|---|"]
+    for r in p["rows"]:
+        mine = ours_ms.get((r["op"], r["size"], r["dtype"]), -1)
+        x = f"{r['ms'] / mine:.2f}" if r["ms"] > 0 and mine > 0 else "-"
+        out.append(f"| {short(r['op'])} | {r['size']} | {r['dtype']} | {r['peer']} | {f4(r['ms'])} | {f4(mine)} | "
+                   f"{x} | {r.get('note', '')} |")
+    return "\n".join(out) + "\n"
+
+
 TABLES = {"ipt-bench": table_ipt_bench, "gpu-alone": table_gpu_alone, "cuda-kernels": table_cuda_kernels,
-          "cpu-opencv": table_cpu_opencv, "facet": table_facet, "conformance": table_conformance}
+          "cpu-opencv": table_cpu_opencv, "facet": table_facet, "conformance": table_conformance,
+          "python-peers": table_python_peers}
 
 
 def write_table(folder, name):
     data_file = os.path.join(folder, name + ".json")
     data = load(data_file, None)
-    md = TABLES[name](data, os.path.basename(data_file))
+    md = TABLES[name](data, os.path.basename(data_file), folder)
     with open(os.path.join(folder, name + ".md"), "w") as f:
         f.write(md)
     return os.path.join(folder, name + ".md")
@@ -472,6 +514,13 @@ def ingest(path, machine=None, date=None):
             data_file = os.path.join(folder, "cuda-kernels.json")
             save(data_file, data)
             written += [data_file, write_table(folder, "cuda-kernels")]
+        elif isinstance(j, dict) and j.get("benchmark") == "python-peers" and "rows" in j:
+            meta = run_meta(files, ("peers",), date)
+            meta.setdefault("date", j.get("date"))
+            folder = os.path.join(RESULTS, machine_of(meta, [{"kind": "cuda", "name": j.get("gpu", "")}]))
+            data_file = os.path.join(folder, "python-peers.json")
+            save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], peers=j))
+            written += [data_file, write_table(folder, "python-peers")]
         elif isinstance(j, dict) and "opencv" in j and "results" in j:
             folder = os.path.join(RESULTS, machine or "local-cpu")
             data_file = os.path.join(folder, "cpu-opencv.json")
