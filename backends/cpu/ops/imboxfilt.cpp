@@ -1,6 +1,10 @@
 // ipt.imboxfilt: MATLAB's integral-image route as the front-end plans it
 // (common/ops/imboxfilt.hpp): the padded plane's integral image through the
 // shared engine (common/integral_image.hpp), then four corners per output.
+// 8- and 16-bit classes take running sums in integers instead: their window
+// sums are exact either way (every partial sum of the integral image is an
+// integer below 2^53), so B is the same, at a fraction of the memory traffic.
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -34,13 +38,75 @@ void run_class(const ImboxfiltPlan& p, T* B) {
     }
 }
 
+// Window sums of the padded plane by running sums: V holds, per padded
+// column, the sum of the fr padded rows of the window (one row in, one out
+// per output row), and each output sums fc consecutive V. A band of output
+// rows per task. Rows and columns outside A come from the border rule or
+// hold the pad value.
+template <class T>
+void run_small_integer(const ImboxfiltPlan& p, const T* A, T* B) {
+    const int64_t m = p.rows, n = p.cols, fr = p.fr, fc = p.fc, pn = n + fc - 1;
+    const ipt::cpu::Border border = ipt::frontend::border_as<ipt::cpu::Border>(p.boundary);
+    const auto pad = static_cast<int32_t>(p.pad_value);
+    std::vector<int64_t> colmap(static_cast<size_t>(pn));
+    for (int64_t c = 0; c < pn; ++c) colmap[static_cast<size_t>(c)] = ipt::cpu::border_index(border, c - p.left, n);
+    constexpr int64_t kBand = 32;
+    ipt::cpu::parallel_for(0, (m + kBand - 1) / kBand, [&](int64_t band) {
+        std::vector<int32_t> V(static_cast<size_t>(pn), 0), line(static_cast<size_t>(pn));
+        std::vector<double> sums(static_cast<size_t>(n));
+        // V += sign * (padded row i).
+        auto add_row = [&](int64_t i, int32_t sign) {
+            const int64_t ar = ipt::cpu::border_index(border, i - p.top, m);
+            if (ar < 0) {
+                for (int64_t c = 0; c < pn; ++c) V[static_cast<size_t>(c)] += sign * pad;
+                return;
+            }
+            const T* src = A + ar * n;
+            int32_t* L = line.data();
+            for (int64_t c = 0; c < p.left; ++c) {
+                const int64_t ac = colmap[static_cast<size_t>(c)];
+                L[c] = ac < 0 ? pad : static_cast<int32_t>(src[ac]);
+            }
+            for (int64_t c = 0; c < n; ++c) L[p.left + c] = static_cast<int32_t>(src[c]);
+            for (int64_t c = p.left + n; c < pn; ++c) {
+                const int64_t ac = colmap[static_cast<size_t>(c)];
+                L[c] = ac < 0 ? pad : static_cast<int32_t>(src[ac]);
+            }
+            int32_t* v = V.data();
+            for (int64_t c = 0; c < pn; ++c) v[c] += sign * L[c];
+        };
+        const int64_t r0 = band * kBand, r1 = std::min(m, r0 + kBand);
+        for (int64_t i = r0; i < r0 + fr; ++i) add_row(i, 1);
+        for (int64_t r = r0; r < r1; ++r) {
+            if (r > r0) {
+                add_row(r + fr - 1, 1);
+                add_row(r - 1, -1);
+            }
+            int64_t run = 0;
+            for (int64_t c = 0; c < fc; ++c) run += V[static_cast<size_t>(c)];
+            sums[0] = static_cast<double>(run) * p.norm;
+            for (int64_t c = 1; c < n; ++c) {
+                run += int64_t{V[static_cast<size_t>(c + fc - 1)]} - V[static_cast<size_t>(c - 1)];
+                sums[static_cast<size_t>(c)] = static_cast<double>(run) * p.norm;
+            }
+            ipt::cpu::convert_row(sums.data(), B + r * n, n);
+        }
+    });
+}
+
 void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
     const ImboxfiltPlan p = ipt::frontend::plan_imboxfilt(args);
     const ipt_tensor* B = args.output("B", p.out_class, p.rows, p.cols, p.channels);
     if (p.rows * p.cols * p.channels == 0) return;
     ipt::cpu::visit_dtype(p.out_class, [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (!std::is_same_v<T, bool>) run_class<T>(p, static_cast<T*>(B->data));
+        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t>) {
+            for (int64_t ch = 0; ch < p.channels; ++ch)
+                run_small_integer<T>(p, static_cast<const T*>(p.A->data) + ch * p.rows * p.cols,
+                                     static_cast<T*>(B->data) + ch * p.rows * p.cols);
+        } else if constexpr (!std::is_same_v<T, bool>) {
+            run_class<T>(p, static_cast<T*>(B->data));
+        }
     });
 }
 
