@@ -46,7 +46,10 @@ IPT_GRADIENT_FN T gradient_atan2(T y, T x) {
 }
 
 // hypot(gx, gy) in T (infinite if either is, even with a NaN). Single is
-// exact squares summed and rooted in double, then rounded once.
+// exact squares summed and rooted in double, then rounded once. Double
+// gradients that are multiples of 1/2 below 2^25 (every integer image's
+// sobel, prewitt and central differences) have an exact sum of squares, whose
+// square root is the correctly rounded hypot, without hypot's cost.
 template <class T>
 IPT_GRADIENT_FN T gradient_magnitude(T gx, T gy) {
     if constexpr (sizeof(T) == 4) {
@@ -54,6 +57,11 @@ IPT_GRADIENT_FN T gradient_magnitude(T gx, T gy) {
         const double x = gx, y = gy;
         return static_cast<float>(std::sqrt(x * x + y * y));
     } else {
+        constexpr double limit = 67108864.0;  // 2^26: (2g)^2 < 2^52, so both squares and their sum are exact
+        const double x2 = 2 * gx, y2 = 2 * gy;
+        if (x2 > -limit && x2 < limit && y2 > -limit && y2 < limit &&
+            static_cast<double>(static_cast<int64_t>(x2)) == x2 && static_cast<double>(static_cast<int64_t>(y2)) == y2)
+            return std::sqrt(gx * gx + gy * gy);
         return std::hypot(gx, gy);
     }
 }
