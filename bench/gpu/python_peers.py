@@ -25,10 +25,10 @@ import sys
 
 def cases(n, cp, ndi, signal, sk):
     """(operator, class of the benchmark input, peer, note, function) per case."""
-    rng = cp.random.default_rng(20261127)
-    u8 = rng.integers(0, 256, size=(n, n), dtype=cp.uint8)
+    rng = cp.random.RandomState(20261127)
+    u8 = rng.randint(0, 256, size=(n, n), dtype=cp.uint8)
     f64 = u8.astype(cp.float64) / 255.0
-    rgb8 = rng.integers(0, 256, size=(n, n, 3), dtype=cp.uint8)
+    rgb8 = rng.randint(0, 256, size=(n, n, 3), dtype=cp.uint8)
     rgbf = rgb8.astype(cp.float64) / 255.0
     out = []
 
