@@ -24,7 +24,7 @@ void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& p, const ipt_tensor
     std::vector<double> params(p.M.begin(), p.M.end());
     params.insert(params.end(), p.fill.begin(), p.fill.end());
     Push push{};
-    push.a = p.rows * p.cols ? ctx.address(p.A) : 0;
+    push.a = p.rows * p.cols != 0 ? ctx.address(p.A) : 0;
     push.b = ctx.address(B);
     push.params = rec.params(params);
     push.rows = static_cast<int32_t>(p.rows);
