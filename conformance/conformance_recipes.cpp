@@ -1160,6 +1160,109 @@ OpRecipe imresize_recipe() {
     return r;
 }
 
+// ---- rotation, translation and geometric warps: imrotate, imtranslate, imwarp
+
+// Every method, view and class; angles on and off the multiples of 90 (whose
+// samples are exact), RGB fill values per plane, shapes that swap, and the
+// errors the schema cannot express.
+OpRecipe imrotate_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) {
+        return make_case({image_arg("I", i), float_arg("angle", 30), text_arg("method", "bilinear")});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : kAll)
+            for (const char* m : {"nearest", "bilinear", "bicubic"})
+                for (const char* box : {"loose", "crop"})
+                    for (double a : {-17.5, 45.0, 90.0, 123.0, -270.0, 180.0, 1e-9}) {
+                        ImageSpec s = spec(d, 17, 22);
+                        out.push_back(make_case(
+                            {image_arg("I", s), float_arg("angle", a), text_arg("method", m), text_arg("bbox", box)}));
+                    }
+        for (ipt_dtype d : kAll) {
+            ImageSpec rgb = spec(d, 21, 16);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("I", rgb), float_arg("angle", 33), text_arg("method", "bicubic")}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Max)), float_arg("angle", 10),
+                                     text_arg("method", "bicubic"), text_arg("bbox", "crop")}));
+        }
+        for (const Shape& s : kShapes)
+            out.push_back(make_case({image_arg("I", spec(IPT_UINT8, s.rows, s.cols)), float_arg("angle", -90),
+                                     text_arg("bbox", "crop")}));
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Extreme})
+                out.push_back(make_case({image_arg("I", spec(d, 17, 23, f)), float_arg("angle", 200),
+                                         text_arg("method", "bicubic")}));
+    };
+    return r;
+}
+
+OpRecipe imtranslate_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a), floats_arg("translation", {2.5, -1.25})}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        const std::vector<std::vector<double>> shifts = {{3, -2}, {0.5, 0.5}, {-4.75, 7.1}, {40, 0}};
+        for (ipt_dtype d : kAll)
+            for (const char* m : {"nearest", "linear", "cubic"})
+                for (const char* view : {"same", "full"})
+                    for (const auto& t : shifts)
+                        out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("translation", t),
+                                                 text_arg("method", m), text_arg("OutputView", view)}));
+        for (ipt_dtype d : kAll) {
+            ImageSpec rgb = spec(d, 19, 14);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("A", rgb), floats_arg("translation", {1.5, 2.25}),
+                                     floats_arg("FillValues", {0.5, 200, -3}), text_arg("method", "cubic")}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("translation", {-1.5, 0.75}),
+                                     floats_arg("FillValues", {1e6}), text_arg("OutputView", "full")}));
+        }
+        CaseSpec bad = make_case({image_arg("A", spec(IPT_UINT8, 5, 5)), floats_arg("translation", {1, 1}),
+                                  floats_arg("FillValues", {1, 2})});
+        bad.expect_error = true;
+        out.push_back(bad);
+    };
+    return r;
+}
+
+OpRecipe imwarp_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    // A shear with rotation and a shift.
+    const std::vector<double> affine = {0.9, 0.35, 0, -0.2, 1.1, 0, 3.5, -2.25, 1};
+    r.primary = [affine](const ImageSpec& a) { return make_case({image_arg("A", a), floats_arg("T", affine)}); };
+    r.options = [affine](Cases& out, const RecipeOptions&) {
+        const std::vector<std::vector<double>> tforms = {
+            affine,
+            {2, 0, 0, 0, 0.5, 0, 0, 0, 1},                     // scale
+            {1, 0, 0, 0, 1, 0, -3, 4, 1},                      // integral shift: exact copies
+            {1, 0, 0.002, 0.1, 1, 0.001, 0, 0, 1},             // projective
+            {std::cos(1.0), -std::sin(1.0), 0, std::sin(1.0), std::cos(1.0), 0, 0, 0, 1},
+        };
+        for (ipt_dtype d : kAll)
+            for (const char* m : {"nearest", "linear", "cubic"})
+                for (const auto& t : tforms)
+                    out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("T", t), text_arg("interp", m)}));
+        for (ipt_dtype d : kAll) {
+            ImageSpec rgb = spec(d, 19, 14);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("A", rgb), floats_arg("T", affine), floats_arg("FillValues", {0.25, 99, 7}),
+                                     text_arg("interp", "cubic")}));
+            out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("T", tforms[3]),
+                                     floats_arg("OutputView", {20, 30, -2.5, 27.5, 0.5, 20.5}),
+                                     floats_arg("FillValues", {1})}));
+        }
+        for (const std::vector<double>& bad :
+             {std::vector<double>{1, 2, 0, 2, 4, 0, 0, 0, 1}, std::vector<double>{0, 0, 0, 0, 0, 0, 0, 0, 0}}) {
+            CaseSpec c = make_case({image_arg("A", spec(IPT_UINT8, 5, 5)), floats_arg("T", bad)});
+            c.expect_error = true;
+            out.push_back(c);
+        }
+    };
+    return r;
+}
+
 // ---- gradients: imgradientxy, imgradient -------------------------------------
 
 // Every method over every class and shape (one column and one row change the
@@ -1528,6 +1631,9 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.rgb2ycbcr", rgb2ycbcr_recipe},   {"ipt.ycbcr2rgb", ycbcr2rgb_recipe},
         // Geometric transformations.
         {"ipt.imresize", imresize_recipe},
+        // Rotation, translation and geometric warps.
+        {"ipt.imrotate", imrotate_recipe},     {"ipt.imtranslate", imtranslate_recipe},
+        {"ipt.imwarp", imwarp_recipe},
         // Gradients.
         {"ipt.imgradientxy", imgradientxy_recipe}, {"ipt.imgradient", imgradient_recipe},
         // Padding and cropping.

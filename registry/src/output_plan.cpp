@@ -43,6 +43,10 @@
 #include "common/ops/ycbcr2rgb.hpp"
 // Geometric transformations.
 #include "common/ops/imresize.hpp"
+// Rotation, translation and geometric warps.
+#include "common/ops/imrotate.hpp"
+#include "common/ops/imtranslate.hpp"
+#include "common/ops/imwarp.hpp"
 // Gradients.
 #include "common/ops/imgradient.hpp"
 #include "common/ops/imgradientxy.hpp"
@@ -221,6 +225,23 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::ImresizePlan p = fe::plan_imresize_output(a);
              out("B", p.dtype, p.out_rows, p.out_cols, p.channels);
+         }},
+        // Rotation, translation and geometric warps (the shared resampler's plan).
+        {"ipt.imrotate",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::WarpPlan p = fe::plan_imrotate(a);
+             out("J", p.dtype, p.out_rows, p.out_cols, p.channels);
+         }},
+        {"ipt.imtranslate",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::WarpPlan p = fe::plan_imtranslate(a);
+             out("B", p.dtype, p.out_rows, p.out_cols, p.channels);
+         }},
+        {"ipt.imwarp",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::WarpPlan p = fe::plan_imwarp(a);
+             out("B", p.dtype, p.out_rows, p.out_cols, p.channels);
+             out("RB", IPT_DOUBLE, 1, 6);
          }},
         // Gradients.
         {"ipt.imgradientxy",

@@ -1,0 +1,48 @@
+// The resampler on Vulkan (common/warp.hpp): the matrix and the fill values
+// travel as a parameter block of doubles, the geometry as push constants.
+#include "warp.hpp"
+
+#include <vector>
+
+namespace ipt::vk {
+namespace {
+
+struct Push {
+    uint64_t a, b, params;
+    int32_t rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols;
+    int32_t total, interp, projective, unused;
+};
+
+}  // namespace
+
+void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& p, const ipt_tensor* B) {
+    const int64_t total = p.out_rows * p.out_cols * p.channels;
+    check_size(ctx.op(), total);
+    check_size(ctx.op(), p.rows * p.cols * p.channels);
+    if (total == 0) return;
+    Recorder rec(ctx.device);
+    std::vector<double> params(p.M.begin(), p.M.end());
+    params.insert(params.end(), p.fill.begin(), p.fill.end());
+    Push push{};
+    push.a = p.rows * p.cols != 0 ? ctx.address(p.A) : 0;
+    push.b = ctx.address(B);
+    push.params = rec.params(params);
+    push.rows = static_cast<int32_t>(p.rows);
+    push.cols = static_cast<int32_t>(p.cols);
+    push.row0 = static_cast<int32_t>(p.row0);
+    push.col0 = static_cast<int32_t>(p.col0);
+    push.win_rows = static_cast<int32_t>(p.win_rows);
+    push.win_cols = static_cast<int32_t>(p.win_cols);
+    push.out_rows = static_cast<int32_t>(p.out_rows);
+    push.out_cols = static_cast<int32_t>(p.out_cols);
+    push.total = static_cast<int32_t>(total);
+    push.interp = static_cast<int32_t>(p.interp);
+    push.projective = p.projective ? 1 : 0;
+    const uint32_t group = ctx.tuning.group_size;
+    VkPipeline pipeline = ctx.pipeline("warp", group, 1, {uint32_t(p.dtype)});
+    Grid grid = grid_for(ctx.device, uint64_t(total), uint64_t(group) * ctx.tuning.per_invocation);
+    rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
+    rec.submit();
+}
+
+}  // namespace ipt::vk

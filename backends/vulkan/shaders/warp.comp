@@ -1,0 +1,108 @@
+// ipt.imrotate, ipt.imtranslate, ipt.imwarp: each output element samples A
+// through the front-end's matrix (common/ops/warp.hpp states the rule and
+// the order of every operation), in double without fused multiply-adds, so
+// integer results match the CPU bit for bit. Outside the sampled window of A
+// reads the plane's fill value; logical reads as 0/1 and is true where the
+// result rounds to 1.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "ipt_common.glsl"
+
+layout(constant_id = 4) const int DT = DT_UINT8;
+
+layout(push_constant) uniform Push {
+    uint64_t a;
+    uint64_t b;
+    uint64_t params;  // M[9], fill[3]
+    int rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols;
+    int total, interp, projective, unused;
+} pc;
+
+const double kPad = 2.0;
+
+double param(int k) { return BufF64(pc.params).v[k]; }
+
+double at(int plane, double fill, int y, int x) {
+    if (y < 1 || y > pc.win_rows || x < 1 || x > pc.win_cols) return fill;
+    return load_d(pc.a, DT, plane + (pc.row0 + y - 1) * pc.cols + (pc.col0 + x - 1));
+}
+
+double round_away(double x) {
+    precise double t = trunc(x);
+    precise double f = x - t;
+    if (f >= 0.5) t += 1.0;
+    else if (f <= -0.5) t -= 1.0;
+    return t;
+}
+
+double cubic(double s) {
+    precise double a = abs(s);
+    precise double a2 = a * a;
+    precise double a3 = a2 * a;
+    precise double r = 0.0;
+    if (a <= 1.0) r = (1.5 * a3 - 2.5 * a2) + 1.0;
+    else if (a <= 2.0) r = ((-0.5 * a3 + 2.5 * a2) - 4.0 * a) + 2.0;
+    return r;
+}
+
+void main() {
+    const int group = int(linear_group());
+    const int lane = int(gl_LocalInvocationID.x);
+    const int width = int(gl_WorkGroupSize.x);
+    for (int n = 0; n < int(PER_INV); ++n) {
+        const int e = (group * int(PER_INV) + n) * width + lane;
+        if (e >= pc.total) return;
+        const int j = e % pc.out_cols;
+        const int t = e / pc.out_cols;
+        const int i = t % pc.out_rows;
+        const int ch = t / pc.out_rows;
+        const int plane = ch * pc.rows * pc.cols;
+        const double fill = param(9 + min(ch, 2));
+        const double jd = double(j + 1), id = double(i + 1);
+        precise double x = (jd * param(0) + id * param(3)) + param(6);
+        precise double y = (jd * param(1) + id * param(4)) + param(7);
+        if (pc.projective != 0) {
+            precise double h = (jd * param(2) + id * param(5)) + param(8);
+            x = x / h;
+            y = y / h;
+        }
+        precise double v = fill;
+        if (x >= 1.0 - kPad && x <= double(pc.win_cols) + kPad && y >= 1.0 - kPad && y <= double(pc.win_rows) + kPad) {
+            if (pc.interp == 0) {
+                v = at(plane, fill, int(round_away(y)), int(round_away(x)));
+            } else {
+                precise double xf = floor(x);
+                precise double yf = floor(y);
+                precise double fx = x - xf;
+                precise double fy = y - yf;
+                const int x0 = int(xf), y0 = int(yf);
+                if (pc.interp == 1) {
+                    precise double top = at(plane, fill, y0, x0) * (1.0 - fx) + at(plane, fill, y0, x0 + 1) * fx;
+                    precise double bottom =
+                        at(plane, fill, y0 + 1, x0) * (1.0 - fx) + at(plane, fill, y0 + 1, x0 + 1) * fx;
+                    v = top * (1.0 - fy) + bottom * fy;
+                } else {
+                    double wx[4], wy[4];
+                    for (int k = 0; k < 4; ++k) {
+                        wx[k] = cubic(fx - double(k - 1));
+                        wy[k] = cubic(fy - double(k - 1));
+                    }
+                    precise double acc = 0.0;
+                    for (int r = 0; r < 4; ++r) {
+                        const int yy = y0 - 1 + r;
+                        precise double row = wx[0] * at(plane, fill, yy, x0 - 1);
+                        row = row + wx[1] * at(plane, fill, yy, x0);
+                        row = row + wx[2] * at(plane, fill, yy, x0 + 1);
+                        row = row + wx[3] * at(plane, fill, yy, x0 + 2);
+                        acc = acc + wy[r] * row;
+                    }
+                    v = acc;
+                }
+            }
+        }
+        if (DT == DT_LOGICAL)
+            BufU8(pc.b).v[e] = uint8_t(saturate_round(v, 0.0, 255.0) != 0.0 ? 1u : 0u);
+        else
+            store_d(pc.b, DT, e, v);
+    }
+}

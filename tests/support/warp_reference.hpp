@@ -1,0 +1,80 @@
+// An independent resampler for the imrotate, imtranslate and imwarp suites,
+// written from MATLAB's description of imwarp: A is padded by two pixels of
+// the fill value on every side, each output pixel's world centre
+// (xmin + (j - 0.5) * dx, ymin + (i - 0.5) * dy) is taken back through the
+// inverse transform, and the padded image is interpolated there (nearest,
+// bilinear, or Keys' bicubic with a = -0.5); a point outside the padded image
+// is the fill value.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace warp_reference {
+
+struct Planes {
+    int64_t rows = 0, cols = 0, channels = 1;
+    std::vector<double> v;  // row-major planes
+};
+
+using Inverse = std::function<void(double x, double y, double* u, double* v)>;
+
+inline double keys(double s) {
+    const double a = std::fabs(s);
+    if (a <= 1) return 1.5 * std::pow(a, 3.0) - 2.5 * a * a + 1;
+    if (a <= 2) return -0.5 * std::pow(a, 3.0) + 2.5 * a * a - 4 * a + 2;
+    return 0;
+}
+
+// ref: [numrows numcols xmin xmax ymin ymax] of the output.
+inline Planes warp(const Planes& a, const double* ref, const Inverse& inverse, const std::string& method,
+                   const std::vector<double>& fill) {
+    const int64_t pr = a.rows + 4, pc = a.cols + 4;
+    Planes out;
+    out.rows = static_cast<int64_t>(ref[0]);
+    out.cols = static_cast<int64_t>(ref[1]);
+    out.channels = a.channels;
+    out.v.resize(static_cast<size_t>(out.rows * out.cols * a.channels));
+    const double dx = (ref[3] - ref[2]) / ref[1], dy = (ref[5] - ref[4]) / ref[0];
+    for (int64_t ch = 0; ch < a.channels; ++ch) {
+        const double f = fill[fill.size() == 1 ? 0 : ch];
+        std::vector<double> p(static_cast<size_t>(pr * pc), f);
+        for (int64_t r = 0; r < a.rows; ++r)
+            for (int64_t c = 0; c < a.cols; ++c) p[(r + 2) * pc + c + 2] = a.v[(ch * a.rows + r) * a.cols + c];
+        auto at = [&](int64_t r, int64_t c) {  // 1-based in the padded image, clamped
+            r = std::clamp<int64_t>(r, 1, pr);
+            c = std::clamp<int64_t>(c, 1, pc);
+            return p[(r - 1) * pc + (c - 1)];
+        };
+        for (int64_t i = 1; i <= out.rows; ++i)
+            for (int64_t j = 1; j <= out.cols; ++j) {
+                double u, v;
+                inverse(ref[2] + (j - 0.5) * dx, ref[4] + (i - 0.5) * dy, &u, &v);
+                const double x = u + 2, y = v + 2;  // in the padded image
+                double s = f;
+                if (x >= 1 && x <= pc && y >= 1 && y <= pr) {
+                    if (method == "nearest") {
+                        s = at(std::llround(y), std::llround(x));
+                    } else if (method == "bilinear" || method == "linear") {
+                        const int64_t x0 = static_cast<int64_t>(std::floor(x)), y0 = static_cast<int64_t>(std::floor(y));
+                        const double fx = x - x0, fy = y - y0;
+                        s = (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x0 + 1)) +
+                            fy * ((1 - fx) * at(y0 + 1, x0) + fx * at(y0 + 1, x0 + 1));
+                    } else {
+                        const int64_t x0 = static_cast<int64_t>(std::floor(x)), y0 = static_cast<int64_t>(std::floor(y));
+                        s = 0;
+                        for (int64_t r = y0 - 1; r <= y0 + 2; ++r)
+                            for (int64_t c = x0 - 1; c <= x0 + 2; ++c) s += keys(y - r) * keys(x - c) * at(r, c);
+                    }
+                }
+                out.v[(ch * out.rows + i - 1) * out.cols + j - 1] = s;
+            }
+    }
+    return out;
+}
+
+}  // namespace warp_reference
