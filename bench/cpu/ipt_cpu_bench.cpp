@@ -476,6 +476,9 @@ struct CaseDef {
     // Builds the case for one size, or returns false when the case does not
     // run at that size.
     std::function<bool(Case&, Holder&, const Inputs&, const Options&)> build;
+    // An operator that may have no CPU implementation yet: the case is then
+    // skipped with a note (empty: always implemented).
+    std::string op;
 };
 
 std::string sq(int64_t n) { return std::to_string(n) + "^2"; }
@@ -921,6 +924,445 @@ CaseDef imcomplement_case() {
     return d;
 }
 
+// ---- geometry, filters, histograms and thresholds ------------------------------------
+
+// Counts the values of an OpenIPT uint8 result that differ from OpenCV's by
+// more than `tolerance` (fixed-point weights and rounding differ by one).
+std::string compare_within(const std::vector<uint8_t>& a, const cv::Mat& b, int tolerance) {
+    if (static_cast<int64_t>(a.size()) != static_cast<int64_t>(b.total()))
+        return "size differs (" + std::to_string(a.size()) + " vs " + std::to_string(b.total()) + ")";
+    int64_t far = 0;
+    int worst = 0;
+    const uint8_t* p = b.ptr<uint8_t>();
+    for (size_t i = 0; i < a.size(); ++i) {
+        const int d = std::abs(int(a[i]) - int(p[i]));
+        far += d > tolerance;
+        worst = std::max(worst, d);
+    }
+    return (far ? std::to_string(far) + " differ by more than " + std::to_string(tolerance)
+                : "within " + std::to_string(tolerance)) + " (max|d| " + std::to_string(worst) + ")";
+}
+
+// A case whose operator may not yet have a CPU implementation: main skips it
+// with a note then (CaseDef::op).
+CaseDef pending(CaseDef d, const char* op) {
+    d.op = op;
+    return d;
+}
+
+CaseDef imresize_case(const char* method, double scale) {
+    const std::string m = method;
+    const bool enlarge = scale > 1;
+    const int cv_interp = m == "bicubic" ? cv::INTER_CUBIC : m == "bilinear" ? cv::INTER_LINEAR : cv::INTER_AREA;
+    const char* cv_name = m == "bicubic" ? "INTER_CUBIC" : m == "bilinear" ? "INTER_LINEAR" : "INTER_AREA";
+    CaseDef d;
+    d.name = "imresize-" + m + (enlarge ? "-x2" : "-half");
+    std::string differs;
+    if (m == "box") differs = "the same 2x2 mean; rounding may differ by 1";
+    else if (enlarge && m == "bilinear") differs = "the same kernel; OpenCV's fixed-point weights: values may differ by 1";
+    else if (enlarge) differs = "OpenCV's cubic has a = -0.75, MATLAB's -0.5: a comparable, not the same, result";
+    else differs = "MATLAB widens the kernel when shrinking (antialiasing), OpenCV does not: a comparable, not the same, "
+                   "result";
+    d.compares = "imresize(A, " + std::string(enlarge ? "2" : "0.5") + ", '" + m + "'), A uint8 | cv::resize(A, fx = fy = " +
+                 (enlarge ? "2" : "0.5") + ", " + cv_name + ") (" + differs + ")";
+    d.build = [m, scale, cv_interp](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imresize", {"B"});
+        call.call.image("A", a).numbers("Scale", {scale}).option("method", m);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src, scale, cv_interp](cv::Mat& out) {
+            cv::resize(src, out, cv::Size(), scale, scale, cv_interp);
+        }, o);
+        c.check = [&call, &dst] { return compare_within(call.result<uint8_t>("B"), dst, 1); };
+        c.bytes = static_cast<double>(in.n * in.n) * (1 + scale * scale);
+        return true;
+    };
+    return d;
+}
+
+CaseDef imgaussfilt_case(bool single) {
+    CaseDef d;
+    d.name = std::string("imgaussfilt-") + (single ? "single" : "uint8");
+    d.compares = std::string("imgaussfilt(A, 2), A ") + (single ? "single" : "uint8") +
+                 " (9x9 kernel, replicate padding) | cv::GaussianBlur(A, 9x9, 2, BORDER_REPLICATE) (the same kernel" +
+                 (single ? ")" : "; OpenCV's fixed-point uint8 arithmetic: values may differ by 1)");
+    d.build = [single](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const cv::Mat src = single ? in.f32 : in.u8;
+        const ipt::Image& a = h.image(upload_mat(src, single ? IPT_SINGLE : IPT_UINT8));
+        IptCall& call = h.call("ipt.imgaussfilt", {"B"});
+        call.call.image("A", a).numbers("sigma", {2});
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        c.cv = cv_side(dst, [src](cv::Mat& out) {
+            cv::GaussianBlur(src, out, cv::Size(9, 9), 2, 2, cv::BORDER_REPLICATE);
+        }, o);
+        if (single) c.check = [&call, &dst] { return compare_float(call.result<float>("B"), dst); };
+        else c.check = [&call, &dst] { return compare_within(call.result<uint8_t>("B"), dst, 1); };
+        c.bytes = (single ? 8.0 : 2.0) * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef imboxfilt_case(int k) {
+    CaseDef d;
+    d.name = "imboxfilt-" + std::to_string(k);
+    d.compares = "imboxfilt(A, " + std::to_string(k) + "), A uint8, replicate padding | cv::boxFilter(A, CV_8U, " +
+                 std::to_string(k) + "x" + std::to_string(k) + ", normalize, BORDER_REPLICATE) (the same mean; "
+                 "rounding may differ by 1)";
+    d.build = [k](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imboxfilt", {"B"});
+        call.call.image("A", a).numbers("filterSize", {double(k)});
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src, k](cv::Mat& out) {
+            cv::boxFilter(src, out, CV_8U, cv::Size(k, k), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
+        }, o);
+        c.check = [&call, &dst] { return compare_within(call.result<uint8_t>("B"), dst, 1); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+// imgradientxy / imgradient with Sobel on a single image: MATLAB's Gx is
+// right minus left and Gy bottom minus top, as OpenCV's Sobel dx and dy.
+CaseDef gradient_case(bool magnitude) {
+    CaseDef d;
+    d.name = magnitude ? "imgradient-sobel" : "imgradientxy-sobel";
+    d.compares = magnitude
+        ? "imgradient(I, 'sobel'), I single, Gmag only | cv::Sobel dx and dy (CV_32F, 3x3, BORDER_REPLICATE) and "
+          "cv::magnitude (the same definition)"
+        : "[Gx, Gy] = imgradientxy(I, 'sobel'), I single | cv::Sobel dx and dy (CV_32F, 3x3, BORDER_REPLICATE) "
+          "(the same definition; Gx compared)";
+    d.build = [magnitude](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.f32, IPT_SINGLE));
+        const char* first = magnitude ? "Gmag" : "Gx";
+        IptCall& call = h.call(magnitude ? "ipt.imgradient" : "ipt.imgradientxy",
+                               magnitude ? std::vector<std::string>{"Gmag"} : std::vector<std::string>{"Gx", "Gy"});
+        call.call.image("I", a).option("method", "sobel");
+        call.attach(c);
+        cv::Mat& gx = h.mat();
+        cv::Mat& gy = h.mat();
+        cv::Mat& mag = h.mat();
+        const cv::Mat src = in.f32;
+        Side s;
+        if (!o.cv_reuse_dst) s.prepare = [&gx, &gy, &mag] { gx.release(); gy.release(); mag.release(); };
+        s.run = [src, magnitude, &gx, &gy, &mag] {
+            cv::Sobel(src, gx, CV_32F, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
+            cv::Sobel(src, gy, CV_32F, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+            if (magnitude) cv::magnitude(gx, gy, mag);
+        };
+        c.cv = s;
+        c.check = [&call, &gx, &mag, magnitude, first] {
+            return compare_float(call.result<float>(first), magnitude ? mag : gx);
+        };
+        c.bytes = (magnitude ? 8.0 : 12.0) * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef imhist_case() {
+    CaseDef d;
+    d.name = "imhist";
+    d.compares = "imhist(I), I uint8, 256 bins (double counts) | cv::calcHist(I, 256 bins over [0, 256)) (float counts)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imhist", {"counts"});
+        call.call.image("I", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src](cv::Mat& out) {
+            const int channels[] = {0};
+            const int bins[] = {256};
+            const float range[] = {0, 256};
+            const float* ranges[] = {range};
+            cv::calcHist(&src, 1, channels, cv::Mat(), out, 1, bins, ranges);
+        }, o);
+        c.check = [&call, &dst] {
+            const std::vector<double> counts = call.result<double>("counts");
+            if (counts.size() != dst.total()) return std::string("size differs");
+            int64_t bad = 0;
+            for (size_t i = 0; i < counts.size(); ++i) bad += counts[i] != double(dst.ptr<float>()[i]);
+            return bad ? std::to_string(bad) + " of 256 bins differ" : std::string("equal");
+        };
+        c.bytes = static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef histeq_case() {
+    CaseDef d;
+    d.name = "histeq";
+    d.compares = "histeq(I), I uint8 (64 target levels, MATLAB's nearest-cumulative mapping) | cv::equalizeHist(I) "
+                 "(256 levels, scaled cumulative histogram): different definitions, outputs not compared";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.smooth8, IPT_UINT8));
+        IptCall& call = h.call("ipt.histeq", {"J"});
+        call.call.image("I", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.smooth8;
+        c.cv = cv_side(dst, [src](cv::Mat& out) { cv::equalizeHist(src, out); }, o);
+        c.check = [] { return std::string("not compared (definitions differ)"); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef graythresh_case() {
+    CaseDef d;
+    d.name = "graythresh";
+    d.compares = "graythresh(I), I uint8 (9x9 box-blurred noise) | cv::threshold(I, THRESH_BINARY | THRESH_OTSU) "
+                 "(the same Otsu level; OpenCV also writes the binary image): 255*T against OpenCV's level";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.smooth8, IPT_UINT8));
+        IptCall& call = h.call("ipt.graythresh", {"T"});
+        call.call.image("I", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        auto level = std::make_shared<double>(0);
+        const cv::Mat src = in.smooth8;
+        c.cv = cv_side(dst, [src, level](cv::Mat& out) {
+            *level = cv::threshold(src, out, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        }, o);
+        c.check = [&call, level] {
+            const double t = call.result<double>("T").at(0) * 255;
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "%s (255*T %.4g, OpenCV %.4g)", std::abs(t - *level) < 1e-9 ? "equal" : "differ",
+                          t, *level);
+            return std::string(buf);
+        };
+        c.bytes = static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef integral_case() {
+    CaseDef d;
+    d.name = "integralImage";
+    d.compares = "integralImage(I), I uint8 -> double (m+1)x(n+1) | cv::integral(I, CV_64F) (the same table)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.integralimage", {"J"});
+        call.call.image("I", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src](cv::Mat& out) { cv::integral(src, out, CV_64F); }, o);
+        c.check = [&call, &dst] { return compare_exact(call.result<double>("J"), dst); };
+        c.bytes = static_cast<double>(in.n * in.n) + 8.0 * static_cast<double>((in.n + 1) * (in.n + 1));
+        return true;
+    };
+    return d;
+}
+
+CaseDef padarray_case(bool replicate, int p) {
+    CaseDef d;
+    d.name = std::string("padarray-") + (replicate ? "replicate" : "constant");
+    d.compares = "padarray(A, [" + std::to_string(p) + " " + std::to_string(p) + "], " +
+                 (replicate ? "'replicate'" : "0") + "), A uint8 | cv::copyMakeBorder(A, " + std::to_string(p) +
+                 " on each side, " + (replicate ? "BORDER_REPLICATE" : "BORDER_CONSTANT 0") + ") (the same array)";
+    d.build = [replicate, p](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.padarray", {"B"});
+        call.call.image("A", a).numbers("padsize", {double(p), double(p)}).option("method", replicate ? "replicate" : "constant");
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        c.cv = cv_side(dst, [src, p, replicate](cv::Mat& out) {
+            cv::copyMakeBorder(src, out, p, p, p, p, replicate ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT, cv::Scalar(0));
+        }, o);
+        c.check = [&call, &dst] { return compare_exact(call.result<uint8_t>("B"), dst); };
+        c.bytes = static_cast<double>(in.n * in.n) + static_cast<double>((in.n + 2 * p) * (in.n + 2 * p));
+        return true;
+    };
+    return d;
+}
+
+// The bounding box of the forward affine map m (2x3, 0-based pixel
+// coordinates) of a rows x cols image, and m shifted to start at 0.
+cv::Size fit_affine(cv::Mat& m, int rows, int cols) {
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (double u : {0.0, double(cols - 1)})
+        for (double v : {0.0, double(rows - 1)}) {
+            const double x = m.at<double>(0, 0) * u + m.at<double>(0, 1) * v + m.at<double>(0, 2);
+            const double y = m.at<double>(1, 0) * u + m.at<double>(1, 1) * v + m.at<double>(1, 2);
+            x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+        }
+    m.at<double>(0, 2) -= std::floor(x0);
+    m.at<double>(1, 2) -= std::floor(y0);
+    return cv::Size(static_cast<int>(std::floor(x1) - std::floor(x0)) + 1, static_cast<int>(std::floor(y1) - std::floor(y0)) + 1);
+}
+
+CaseDef imrotate_case() {
+    CaseDef d;
+    d.name = "imrotate-bilinear";
+    d.compares = "imrotate(A, 30, 'bilinear'), A uint8, loose bounding box | cv::warpAffine(A, getRotationMatrix2D(30) "
+                 "moved to the bounding box, INTER_LINEAR, BORDER_CONSTANT 0) (a comparable, not the same, grid and "
+                 "border: not compared)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imrotate", {"J"});
+        call.call.image("I", a).number("angle", 30).option("method", "bilinear");
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(0, 0), 30, 1);
+        const cv::Size size = fit_affine(m, src.rows, src.cols);
+        c.cv = cv_side(dst, [src, m, size](cv::Mat& out) {
+            cv::warpAffine(src, out, m, size, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+        }, o);
+        c.check = [] { return std::string("not compared"); };
+        c.bytes = static_cast<double>(in.n * in.n) + static_cast<double>(size.area());
+        return true;
+    };
+    return d;
+}
+
+// imwarp's T (row vector convention [x y 1] = [u v 1] * T) as OpenCV's
+// forward matrix (column vectors), both over pixel coordinates.
+CaseDef imwarp_case(bool projective) {
+    static const double affine[9] = {1.05, 0.28, 0, -0.28, 1.05, 0, 12, -7, 1};
+    static const double persp[9] = {1.0, 0.1, 0.0002, -0.1, 1.0, 0.0001, 12, -7, 1};
+    const double* t = projective ? persp : affine;
+    CaseDef d;
+    d.name = projective ? "imwarp-projective" : "imwarp-affine";
+    d.compares = std::string("imwarp(A, ") + (projective ? "projective2d" : "affine2d") +
+                 "(T), 'linear'), A uint8, default output view | " +
+                 (projective ? "cv::warpPerspective" : "cv::warpAffine") +
+                 "(A, T', the bounding box, INTER_LINEAR, BORDER_CONSTANT 0) (a comparable, not the same, grid: not "
+                 "compared)";
+    d.build = [t, projective](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imwarp", {"B"});
+        call.call.image("A", a).numbers("T", std::vector<double>(t, t + 9)).option("interp", "linear");
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.u8;
+        cv::Mat m(3, 3, CV_64F);
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) m.at<double>(i, j) = t[j * 3 + i];
+        cv::Size size;
+        if (projective) {
+            std::vector<cv::Point2d> corners{{0, 0}, {double(src.cols - 1), 0}, {0, double(src.rows - 1)},
+                                             {double(src.cols - 1), double(src.rows - 1)}}, mapped;
+            cv::perspectiveTransform(corners, mapped, m);
+            const cv::Rect box = cv::boundingRect(std::vector<cv::Point2f>(mapped.begin(), mapped.end()));
+            cv::Mat shift = (cv::Mat_<double>(3, 3) << 1, 0, -box.x, 0, 1, -box.y, 0, 0, 1);
+            m = shift * m;
+            size = box.size();
+        } else {
+            m = m.rowRange(0, 2).clone();
+            size = fit_affine(m, src.rows, src.cols);
+        }
+        c.cv = cv_side(dst, [src, m, size, projective](cv::Mat& out) {
+            if (projective) cv::warpPerspective(src, out, m, size, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+            else cv::warpAffine(src, out, m, size, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0));
+        }, o);
+        c.check = [] { return std::string("not compared"); };
+        c.bytes = static_cast<double>(in.n * in.n) + static_cast<double>(size.area());
+        return true;
+    };
+    return d;
+}
+
+CaseDef normxcorr2_case(int k) {
+    CaseDef d;
+    d.name = "normxcorr2-" + std::to_string(k);
+    d.compares = "normxcorr2(template, A), A uint8, template its top-left " + std::to_string(k) + "x" + std::to_string(k) +
+                 " block, full size (double) | cv::matchTemplate(A, template, TM_CCOEFF_NORMED) (valid part only, "
+                 "float: a comparable, not the same, result; not compared)";
+    d.build = [k](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        if (in.n < 2 * k) return false;
+        const cv::Mat src = in.u8, tpl = in.u8(cv::Rect(0, 0, k, k)).clone();
+        const ipt::Image& a = h.image(upload_mat(src, IPT_UINT8));
+        const ipt::Image& t = h.image(upload_mat(tpl, IPT_UINT8));
+        IptCall& call = h.call("ipt.normxcorr2", {"C"});
+        call.call.image("template", t).image("A", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        c.cv = cv_side(dst, [src, tpl](cv::Mat& out) { cv::matchTemplate(src, tpl, out, cv::TM_CCOEFF_NORMED); }, o);
+        c.check = [] { return std::string("not compared"); };
+        c.bytes = static_cast<double>(in.n * in.n) + 8.0 * static_cast<double>((in.n + k - 1) * (in.n + k - 1));
+        return true;
+    };
+    return d;
+}
+
+CaseDef adapthisteq_case() {
+    CaseDef d;
+    d.name = "adapthisteq";
+    d.compares = "adapthisteq(I), I uint8, 8x8 tiles, ClipLimit 0.01 | cv::createCLAHE(clipLimit 3.55, 8x8)->apply "
+                 "(about the same clip height; MATLAB interpolates and redistributes its own way: a comparable, not "
+                 "the same, result; not compared)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.smooth8, IPT_UINT8));
+        IptCall& call = h.call("ipt.adapthisteq", {"J"});
+        call.call.image("I", a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.smooth8;
+        // MATLAB clips a bin at the mean bin plus 0.01 of the rest of the
+        // tile's pixels, about 1 + 0.01 * 255 times the mean bin; OpenCV's
+        // limit is that multiple.
+        auto clahe = std::shared_ptr<cv::CLAHE>(cv::createCLAHE(3.55, cv::Size(8, 8)));
+        c.cv = cv_side(dst, [src, clahe](cv::Mat& out) { clahe->apply(src, out); }, o);
+        c.check = [] { return std::string("not compared"); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef imbinarize_adaptive_case() {
+    CaseDef d;
+    d.name = "imbinarize-adaptive";
+    d.compares = "imbinarize(I, 'adaptive'), I uint8 (adaptthresh: local mean over 2*floor(n/16)+1, sensitivity "
+                 "0.5) | cv::adaptiveThreshold(I, ADAPTIVE_THRESH_MEAN_C, THRESH_BINARY, the same window, C = 0) "
+                 "(a comparable, not the same, threshold: not compared)";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        const ipt::Image& a = h.image(upload_mat(in.smooth8, IPT_UINT8));
+        IptCall& call = h.call("ipt.imbinarize", {"BW"});
+        call.call.image("I", a).option("method", "adaptive");
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        const cv::Mat src = in.smooth8;
+        const int window = 2 * static_cast<int>(in.n / 16) + 1;
+        c.cv = cv_side(dst, [src, window](cv::Mat& out) {
+            cv::adaptiveThreshold(src, out, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY, window, 0);
+        }, o);
+        c.check = [] { return std::string("not compared"); };
+        c.bytes = 2.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
+CaseDef stdfilt_case() {
+    CaseDef d;
+    d.name = "stdfilt";
+    d.compares = "stdfilt(I), I uint8, true(3) (double result) | no OpenCV peer";
+    d.build = [](Case& c, Holder& h, const Inputs& in, const Options&) {
+        const ipt::Image& a = h.image(upload_mat(in.u8, IPT_UINT8));
+        IptCall& call = h.call("ipt.stdfilt", {"J"});
+        call.call.image("I", a);
+        call.attach(c);
+        c.bytes = 9.0 * static_cast<double>(in.n * in.n);
+        return true;
+    };
+    return d;
+}
+
 std::vector<CaseDef> all_cases() {
     std::vector<CaseDef> v;
     v.push_back(lut_case());
@@ -943,6 +1385,26 @@ std::vector<CaseDef> all_cases() {
     v.push_back(rgb2gray_case());
     v.push_back(im2double_case());
     v.push_back(imcomplement_case());
+    for (const char* m : {"bicubic", "bilinear", "box"}) v.push_back(imresize_case(m, 0.5));
+    for (const char* m : {"bicubic", "bilinear"}) v.push_back(imresize_case(m, 2));
+    v.push_back(imgaussfilt_case(false));
+    v.push_back(imgaussfilt_case(true));
+    v.push_back(imboxfilt_case(5));
+    v.push_back(gradient_case(false));
+    v.push_back(gradient_case(true));
+    v.push_back(imhist_case());
+    v.push_back(histeq_case());
+    v.push_back(graythresh_case());
+    v.push_back(integral_case());
+    v.push_back(padarray_case(true, 64));
+    v.push_back(padarray_case(false, 64));
+    v.push_back(pending(imrotate_case(), "ipt.imrotate"));
+    v.push_back(pending(imwarp_case(false), "ipt.imwarp"));
+    v.push_back(pending(imwarp_case(true), "ipt.imwarp"));
+    v.push_back(pending(normxcorr2_case(64), "ipt.normxcorr2"));
+    v.push_back(pending(adapthisteq_case(), "ipt.adapthisteq"));
+    v.push_back(pending(imbinarize_adaptive_case(), "ipt.imbinarize"));
+    v.push_back(pending(stdfilt_case(), "ipt.stdfilt"));
     return v;
 }
 
@@ -973,6 +1435,12 @@ std::string json_escape(const std::string& s) {
 }
 
 std::string json_number(double x) { return std::isnan(x) ? "null" : fmt(x, 4); }
+
+bool cpu_implements(const ipt::Context& ctx, const std::string& op) {
+    for (const ipt_impl_info& i : ctx.impls(op.c_str()))
+        if (i.plugin && std::string(i.plugin) == "cpu") return true;
+    return false;
+}
 
 void print_header_row() {
     std::printf("| case | size | OpenIPT variant | OpenIPT ms | (in plugin) | OpenCV ms | ratio | ratio of minima | "
@@ -1060,6 +1528,11 @@ int main(int argc, char** argv) {
                 c.name = d.name;
                 c.size_label = sq(n);
                 Holder h;
+                if (o.run_ipt && !d.op.empty() && !cpu_implements(ctx, d.op)) {
+                    std::printf("| %s | %s | skipped: %s has no implementation loaded (the peer is not run) |\n",
+                                d.name.c_str(), sq(n).c_str(), d.op.c_str());
+                    continue;
+                }
                 try {
                     if (!d.build(c, h, in, o)) continue;
                     results.push_back(measure(c, o, bandwidth));

@@ -717,6 +717,58 @@ std::vector<Case> bench_cases() {
     add("ipt.edge", "sobel uint8 2048^2").img("I", random_img(IPT_UINT8, n, n)).set("method", "sobel");
     add("ipt.edge", "canny uint8 2048^2").img("I", random_img(IPT_UINT8, n, n)).set("method", "canny");
     add("ipt.dither", "uint8 2048^2").img("I", random_img(IPT_UINT8, n, n));
+    // Geometry, filters and histograms against their NPP counterparts; the
+    // peers compute comparable, not identical, results (npp_peers.cpp says
+    // where the definitions differ).
+    {
+        const Img a8 = random_img(IPT_UINT8, n, n), a32 = random_img(IPT_SINGLE, n, n);
+        for (auto [method, npp] : {std::pair{"bicubic", "cubic"}, {"bilinear", "linear"}}) {
+            add("ipt.imresize", std::string("uint8 2048^2 x0.5 ") + method + " (NPP: no antialiasing)",
+                std::string("resize_u8:") + npp + ",0.5").img("A", a8).set("Scale", "0.5").set("method", method);
+            add("ipt.imresize", std::string("uint8 2048^2 x2 ") + method, std::string("resize_u8:") + npp + ",2")
+                .img("A", a8).set("Scale", "2").set("method", method);
+        }
+        add("ipt.imresize", "uint8 2048^2 x0.5 box (NPP super sampling)", "resize_u8:super,0.5").img("A", a8)
+            .set("Scale", "0.5").set("method", "box");
+        add("ipt.imgaussfilt", "uint8 sigma 2 (9x9) 2048^2 (NPP fixed 9x9)", "gauss_u8:9").img("A", a8).set("sigma", "2");
+        add("ipt.imgaussfilt", "single sigma 2 (9x9) 2048^2 (NPP fixed 9x9)", "gauss_32f:9").img("A", a32).set("sigma", "2");
+        add("ipt.imboxfilt", "uint8 5x5 2048^2", "box_u8:5").img("A", a8).set("filterSize", "5");
+        add("ipt.imgradientxy", "single sobel 2048^2", "sobelxy_32f").img("I", a32).set("method", "sobel");
+        add("ipt.imgradient", "single sobel Gmag+Gdir 2048^2", "gradient_32f").img("I", a32).set("method", "sobel");
+        add("ipt.imhist", "uint8 256 bins 2048^2 (NPP int32 counts)", "hist_u8").img("I", a8);
+        add("ipt.integralimage", "uint8 2048^2 (NPP int32 sums)", "integral_u8").img("I", a8);
+        add("ipt.padarray", "uint8 2048^2 +64 replicate", "pad_u8:replicate,64").img("A", a8).set("padsize", "[64 64]")
+            .set("method", "replicate");
+        add("ipt.padarray", "uint8 2048^2 +64 constant 0", "pad_u8:constant,64").img("A", a8).set("padsize", "[64 64]");
+        // [513 513 1023 1023] touches pixels 513..1536 of each dimension.
+        add("ipt.imcrop", "uint8 1024^2 of 2048^2", "crop_u8:512,512,1024,1024").img("I", a8)
+            .set("rect", "[513 513 1023 1023]");
+        // Operators that may not be implemented yet: their rows say so and the
+        // peer is not run.
+        const std::string affine = "1.05,0.28,0,-0.28,1.05,0,12,-7,1";
+        const std::string persp = "1,0.1,0.0002,-0.1,1,0.0001,12,-7,1";
+        auto matrix = [](std::string t) {
+            for (char& ch : t)
+                if (ch == ',') ch = ' ';
+            return "[" + t + "]";
+        };
+        add("ipt.imrotate", "uint8 30 deg bilinear loose 2048^2", "rotate_u8:linear,30").img("I", a8).set("angle", "30")
+            .set("method", "bilinear");
+        add("ipt.imwarp", "uint8 affine linear 2048^2", "warp_affine_u8:linear," + affine).img("A", a8)
+            .set("T", matrix(affine)).set("interp", "linear");
+        add("ipt.imwarp", "uint8 projective linear 2048^2", "warp_persp_u8:linear," + persp).img("A", a8)
+            .set("T", matrix(persp)).set("interp", "linear");
+        // A first: the peer's source; the template is A's top-left block.
+        {
+            Img tpl;
+            tpl.dtype = IPT_UINT8;
+            tpl.rows = tpl.cols = 64;
+            for (int64_t r = 0; r < 64; ++r)
+                for (int64_t c = 0; c < 64; ++c) tpl.bytes.push_back(a8.bytes[r * n + c]);
+            add("ipt.normxcorr2", "uint8 64x64 in 2048^2 (NPP float)", "xcorr_u8:64").img("A", a8).img("template", tpl);
+        }
+        add("ipt.adapthisteq", "uint8 8x8 tiles 2048^2 (no NPP peer)").img("I", a8);
+    }
     // Class and colour conversions: NPP where it has the function, else the
     // copy bandwidth at 8192^2 is the measure.
     {
@@ -895,7 +947,8 @@ int main(int argc, char** argv) {
             const ipt_impl_desc* gi = find_impl(&cuda, c.op.c_str(), c.variant.c_str());
             Row row{c.op, c.label, -1, -1, 0, 0, {}, ""};
             if (!gi) {
-                row.note = "not implemented";
+                row.note = "not implemented by libipt_cuda" + std::string(c.peer.empty() ? "" : "; peer not run");
+                std::printf("BENCH %-16s %-34s skipped: %s\n", c.op.c_str(), c.label.c_str(), row.note.c_str());
                 rows.push_back(row);
                 continue;
             }

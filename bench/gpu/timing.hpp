@@ -52,8 +52,15 @@ struct PeerTime {
 
 // NPP peers (npp_peers.cpp; empty results when built without NPP).
 // key: the peer case ("lut_u8", "mean_u8", "filter7_32f", "prewitt_u8",
-// "median_u8_<k>", "max_u8_<k>", "pba_u8"); src is a device image of rows x
-// cols (uint8, or float for filter7_32f), tightly packed.
+// "median_u8_<k>", "max_u8_<k>", "pba_u8", "gray_u8", "hsv_u8", "ycbcr_u8"),
+// or one with arguments after a colon: "resize_u8:<nearest|linear|cubic|
+// super>,<scale>", "gauss_u8:<k>", "gauss_32f:<k>", "box_u8:<k>",
+// "sobelxy_32f", "gradient_32f", "hist_u8", "integral_u8",
+// "pad_u8:<replicate|constant>,<p>", "crop_u8:<row0>,<col0>,<rows>,<cols>",
+// "rotate_u8:<interp>,<degrees>", "warp_affine_u8:<interp>,<T 9 values row by
+// row>", "warp_persp_u8:<interp>,<T>", "xcorr_u8:<m>" (template: src's
+// top-left m x m block); src is a device image of rows x cols (uint8, or
+// float for the _32f keys), tightly packed.
 PeerTime run_npp_peer(const std::string& key, const void* src, int rows, int cols, cudaStream_t stream,
                       int warmup, int runs);
 bool npp_available();
