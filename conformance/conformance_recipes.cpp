@@ -1506,6 +1506,38 @@ OpRecipe histeq_recipe() {
     return r;
 }
 
+// ---- correlation and adaptive noise removal: normxcorr2, wiener2 --------
+
+OpRecipe wiener2_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : kImage) {
+            const ImageSpec a = spec(d, 29, 31);
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {5, 5})}));
+            // Even windows reach one more row and column forward.
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {2, 4})}));
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {1, 7}), float_arg("noise", 0.01)}));
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {41, 3})}));  // taller than I
+            // [1 1]: zero variance and zero noise, 0/0 everywhere.
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {1, 1})}));
+            out.push_back(make_case({image_arg("I", a), float_arg("noise", 0)}));
+            out.push_back(make_case({image_arg("I", a), float_arg("noise", 1e6)}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 19, Fill::Max))}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 19, Fill::Min)), floats_arg("size", {3, 2})}));
+            out.push_back(make_case({image_arg("I", spec(d, 29, 31, Fill::Levels, 2))}));
+            out.push_back(make_case({image_arg("I", spec(d, 29, 31, Fill::Constant))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
+                out.push_back(make_case({image_arg("I", spec(d, 29, 31, f))}));
+            out.push_back(make_case({image_arg("I", spec(d, 29, 31, Fill::Random, -0.25, 1.25)), floats_arg("size", {4, 3})}));
+        }
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1538,6 +1570,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         // Histograms and thresholds.
         {"ipt.imhist", imhist_recipe},         {"ipt.otsuthresh", otsuthresh_recipe},
         {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
+        // Correlation and adaptive noise removal.
+        {"ipt.wiener2", wiener2_recipe},
     };
     return table;
 }
