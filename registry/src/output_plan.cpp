@@ -59,6 +59,7 @@
 #include "common/ops/imhist.hpp"
 #include "common/ops/otsuthresh.hpp"
 // Correlation and adaptive noise removal (normxcorr2, wiener2).
+#include "common/ops/normxcorr2.hpp"
 #include "common/ops/wiener2.hpp"
 #include "internal.hpp"
 
@@ -291,6 +292,11 @@ const std::map<std::string, Planner, std::less<>>& planners() {
              out("T", IPT_DOUBLE, p.t_rows, p.t_cols);
          }},
         // Correlation and adaptive noise removal (normxcorr2, wiener2).
+        {"ipt.normxcorr2",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Normxcorr2Plan p = fe::plan_normxcorr2(a);
+             out("C", IPT_DOUBLE, p.out_rows, p.out_cols);
+         }},
         {"ipt.wiener2",
          [](const KernelArgs& a, Expect& out) {
              const fe::Wiener2Plan p = fe::plan_wiener2(a);
