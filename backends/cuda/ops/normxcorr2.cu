@@ -24,7 +24,7 @@ template <class A>
 __global__ void a_stats(const A* __restrict__ a, int64_t n, double* out) {
     __shared__ double lo[kBlock];
     __shared__ int fin[kBlock];
-    double m = CUDART_INF;
+    double m = __longlong_as_double(0x7FF0000000000000LL);  // +Inf
     int f = 1;
     for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
         const double v = static_cast<double>(a[i]);
