@@ -1609,6 +1609,86 @@ OpRecipe histeq_recipe() {
     return r;
 }
 
+// ---- correlation and adaptive noise removal: normxcorr2, wiener2 --------
+
+OpRecipe normxcorr2_recipe() {
+    OpRecipe r;
+    r.main = "template";
+    r.primary = [](const ImageSpec& t) {
+        // A a little larger than the template; a template larger than the
+        // shapes' largest stands for the large case: a 16x16 template over
+        // that image (the window sums are direct, m*n per output).
+        if (t.rows * t.cols > 130 * 97)
+            return make_case({image_arg("template", spec(t.dtype, 16, 16)), image_arg("A", t)});
+        return make_case({image_arg("template", t), image_arg("A", spec(t.dtype, t.rows + 3, t.cols + 5))});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : kAll) {
+            const ImageSpec a = spec(d, 29, 31);
+            out.push_back(make_case({image_arg("template", spec(d, 5, 4)), image_arg("A", a)}));
+            out.push_back(make_case({image_arg("template", spec(d, 29, 31)), image_arg("A", a)}));  // A's size
+            out.push_back(make_case({image_arg("template", spec(d, 1, 6)), image_arg("A", spec(d, 1, 40))}));
+            out.push_back(make_case({image_arg("template", spec(d, 7, 1)), image_arg("A", spec(d, 40, 1))}));
+            // Windows with no variance, and few levels (exact zeros in the sums).
+            out.push_back(make_case({image_arg("template", spec(d, 3, 3)), image_arg("A", spec(d, 29, 31, Fill::Constant))}));
+            out.push_back(make_case({image_arg("template", spec(d, 4, 2, Fill::Levels, 2)),
+                                     image_arg("A", spec(d, 29, 31, Fill::Levels, 2))}));
+            out.push_back(make_case({image_arg("template", spec(d, 3, 5)), image_arg("A", spec(d, 17, 19, Fill::Max))}));
+            out.push_back(make_case({image_arg("template", spec(d, 3, 5)), image_arg("A", spec(d, 17, 19, Fill::Min))}));
+            CaseSpec larger = make_case({image_arg("template", spec(d, 9, 4)), image_arg("A", spec(d, 8, 30))});
+            larger.expect_error = true;
+            out.push_back(larger);
+        }
+        // Signed data with negative values is shifted by its minimum.
+        for (ipt_dtype d : {IPT_INT16, IPT_INT32, IPT_SINGLE, IPT_DOUBLE})
+            out.push_back(make_case({image_arg("template", spec(d, 6, 5, Fill::Random, -3, 1)),
+                                     image_arg("A", spec(d, 23, 29, Fill::Random, -2, 2))}));
+        // Mixed classes.
+        out.push_back(make_case({image_arg("template", spec(IPT_UINT8, 5, 5)), image_arg("A", spec(IPT_DOUBLE, 29, 31))}));
+        out.push_back(make_case({image_arg("template", spec(IPT_SINGLE, 4, 6)), image_arg("A", spec(IPT_UINT16, 29, 31))}));
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::NaN, Fill::Inf}) {
+                CaseSpec bad = make_case({image_arg("template", spec(d, 3, 3)), image_arg("A", spec(d, 29, 31, f))});
+                bad.expect_error = true;
+                out.push_back(bad);
+            }
+        CaseSpec one = make_case({image_arg("template", spec(IPT_DOUBLE, 1, 1)), image_arg("A", spec(IPT_DOUBLE, 5, 5))});
+        one.expect_error = true;
+        out.push_back(one);
+    };
+    return r;
+}
+
+OpRecipe wiener2_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : kImage) {
+            const ImageSpec a = spec(d, 29, 31);
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {5, 5})}));
+            // Even windows reach one more row and column forward.
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {2, 4})}));
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {1, 7}), float_arg("noise", 0.01)}));
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {41, 3})}));  // taller than I
+            // [1 1]: zero variance and zero noise, 0/0 everywhere.
+            out.push_back(make_case({image_arg("I", a), floats_arg("size", {1, 1})}));
+            out.push_back(make_case({image_arg("I", a), float_arg("noise", 0)}));
+            out.push_back(make_case({image_arg("I", a), float_arg("noise", 1e6)}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 19, Fill::Max))}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 19, Fill::Min)), floats_arg("size", {3, 2})}));
+            out.push_back(make_case({image_arg("I", spec(d, 29, 31, Fill::Levels, 2))}));
+            out.push_back(make_case({image_arg("I", spec(d, 29, 31, Fill::Constant))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
+                out.push_back(make_case({image_arg("I", spec(d, 29, 31, f))}));
+            out.push_back(make_case({image_arg("I", spec(d, 29, 31, Fill::Random, -0.25, 1.25)), floats_arg("size", {4, 3})}));
+        }
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1644,6 +1724,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         // Histograms and thresholds.
         {"ipt.imhist", imhist_recipe},         {"ipt.otsuthresh", otsuthresh_recipe},
         {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
+        // Correlation and adaptive noise removal.
+        {"ipt.normxcorr2", normxcorr2_recipe}, {"ipt.wiener2", wiener2_recipe},
     };
     return table;
 }

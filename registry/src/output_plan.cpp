@@ -62,6 +62,9 @@
 #include "common/ops/histeq.hpp"
 #include "common/ops/imhist.hpp"
 #include "common/ops/otsuthresh.hpp"
+// Correlation and adaptive noise removal (normxcorr2, wiener2).
+#include "common/ops/normxcorr2.hpp"
+#include "common/ops/wiener2.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -308,6 +311,18 @@ const std::map<std::string, Planner, std::less<>>& planners() {
              const fe::HisteqPlan p = fe::plan_histeq_output(a);
              out("J", p.out_dtype, p.I->rows, p.I->cols, p.channels);
              out("T", IPT_DOUBLE, p.t_rows, p.t_cols);
+         }},
+        // Correlation and adaptive noise removal (normxcorr2, wiener2).
+        {"ipt.normxcorr2",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Normxcorr2Plan p = fe::plan_normxcorr2(a);
+             out("C", IPT_DOUBLE, p.out_rows, p.out_cols);
+         }},
+        {"ipt.wiener2",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::Wiener2Plan p = fe::plan_wiener2(a);
+             out("J", p.dtype, p.rows, p.cols);
+             out("noise_out", IPT_DOUBLE, 1, 1);
          }},
     };
     return table;
