@@ -58,6 +58,8 @@
 #include "common/ops/histeq.hpp"
 #include "common/ops/imhist.hpp"
 #include "common/ops/otsuthresh.hpp"
+// Thresholds (multithresh, imbinarize, adaptthresh).
+#include "common/ops/imbinarize.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -287,6 +289,12 @@ const std::map<std::string, Planner, std::less<>>& planners() {
              const fe::HisteqPlan p = fe::plan_histeq_output(a);
              out("J", p.out_dtype, p.I->rows, p.I->cols, p.channels);
              out("T", IPT_DOUBLE, p.t_rows, p.t_cols);
+         }},
+        // Thresholds (multithresh, imbinarize, adaptthresh).
+        {"ipt.imbinarize",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImbinarizePlan p = fe::plan_imbinarize(a);
+             out("BW", IPT_LOGICAL, p.rows, p.cols);
          }},
     };
     return table;
