@@ -1506,6 +1506,48 @@ OpRecipe histeq_recipe() {
     return r;
 }
 
+// ---- thresholds: multithresh, imbinarize, adaptthresh ---------------------
+
+// 'global' for the classes graythresh counts; 32-bit integers take a given T.
+OpRecipe imbinarize_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) {
+        if (i.dtype == IPT_INT32 || i.dtype == IPT_UINT32) {
+            const bool empty = i.rows * i.cols == 0;  // T is never empty: a scalar then
+            return make_case({image_arg("I", i), image_arg("T", spec(IPT_DOUBLE, empty ? 1 : i.rows, empty ? 1 : i.cols))});
+        }
+        return make_case({image_arg("I", i)});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC)) {
+            // A matrix T of either class, a scalar T, and levels on the values.
+            for (ipt_dtype t : {IPT_DOUBLE, IPT_SINGLE})
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65)), image_arg("T", spec(t, 63, 65))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 5)),
+                                     image_arg("T", values_spec(IPT_DOUBLE, 1, 1, {0.25}, "a quarter"))}));
+            out.push_back(make_case({image_arg("I", spec(d, 0, 4)), image_arg("T", spec(IPT_DOUBLE, 1, 1))}));
+            if (d == IPT_INT32 || d == IPT_UINT32) continue;
+            out.push_back(make_case({image_arg("I", every_value(d)),
+                                     image_arg("T", values_spec(IPT_SINGLE, 1, 1, {0.5}, "a half"))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), text_arg("method", "global")}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 2))}));
+            out.push_back(make_case({image_arg("I", spec(d, 0, 4))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::NaN)), image_arg("T", spec(d, 63, 65))}));
+        }
+        // Declined: 'adaptive' (no implementation yet).
+        out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 63, 65)), text_arg("method", "adaptive"),
+                                 float_arg("Sensitivity", 0.4), text_arg("ForegroundPolarity", "dark")}));
+        CaseSpec wrong = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), image_arg("T", spec(IPT_DOUBLE, 23, 17))});
+        wrong.expect_error = true;
+        out.push_back(wrong);
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1538,6 +1580,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         // Histograms and thresholds.
         {"ipt.imhist", imhist_recipe},         {"ipt.otsuthresh", otsuthresh_recipe},
         {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
+        // Thresholds (multithresh, imbinarize, adaptthresh).
+        {"ipt.imbinarize", imbinarize_recipe},
     };
     return table;
 }
