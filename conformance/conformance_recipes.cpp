@@ -1538,12 +1538,46 @@ OpRecipe imbinarize_recipe() {
             out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25))}));
             out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::NaN)), image_arg("T", spec(d, 63, 65))}));
         }
-        // Declined: 'adaptive' (no implementation yet).
-        out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 63, 65)), text_arg("method", "adaptive"),
-                                 float_arg("Sensitivity", 0.4), text_arg("ForegroundPolarity", "dark")}));
+        // 'adaptive': adaptthresh's T, compared as a given T is.
+        for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC)) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), text_arg("method", "adaptive")}));
+            out.push_back(make_case({image_arg("I", spec(d, 130, 97, Fill::Synthetic)), text_arg("method", "adaptive"),
+                                     float_arg("Sensitivity", 0.4), text_arg("ForegroundPolarity", "dark")}));
+        }
+        for (double s : {0.0, 0.7, 1.0})
+            out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 63, 65, Fill::Levels, 4)),
+                                     text_arg("method", "adaptive"), float_arg("Sensitivity", s)}));
         CaseSpec wrong = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), image_arg("T", spec(IPT_DOUBLE, 23, 17))});
         wrong.expect_error = true;
         out.push_back(wrong);
+    };
+    return r;
+}
+
+OpRecipe adaptthresh_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC)) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), float_arg("sensitivity", 0.2),
+                                     floats_arg("NeighborhoodSize", {7, 3})}));
+            out.push_back(make_case({image_arg("I", spec(d, 130, 97, Fill::Synthetic)),
+                                     text_arg("ForegroundPolarity", "dark")}));
+        }
+        for (double s : {0.0, 0.45, 1.0})
+            for (const char* p : {"bright", "dark"})
+                out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::Random, -0.25, 1.25)),
+                                         float_arg("sensitivity", s), text_arg("ForegroundPolarity", p)}));
+        // Windows larger than the image, a scalar size, one row and column.
+        for (const std::vector<double>& n : std::vector<std::vector<double>>{{1}, {5}, {1, 31}, {99, 1}, {201, 201}})
+            out.push_back(make_case({image_arg("I", spec(IPT_UINT16, 41, 37)), floats_arg("NeighborhoodSize", n)}));
+        // Declined: the other statistics.
+        for (const char* st : {"median", "gaussian"})
+            out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), text_arg("Statistic", st)}));
+        CaseSpec even = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), floats_arg("NeighborhoodSize", {4, 3})});
+        even.expect_error = true;
+        out.push_back(even);
     };
     return r;
 }
@@ -1581,7 +1615,7 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.imhist", imhist_recipe},         {"ipt.otsuthresh", otsuthresh_recipe},
         {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
         // Thresholds (multithresh, imbinarize, adaptthresh).
-        {"ipt.imbinarize", imbinarize_recipe},
+        {"ipt.imbinarize", imbinarize_recipe}, {"ipt.adaptthresh", adaptthresh_recipe},
     };
     return table;
 }

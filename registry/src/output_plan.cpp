@@ -59,6 +59,7 @@
 #include "common/ops/imhist.hpp"
 #include "common/ops/otsuthresh.hpp"
 // Thresholds (multithresh, imbinarize, adaptthresh).
+#include "common/ops/adaptthresh.hpp"
 #include "common/ops/imbinarize.hpp"
 #include "internal.hpp"
 
@@ -295,6 +296,11 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::ImbinarizePlan p = fe::plan_imbinarize(a);
              out("BW", IPT_LOGICAL, p.rows, p.cols);
+         }},
+        {"ipt.adaptthresh",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::AdaptthreshPlan p = fe::plan_adaptthresh(a);
+             out("T", IPT_DOUBLE, p.rows, p.cols);
          }},
     };
     return table;

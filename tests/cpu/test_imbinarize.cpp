@@ -99,7 +99,6 @@ TEST(Imbinarize, Refusals) {
     IPT_EXPECT_ERROR(binarize(I, &wrong), IPT_ERR_INVALID_ARGUMENT, "'T'");
     const ipt::Image integer = image<uint8_t>(1, 1, {1});
     IPT_EXPECT_ERROR(binarize(I, &integer), IPT_ERR_INVALID_ARGUMENT, "'T'");
-    IPT_EXPECT_ERROR(binarize(I, nullptr, "adaptive"), IPT_ERR_UNSUPPORTED, "adaptive");
     IPT_EXPECT_ERROR(binarize(image<int32_t>(1, 1, {1})), IPT_ERR_UNSUPPORTED, "32-bit");
 }
 

@@ -1,10 +1,13 @@
-// ipt.imbinarize's front-end: BW = imbinarize(I), imbinarize(I, 'global')
-// and imbinarize(I, T) (docs/matlab-semantics.md#imbinarize). T is on the
+// ipt.imbinarize's front-end: BW = imbinarize(I), imbinarize(I, 'global'),
+// imbinarize(I, 'adaptive', ...) and imbinarize(I, T)
+// (docs/matlab-semantics.md#imbinarize). T is on the
 // [0,1] scale; an element is true when I > lo + (hi - lo) * T, [lo, hi]
 // being the range of I's class ([0, 1] for single and double), so that the
 // level of every class is one formula. 'global' takes T from graythresh
-// (256 bins of im2uint8 values, Otsu's arithmetic on the host); a given T is
-// a scalar or a matrix of I's size, single or double. Every backend forms
+// (256 bins of im2uint8 values, Otsu's arithmetic on the host), 'adaptive'
+// from adaptthresh(I, Sensitivity, 'ForegroundPolarity', p) with its default
+// neighbourhood (ops/adaptthresh.hpp); a given T is a scalar or a matrix of
+// I's size, single or double. Every backend forms
 // the level in double in this order with no fused multiply-add, so the
 // logical output is the same bit for bit everywhere.
 #pragma once
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include "adaptthresh.hpp"
 #include "graythresh.hpp"
 #include "ipt/ipt_plugin.hpp"
 
@@ -26,6 +30,8 @@ struct ImbinarizePlan {
     int32_t t_dtype = IPT_DOUBLE;   // of a given T
     double lo = 0, span = 1;        // the class range's start and hi - lo
     GraythreshPlan global;          // 'global': the histogram of I
+    bool adaptive = false;          // T from adaptthresh (local, double, I's size)
+    AdaptthreshPlan local;
 };
 
 inline void imbinarize_class_range(int32_t dtype, double& lo, double& span) {
@@ -54,11 +60,12 @@ inline ImbinarizePlan plan_imbinarize(const ipt::plugin::KernelArgs& args) {
     p.cols = p.I->cols;
     p.numel = p.rows * p.cols;
     imbinarize_class_range(p.dtype, p.lo, p.span);
-    // Defaults reach the plan as values: method 'global', Sensitivity and
+    // Defaults reach the plan as values (method 'global'); Sensitivity and
     // ForegroundPolarity only matter to 'adaptive'.
     const bool adaptive = args.is("method", "adaptive");
     if (args.present("T")) {
-        if (adaptive) ipt::plugin::invalid("ipt.imbinarize: give either parameter 'T' or method 'adaptive', not both");
+        if (adaptive)
+            ipt::plugin::invalid("ipt.imbinarize: give either parameter 'T' or method 'adaptive', not both");
         p.T = args.image("T");
         p.t_dtype = p.T->dtype;
         if (p.t_dtype != IPT_DOUBLE && p.t_dtype != IPT_SINGLE)
@@ -70,8 +77,12 @@ inline ImbinarizePlan plan_imbinarize(const ipt::plugin::KernelArgs& args) {
                                  std::to_string(p.rows) + "x" + std::to_string(p.cols) + ")");
         return p;
     }
-    if (adaptive)
-        ipt::plugin::unsupported("ipt.imbinarize: method 'adaptive' is not implemented; pass T instead");
+    if (adaptive) {
+        p.adaptive = true;
+        p.local = plan_adaptthresh_for("ipt.imbinarize", p.I, args.number("Sensitivity"),
+                                       args.is("ForegroundPolarity", "bright"), 0, 0);
+        return p;
+    }
     if (p.dtype == IPT_UINT32 || p.dtype == IPT_INT32)
         ipt::plugin::unsupported("ipt.imbinarize: method 'global' does not handle 32-bit integer images");
     p.global.I = p.I;

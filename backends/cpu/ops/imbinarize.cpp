@@ -1,11 +1,13 @@
 // ipt.imbinarize as the front-end plans it (common/ops/imbinarize.hpp):
-// 'global' counts graythresh's 256 bins and forms one level on the host; a
-// given T is one level, or one level per element (imbinarize_level).
+// 'global' counts graythresh's 256 bins and forms one level on the host;
+// 'adaptive' takes adaptthresh's T (common/adaptthresh.hpp); a given or
+// adaptive T is one level, or one level per element (imbinarize_level).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
+#include "common/adaptthresh.hpp"
 #include "common/histogram.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
@@ -43,7 +45,7 @@ void run_imbinarize(const ipt::plugin::KernelArgs& args) {
             ipt::plugin::invalid("ipt.imbinarize: parameter 'I' must be numeric");
         } else {
             const T* in = static_cast<const T*>(plan.I->data);
-            if (!plan.T) {
+            if (!plan.T && !plan.adaptive) {
                 // The plan refuses 'global' for 32-bit integers.
                 if constexpr (!std::is_same_v<T, int32_t> && !std::is_same_v<T, uint32_t>) {
                     std::vector<uint64_t> counts(GraythreshPlan::nbins, 0);
@@ -53,6 +55,13 @@ void run_imbinarize(const ipt::plugin::KernelArgs& args) {
                     const double level = ipt::frontend::imbinarize_global_level(plan, counts.data());
                     binarize(in, bw, plan.numel, [level](int64_t) { return level; });
                 }
+                return;
+            }
+            if (plan.adaptive) {
+                std::vector<double> t(static_cast<size_t>(plan.numel));
+                ipt::cpu::adaptthresh_into(plan.local, t.data());
+                binarize(in, bw, plan.numel,
+                         [&](int64_t i) { return ipt::frontend::imbinarize_level(plan.lo, plan.span, t[i]); });
                 return;
             }
             const bool single = plan.t_dtype == IPT_SINGLE;
