@@ -1,10 +1,13 @@
 // imbinarize as the front-end plans it (common/ops/imbinarize.hpp):
 // 'global' counts graythresh's 256 bins on the device (common/stretchlim.cuh)
-// and forms the level on the host; a given T forms each level on the device
-// with imbinarize_level (rounded products, no fused multiply-add), so the
+// and forms the level on the host; 'adaptive' computes adaptthresh's T on the
+// device (common/adaptthresh.cuh); a given or adaptive T forms each level
+// on the device with imbinarize_level (rounded products, no fused
+// multiply-add), so the
 // comparison matches the CPU reference bit for bit.
 #include <vector>
 
+#include "common/adaptthresh.cuh"
 #include "common/context.hpp"
 #include "common/device.cuh"
 #include "common/op_registry.hpp"
@@ -38,7 +41,11 @@ void run_imbinarize(const ipt::plugin::KernelArgs& args) {
     const int64_t n = plan.numel;
     if (n == 0) return;
     double level = 0;
-    if (!plan.T) {
+    DeviceArray<double> local;
+    if (plan.adaptive) {
+        local = DeviceArray<double>(static_cast<size_t>(n), dev.stream);
+        adaptthresh_async(plan.local, local.get(), dev.stream, "ipt.imbinarize");
+    } else if (!plan.T) {
         std::vector<unsigned> counts(GraythreshPlan::nbins, 0u);
         DeviceArray<unsigned> hist(counts.size(), dev.stream);
         hist.zero();
@@ -53,6 +60,10 @@ void run_imbinarize(const ipt::plugin::KernelArgs& args) {
         using T = decltype(tag);
         if constexpr (std::is_same_v<T, bool>) {
             ipt::plugin::invalid("ipt.imbinarize: parameter 'I' must be numeric");
+        } else if (plan.adaptive) {
+            binarize_given<T, double><<<grid_for(n), kThreads, 0, dev.stream>>>(
+                dptr<const T>(plan.I), local.get(), dptr<bool>(BW), n, 1, plan.lo, plan.span);
+            check_launch("ipt.imbinarize");
         } else if (!plan.T) {
             binarize_level<T><<<grid_for(n), kThreads, 0, dev.stream>>>(dptr<const T>(plan.I), dptr<bool>(BW), n,
                                                                            level);

@@ -1,12 +1,14 @@
 // ipt.imbinarize on Vulkan as the front-end plans it
 // (common/ops/imbinarize.hpp): 'global' counts graythresh's 256 bins on the
 // device (common/stretchlim.cpp), reads them back and forms the level on the
-// host; a given T forms each level in the shader. One elementwise pass then
-// compares (shaders/imbinarize.comp).
+// host; 'adaptive' records adaptthresh's passes (common/adaptthresh.cpp)
+// into a scratch T; a given or adaptive T forms each level in the shader.
+// One elementwise pass then compares (shaders/imbinarize.comp).
 #include <memory>
 #include <vector>
 
 #include "op_support.hpp"
+#include "common/adaptthresh.hpp"
 #include "common/ops/imbinarize.hpp"
 #include "common/stretchlim.hpp"
 
@@ -52,17 +54,25 @@ void run_imbinarize(OpContext& ctx) {
     push.n = int32_t(plan.numel);
     push.lo = plan.lo;
     push.span = plan.span;
-    if (plan.T) {
+    // The histogram is read back before this call's commands are recorded.
+    if (!plan.adaptive && !plan.T) push.level = global_level(ctx, plan);
+    Recorder rec(ctx.device);
+    int32_t t_dtype = plan.t_dtype;
+    if (plan.adaptive) {
+        Buffer* local = rec.scratch(uint64_t(plan.numel) * sizeof(double));
+        record_adaptthresh(ctx, rec, plan.local, local->address);
+        push.t = local->address;
+        push.step = 1;
+        t_dtype = IPT_DOUBLE;
+    } else if (plan.T) {
         push.t = ctx.address(plan.T);
         push.step = plan.t_scalar ? 0 : 1;
-    } else {
-        push.level = global_level(ctx, plan);
     }
+    const bool given = plan.adaptive || plan.T;
     const uint32_t group = ctx.tuning.group_size;
-    VkPipeline pipeline = ctx.pipeline("imbinarize", group, 1,
-                                       {uint32_t(plan.dtype), plan.T ? 1u : 0u, uint32_t(plan.t_dtype)});
+    VkPipeline pipeline =
+        ctx.pipeline("imbinarize", group, 1, {uint32_t(plan.dtype), given ? 1u : 0u, uint32_t(t_dtype)});
     Grid grid = grid_for(ctx.device, uint64_t(plan.numel), uint64_t(group) * ctx.tuning.per_invocation);
-    Recorder rec(ctx.device);
     rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
     rec.submit();
 }
