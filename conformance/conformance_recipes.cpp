@@ -1582,6 +1582,36 @@ OpRecipe adaptthresh_recipe() {
     return r;
 }
 
+// Thresholds 1 and 2 (N > 2 is declined), flat, few-valued and special images.
+OpRecipe multithresh_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE}) {
+            for (int64_t n : {1, 2}) {
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 130, 97, Fill::Synthetic)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 2)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 3)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Constant)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 0, 4)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", every_value(d)), int_arg("N", n)}));
+            }
+            ImageSpec rgb = spec(d, 17, 23);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("A", rgb), int_arg("N", 2)}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::NaN, Fill::Inf})
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, f)), int_arg("N", 2)}));
+        out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 63, 65, Fill::Random, -3, 7)), int_arg("N", 2)}));
+        // Declined: N > 2, 32-bit integers.
+        for (int64_t n : {3, 20}) out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 17, 23)), int_arg("N", n)}));
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1615,7 +1645,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.imhist", imhist_recipe},         {"ipt.otsuthresh", otsuthresh_recipe},
         {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
         // Thresholds (multithresh, imbinarize, adaptthresh).
-        {"ipt.imbinarize", imbinarize_recipe}, {"ipt.adaptthresh", adaptthresh_recipe},
+        {"ipt.multithresh", multithresh_recipe}, {"ipt.imbinarize", imbinarize_recipe},
+        {"ipt.adaptthresh", adaptthresh_recipe},
     };
     return table;
 }

@@ -61,6 +61,7 @@
 // Thresholds (multithresh, imbinarize, adaptthresh).
 #include "common/ops/adaptthresh.hpp"
 #include "common/ops/imbinarize.hpp"
+#include "common/ops/multithresh.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -296,6 +297,12 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::ImbinarizePlan p = fe::plan_imbinarize(a);
              out("BW", IPT_LOGICAL, p.rows, p.cols);
+         }},
+        {"ipt.multithresh",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::MultithreshPlan p = fe::plan_multithresh(a);
+             out("thresh", p.dtype, 1, p.N);
+             out("metric", IPT_DOUBLE, 1, 1);
          }},
         {"ipt.adaptthresh",
          [](const KernelArgs& a, Expect& out) {
