@@ -1515,7 +1515,8 @@ OpRecipe imbinarize_recipe() {
     r.primary = [](const ImageSpec& i) {
         if (i.dtype == IPT_INT32 || i.dtype == IPT_UINT32) {
             const bool empty = i.rows * i.cols == 0;  // T is never empty: a scalar then
-            return make_case({image_arg("I", i), image_arg("T", spec(IPT_DOUBLE, empty ? 1 : i.rows, empty ? 1 : i.cols))});
+            const ImageSpec t = spec(IPT_DOUBLE, empty ? 1 : i.rows, empty ? 1 : i.cols);
+            return make_case({image_arg("I", i), image_arg("T", t)});
         }
         return make_case({image_arg("I", i)});
     };
