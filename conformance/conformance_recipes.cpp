@@ -1689,6 +1689,113 @@ OpRecipe wiener2_recipe() {
     return r;
 }
 
+// ---- thresholds: multithresh, imbinarize, adaptthresh ---------------------
+
+// 'global' for the classes graythresh counts; 32-bit integers take a given T.
+OpRecipe imbinarize_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) {
+        if (i.dtype == IPT_INT32 || i.dtype == IPT_UINT32) {
+            const bool empty = i.rows * i.cols == 0;  // T is never empty: a scalar then
+            const ImageSpec t = spec(IPT_DOUBLE, empty ? 1 : i.rows, empty ? 1 : i.cols);
+            return make_case({image_arg("I", i), image_arg("T", t)});
+        }
+        return make_case({image_arg("I", i)});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC)) {
+            // A matrix T of either class, a scalar T, and levels on the values.
+            for (ipt_dtype t : {IPT_DOUBLE, IPT_SINGLE})
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65)), image_arg("T", spec(t, 63, 65))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 5)),
+                                     image_arg("T", values_spec(IPT_DOUBLE, 1, 1, {0.25}, "a quarter"))}));
+            out.push_back(make_case({image_arg("I", spec(d, 0, 4)), image_arg("T", spec(IPT_DOUBLE, 1, 1))}));
+            if (d == IPT_INT32 || d == IPT_UINT32) continue;
+            out.push_back(make_case({image_arg("I", every_value(d)),
+                                     image_arg("T", values_spec(IPT_SINGLE, 1, 1, {0.5}, "a half"))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), text_arg("method", "global")}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Levels, 2))}));
+            out.push_back(make_case({image_arg("I", spec(d, 0, 4))}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25))}));
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::NaN)), image_arg("T", spec(d, 63, 65))}));
+        }
+        // 'adaptive': adaptthresh's T, compared as a given T is.
+        for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC)) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), text_arg("method", "adaptive")}));
+            out.push_back(make_case({image_arg("I", spec(d, 130, 97, Fill::Synthetic)), text_arg("method", "adaptive"),
+                                     float_arg("Sensitivity", 0.4), text_arg("ForegroundPolarity", "dark")}));
+        }
+        for (double s : {0.0, 0.7, 1.0})
+            out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 63, 65, Fill::Levels, 4)),
+                                     text_arg("method", "adaptive"), float_arg("Sensitivity", s)}));
+        CaseSpec wrong = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), image_arg("T", spec(IPT_DOUBLE, 23, 17))});
+        wrong.expect_error = true;
+        out.push_back(wrong);
+    };
+    return r;
+}
+
+OpRecipe adaptthresh_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) { return make_case({image_arg("I", i)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC)) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65)), float_arg("sensitivity", 0.2),
+                                     floats_arg("NeighborhoodSize", {7, 3})}));
+            out.push_back(make_case({image_arg("I", spec(d, 130, 97, Fill::Synthetic)),
+                                     text_arg("ForegroundPolarity", "dark")}));
+        }
+        for (double s : {0.0, 0.45, 1.0})
+            for (const char* p : {"bright", "dark"})
+                out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 63, 65, Fill::Random, -0.25, 1.25)),
+                                         float_arg("sensitivity", s), text_arg("ForegroundPolarity", p)}));
+        // Windows larger than the image, a scalar size, one row and column.
+        for (const std::vector<double>& n : std::vector<std::vector<double>>{{1}, {5}, {1, 31}, {99, 1}, {201, 201}})
+            out.push_back(make_case({image_arg("I", spec(IPT_UINT16, 41, 37)), floats_arg("NeighborhoodSize", n)}));
+        // Declined: the other statistics.
+        for (const char* st : {"median", "gaussian"})
+            out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), text_arg("Statistic", st)}));
+        CaseSpec even = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), floats_arg("NeighborhoodSize", {4, 3})});
+        even.expect_error = true;
+        out.push_back(even);
+    };
+    return r;
+}
+
+// Thresholds 1 and 2 (N > 2 is declined), flat, few-valued and special images.
+OpRecipe multithresh_recipe() {
+    OpRecipe r;
+    r.main = "A";
+    r.primary = [](const ImageSpec& a) { return make_case({image_arg("A", a)}); };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE}) {
+            for (int64_t n : {1, 2}) {
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 130, 97, Fill::Synthetic)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 2)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 3)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Constant)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", spec(d, 0, 4)), int_arg("N", n)}));
+                out.push_back(make_case({image_arg("A", every_value(d)), int_arg("N", n)}));
+            }
+            ImageSpec rgb = spec(d, 17, 23);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("A", rgb), int_arg("N", 2)}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            for (Fill f : {Fill::NaN, Fill::Inf})
+                out.push_back(make_case({image_arg("A", spec(d, 63, 65, f)), int_arg("N", 2)}));
+        out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 63, 65, Fill::Random, -3, 7)), int_arg("N", 2)}));
+        // Declined: N > 2, 32-bit integers.
+        for (int64_t n : {3, 20}) out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 17, 23)), int_arg("N", n)}));
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1726,6 +1833,9 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.graythresh", graythresh_recipe}, {"ipt.histeq", histeq_recipe},
         // Correlation and adaptive noise removal.
         {"ipt.normxcorr2", normxcorr2_recipe}, {"ipt.wiener2", wiener2_recipe},
+        // Thresholds (multithresh, imbinarize, adaptthresh).
+        {"ipt.multithresh", multithresh_recipe}, {"ipt.imbinarize", imbinarize_recipe},
+        {"ipt.adaptthresh", adaptthresh_recipe},
     };
     return table;
 }

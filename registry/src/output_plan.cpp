@@ -65,6 +65,10 @@
 // Correlation and adaptive noise removal (normxcorr2, wiener2).
 #include "common/ops/normxcorr2.hpp"
 #include "common/ops/wiener2.hpp"
+// Thresholds (multithresh, imbinarize, adaptthresh).
+#include "common/ops/adaptthresh.hpp"
+#include "common/ops/imbinarize.hpp"
+#include "common/ops/multithresh.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -323,6 +327,23 @@ const std::map<std::string, Planner, std::less<>>& planners() {
              const fe::Wiener2Plan p = fe::plan_wiener2(a);
              out("J", p.dtype, p.rows, p.cols);
              out("noise_out", IPT_DOUBLE, 1, 1);
+         }},
+        // Thresholds (multithresh, imbinarize, adaptthresh).
+        {"ipt.imbinarize",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::ImbinarizePlan p = fe::plan_imbinarize(a);
+             out("BW", IPT_LOGICAL, p.rows, p.cols);
+         }},
+        {"ipt.multithresh",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::MultithreshPlan p = fe::plan_multithresh(a);
+             out("thresh", p.dtype, 1, p.N);
+             out("metric", IPT_DOUBLE, 1, 1);
+         }},
+        {"ipt.adaptthresh",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::AdaptthreshPlan p = fe::plan_adaptthresh(a);
+             out("T", IPT_DOUBLE, p.rows, p.cols);
          }},
     };
     return table;

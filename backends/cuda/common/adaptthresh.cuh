@@ -1,0 +1,60 @@
+// adaptthresh's local thresholds (common/ops/adaptthresh.hpp) into a device
+// buffer of I's size, shared by ipt.adaptthresh and imbinarize's 'adaptive':
+// I converted to [0,1] in double, its replicated integral image
+// (common/integral_image.cuh, the CPU reference's order), then each window's
+// corners (box_value), scaled and clipped.
+#pragma once
+
+#include <type_traits>
+
+#include "common/buffer.hpp"
+#include "common/device.cuh"
+#include "common/integral_image.cuh"
+#include "common/ops/adaptthresh.hpp"
+
+namespace ipt::cuda {
+
+template <class V>
+__global__ void adaptthresh_unit_kernel(const V* __restrict__ in, double* __restrict__ out, int64_t n) {
+    IPT_GRID_STRIDE(i, n) out[i] = ipt::frontend::adaptthresh_unit(in[i]);
+}
+
+__global__ inline void adaptthresh_box_kernel(const double* __restrict__ J, double* __restrict__ t, int64_t m,
+                                              int64_t n, int64_t fr, int64_t fc, int64_t stride, double norm) {
+    IPT_GRID_STRIDE(i, m * n) {
+        const int64_t r = i / n, c = i - r * n;
+        t[i] = ipt::frontend::adaptthresh_clip(ipt::frontend::box_value(J, stride, r, c, fr, fc, norm));
+    }
+}
+
+// T: rows x cols doubles on the device. Queued on the stream; the scratch
+// buffers are released when the work is done (DeviceArray's stream order).
+inline void adaptthresh_async(const ipt::frontend::AdaptthreshPlan& p, double* T, cudaStream_t s,
+                              const char* what) {
+    const int64_t n = p.rows * p.cols;
+    if (n == 0) return;
+    const ipt::frontend::ImboxfiltPlan& b = p.box;
+    DeviceArray<double> unit(static_cast<size_t>(n), s);
+    visit_dtype(p.dtype, [&](auto tag) {
+        using V = decltype(tag);
+        if constexpr (!std::is_same_v<V, bool>) {
+            adaptthresh_unit_kernel<V><<<grid_for(n), kThreads, 0, s>>>(dptr<const V>(p.I), unit.get(), n);
+            check_launch(what);
+        }
+    });
+    const int64_t stride = b.padded_cols + 1;
+    DeviceArray<double> J(static_cast<size_t>((b.padded_rows + 1) * stride), s);
+    IntegralGeometry g;
+    g.m = b.rows;
+    g.n = b.cols;
+    g.border = Border::Replicate;
+    g.top = b.top;
+    g.left = b.left;
+    g.pm = b.padded_rows;
+    g.pn = b.padded_cols;
+    integral_image_async(static_cast<const double*>(unit.get()), J.get(), g, s, what);
+    adaptthresh_box_kernel<<<grid_for(n), kThreads, 0, s>>>(J.get(), T, b.rows, b.cols, b.fr, b.fc, stride, b.norm);
+    check_launch(what);
+}
+
+}  // namespace ipt::cuda
