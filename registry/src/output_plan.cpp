@@ -56,6 +56,8 @@
 // Histograms and thresholds.
 #include "common/ops/graythresh.hpp"
 #include "common/ops/histeq.hpp"
+// Issue 15, contrast-limited adaptive histogram equalization.
+#include "common/ops/adapthisteq.hpp"
 #include "common/ops/imhist.hpp"
 #include "common/ops/otsuthresh.hpp"
 #include "internal.hpp"
@@ -287,6 +289,12 @@ const std::map<std::string, Planner, std::less<>>& planners() {
              const fe::HisteqPlan p = fe::plan_histeq_output(a);
              out("J", p.out_dtype, p.I->rows, p.I->cols, p.channels);
              out("T", IPT_DOUBLE, p.t_rows, p.t_cols);
+         }},
+        // Issue 15, contrast-limited adaptive histogram equalization.
+        {"ipt.adapthisteq",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::AdapthisteqPlan p = fe::plan_adapthisteq_output(a);
+             out("J", p.out_dtype, p.rows, p.cols);
          }},
     };
     return table;
