@@ -1536,6 +1536,9 @@ OpRecipe adapthisteq_recipe() {
         for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
             out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25)),
                                      floats_arg("NumTiles", {3, 3})}));
+        // More bins than a GPU counts in shared memory.
+        out.push_back(make_case({image_arg("I", spec(IPT_UINT16, 48, 50)), floats_arg("NumTiles", {2, 2}),
+                                 int_arg("NBins", 10000)}));
         CaseSpec small = make_case({image_arg("I", spec(IPT_UINT8, 5, 5))});  // fewer rows than 8 tiles
         small.expect_error = true;
         out.push_back(small);
