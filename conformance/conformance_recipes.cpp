@@ -1796,6 +1796,46 @@ OpRecipe multithresh_recipe() {
     return r;
 }
 
+// ---- contrast-limited adaptive histogram equalisation: adapthisteq -------
+
+// The sweep uses 2x2 tiles so that every image of at least 2x2 pixels is
+// accepted; smaller ones are refused alike. The options cover tile grids
+// that need padding, clip limits, bin counts, ranges and distributions.
+OpRecipe adapthisteq_recipe() {
+    OpRecipe r;
+    r.main = "I";
+    r.primary = [](const ImageSpec& i) {
+        return make_case({image_arg("I", i), floats_arg("NumTiles", {2, 2})});
+    };
+    r.options = [](Cases& out, const RecipeOptions&) {
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_SINGLE, IPT_DOUBLE}) {
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65))}));
+            out.push_back(make_case({image_arg("I", spec(d, 17, 23)), floats_arg("NumTiles", {3, 5}),
+                                     float_arg("ClipLimit", 0.3), int_arg("NBins", 37)}));
+            out.push_back(make_case({image_arg("I", spec(d, 40, 33, Fill::Levels, 5)), floats_arg("NumTiles", {4, 2}),
+                                     float_arg("ClipLimit", 0), int_arg("NBins", 1000)}));
+            out.push_back(make_case({image_arg("I", spec(d, 31, 30)), floats_arg("NumTiles", {2, 3}),
+                                     float_arg("ClipLimit", 1), text_arg("Range", "original")}));
+            for (const char* dist : {"rayleigh", "exponential"})
+                out.push_back(make_case({image_arg("I", spec(d, 32, 32)), floats_arg("NumTiles", {4, 4}),
+                                         text_arg("Distribution", dist), float_arg("Alpha", 0.9)}));
+            out.push_back(make_case({image_arg("I", spec(d, 2, 2)), floats_arg("NumTiles", {2, 2}),
+                                     int_arg("NBins", 2)}));
+            out.push_back(make_case({image_arg("I", spec(d, 16, 16, Fill::Constant)), floats_arg("NumTiles", {2, 2})}));
+        }
+        for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
+            out.push_back(make_case({image_arg("I", spec(d, 63, 65, Fill::Random, -0.25, 1.25)),
+                                     floats_arg("NumTiles", {3, 3})}));
+        // More bins than a GPU counts in shared memory.
+        out.push_back(make_case({image_arg("I", spec(IPT_UINT16, 48, 50)), floats_arg("NumTiles", {2, 2}),
+                                 int_arg("NBins", 10000)}));
+        CaseSpec small = make_case({image_arg("I", spec(IPT_UINT8, 5, 5))});  // fewer rows than 8 tiles
+        small.expect_error = true;
+        out.push_back(small);
+    };
+    return r;
+}
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1836,6 +1876,8 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         // Thresholds (multithresh, imbinarize, adaptthresh).
         {"ipt.multithresh", multithresh_recipe}, {"ipt.imbinarize", imbinarize_recipe},
         {"ipt.adaptthresh", adaptthresh_recipe},
+        // Contrast-limited adaptive histogram equalisation.
+        {"ipt.adapthisteq", adapthisteq_recipe},
     };
     return table;
 }

@@ -69,6 +69,8 @@
 #include "common/ops/adaptthresh.hpp"
 #include "common/ops/imbinarize.hpp"
 #include "common/ops/multithresh.hpp"
+// Contrast-limited adaptive histogram equalisation (adapthisteq).
+#include "common/ops/adapthisteq.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -344,6 +346,12 @@ const std::map<std::string, Planner, std::less<>>& planners() {
          [](const KernelArgs& a, Expect& out) {
              const fe::AdaptthreshPlan p = fe::plan_adaptthresh(a);
              out("T", IPT_DOUBLE, p.rows, p.cols);
+         }},
+        // Contrast-limited adaptive histogram equalisation (adapthisteq).
+        {"ipt.adapthisteq",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::AdapthisteqPlan p = fe::plan_adapthisteq_output(a);
+             out("J", p.out_dtype, p.rows, p.cols);
          }},
     };
     return table;
