@@ -1836,6 +1836,65 @@ OpRecipe adapthisteq_recipe() {
     return r;
 }
 
+// ---- neighbourhood statistics: stdfilt, rangefilt, entropyfilt ------------
+
+// Neighbourhoods every statistic is swept over: odd rectangles, a pattern, a
+// single member, none, and one larger than the small images.
+std::vector<ImageSpec> local_statistics_nhoods() {
+    return {
+        ones_spec(IPT_LOGICAL, 5, 5),
+        ones_spec(IPT_LOGICAL, 1, 7),
+        ones_spec(IPT_LOGICAL, 7, 1),
+        values_spec(IPT_LOGICAL, 3, 3, {0, 1, 0, 1, 1, 1, 0, 1, 0}, "diamond3x3"),
+        values_spec(IPT_LOGICAL, 3, 5, kDomain3x5, "pattern3x5"),
+        ones_spec(IPT_LOGICAL, 1, 1),
+        values_spec(IPT_LOGICAL, 3, 3, std::vector<double>(9, 0.0), "none3x3"),
+    };
+}
+
+OpRecipe local_statistics_recipe(bool entropy, bool even_allowed) {
+    OpRecipe r;
+    r.main = "I";
+    r.demo_dtype = IPT_UINT8;
+    r.primary = [=](const ImageSpec& i) {
+        CaseSpec c = make_case({image_arg("I", i)});
+        // entropyfilt converts with im2uint8, which has no int32 or uint32.
+        c.expect_error = entropy && (i.dtype == IPT_INT32 || i.dtype == IPT_UINT32);
+        return c;
+    };
+    r.options = [=](Cases& out, const RecipeOptions& opt) {
+        for (ipt_dtype d : kAll) {
+            if (entropy && (d == IPT_INT32 || d == IPT_UINT32)) continue;
+            for (const ImageSpec& n : local_statistics_nhoods())
+                out.push_back(make_case({image_arg("I", spec(d, 17, 23)), image_arg("nhood", n)}));
+            out.push_back(make_case({image_arg("I", spec(d, 5, 6)), image_arg("nhood", ones_spec(IPT_LOGICAL, 11, 9))}));
+            // Few levels: repeated values (entropy bins, zero ranges and deviations).
+            out.push_back(make_case({image_arg("I", spec(d, 17, 23, Fill::Levels, 3))}));
+            ImageSpec rgb = spec(d, 17, 23);
+            rgb.channels = 3;
+            out.push_back(make_case({image_arg("I", rgb), image_arg("nhood", ones_spec(IPT_LOGICAL, 3, 3))}));
+            // An even size: rangefilt's two windows are not centred alike; the others refuse it.
+            CaseSpec even = make_case({image_arg("I", spec(d, 17, 23)), image_arg("nhood", ones_spec(IPT_LOGICAL, 2, 4))});
+            even.expect_error = !even_allowed;
+            out.push_back(even);
+        }
+        for (ipt_dtype d : {IPT_INT32, IPT_UINT32})
+            if (entropy) {
+                CaseSpec c = make_case({image_arg("I", spec(d, 17, 23))});
+                c.expect_error = true;
+                out.push_back(c);
+            }
+        CaseSpec big = make_case({image_arg("I", spec(IPT_UINT8, opt.large_size, opt.large_size))});
+        big.large = true;
+        out.push_back(big);
+    };
+    return r;
+}
+
+OpRecipe stdfilt_recipe() { return local_statistics_recipe(false, false); }
+OpRecipe rangefilt_recipe() { return local_statistics_recipe(false, true); }
+OpRecipe entropyfilt_recipe() { return local_statistics_recipe(true, false); }
+
 const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
     static const std::map<std::string, std::function<OpRecipe()>> table = {
         {"ipt.intlut", intlut_recipe},         {"ipt.stretchlim", stretchlim_recipe},
@@ -1878,6 +1937,9 @@ const std::map<std::string, std::function<OpRecipe()>>& builtin_recipes() {
         {"ipt.adaptthresh", adaptthresh_recipe},
         // Contrast-limited adaptive histogram equalisation.
         {"ipt.adapthisteq", adapthisteq_recipe},
+        // Neighbourhood statistics.
+        {"ipt.stdfilt", stdfilt_recipe},       {"ipt.rangefilt", rangefilt_recipe},
+        {"ipt.entropyfilt", entropyfilt_recipe},
     };
     return table;
 }

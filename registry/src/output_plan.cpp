@@ -71,6 +71,10 @@
 #include "common/ops/multithresh.hpp"
 // Contrast-limited adaptive histogram equalisation (adapthisteq).
 #include "common/ops/adapthisteq.hpp"
+// Neighbourhood statistics.
+#include "common/ops/entropyfilt.hpp"
+#include "common/ops/rangefilt.hpp"
+#include "common/ops/stdfilt.hpp"
 #include "internal.hpp"
 
 namespace ipt::reg {
@@ -100,6 +104,22 @@ void im2class(const fe::Im2ClassPlan& p, Expect& out) { out("J", p.out_dtype, p.
 
 const std::map<std::string, Planner, std::less<>>& planners() {
     static const std::map<std::string, Planner, std::less<>> table = {
+        // Neighbourhood statistics.
+        {"ipt.stdfilt",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::StdfiltPlan p = fe::plan_stdfilt(a);
+             out("J", p.out_dtype, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.rangefilt",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::RangefiltPlan p = fe::plan_rangefilt(a);
+             out("J", p.out_dtype, p.rows, p.cols, p.channels);
+         }},
+        {"ipt.entropyfilt",
+         [](const KernelArgs& a, Expect& out) {
+             const fe::EntropyfiltPlan p = fe::plan_entropyfilt(a);
+             out("J", IPT_DOUBLE, p.rows, p.cols, p.channels);
+         }},
         {"ipt.bwdist",
          [](const KernelArgs& a, Expect& out) {
              const fe::BwdistPlan p = fe::plan_bwdist(a);

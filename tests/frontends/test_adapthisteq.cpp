@@ -100,3 +100,30 @@ TEST(AdapthisteqPlan, ValueBinsOfTheFullRange) {
 }
 
 }  // namespace
+
+namespace {
+
+AdapthisteqPlan plan_with_alpha(const char* distribution, bool give_alpha) {
+    PlanCall call("ipt.adapthisteq");
+    call.image("I", IPT_UINT8, 16, 16);
+    call.text("Distribution", distribution);
+    if (give_alpha) call.number("Alpha", 0.9);
+    return plan_adapthisteq(call.args());
+}
+
+}  // namespace
+
+// Alpha shapes only the rayleigh and exponential targets: given with
+// uniform it is refused, and absent it is 0.4.
+TEST(AdapthisteqPlan, AlphaOnlyWithRayleighOrExponential) {
+    EXPECT_EQ(plan_with_alpha("rayleigh", false).alpha, 0.4);
+    EXPECT_EQ(plan_with_alpha("exponential", true).alpha, 0.9);
+    EXPECT_EQ(plan_with_alpha("uniform", false).alpha, 0.4);
+    try {
+        plan_with_alpha("uniform", true);
+        ADD_FAILURE() << "Alpha accepted with the uniform distribution";
+    } catch (const ipt::plugin::Error& e) {
+        EXPECT_EQ(e.status, IPT_ERR_INVALID_ARGUMENT);
+        EXPECT_NE(e.message.find("parameter 'Alpha'"), std::string::npos) << e.message;
+    }
+}

@@ -1049,3 +1049,34 @@ TEST(VulkanOps, Adapthisteq) {
 }
 
 }  // namespace
+
+namespace {
+
+// Neighbourhood statistics: stdfilt, rangefilt, entropyfilt, over every
+// class, the edge shapes (RGB included), the default and random nhoods (an
+// even one for rangefilt, the others refuse it).
+TEST(VulkanOps, LocalStatistics) {
+    REQUIRE_VULKAN();
+    Random rnd(31);
+    const ipt_dtype classes[] = {IPT_LOGICAL, IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_INT32, IPT_UINT32, IPT_SINGLE, IPT_DOUBLE};
+    const ipt::Image odd = random_mask(rnd, 5, 3);
+    const ipt::Image even = random_mask(rnd, 2, 4);
+    for (ipt_dtype dt : classes)
+        for (const Shape& s : shapes()) {
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            const std::string label = shape_label(s, dt);
+            const bool entropy = dt != IPT_INT32 && dt != IPT_UINT32;  // im2uint8 has no int32, uint32
+            // The catalogue's bounds: stdfilt 1024, entropyfilt 64 eps(class); rangefilt exact.
+            const std::pair<const char*, double> ops[] = {{"ipt.stdfilt", 1024}, {"ipt.rangefilt", 0}, {"ipt.entropyfilt", 64}};
+            for (auto [op, tol] : ops) {
+                if (!entropy && std::string(op) == "ipt.entropyfilt") continue;
+                const Bound bound = [tol = tol](const std::string&, const Output& ref) { return range_eps(ref, tol); };
+                compare(op, [&](ipt::Call& c) { c.image("I", a); }, {"J"}, label, bound);
+                compare(op, [&](ipt::Call& c) { c.image("I", a).image("nhood", odd); }, {"J"}, label + " nhood 5x3", bound);
+            }
+            compare("ipt.rangefilt", [&](ipt::Call& c) { c.image("I", a).image("nhood", even); }, {"J"},
+                    label + " nhood 2x4");
+        }
+}
+
+}  // namespace

@@ -545,7 +545,8 @@ static const ipt_param_schema ipt_rangefilt_params[] = {
     IPT_IN("I", IPT_DT_ALL, IPT_P_RGB, NULL, "image (each plane alike)"),
     IPT_IN("nhood", IPT_DT(IPT_LOGICAL), IPT_P_OPTIONAL | IPT_P_NONEMPTY | IPT_P_HOST, NULL,
            "neighbourhood; default true(3)"),
-    IPT_OUT("J", IPT_DT_ALL, 0, "local max minus local min; class of I"),
+    IPT_OUT("J", IPT_DT_ALL, 0,
+            "local max minus local min; class of I, the unsigned class for int16 and int32"),
 };
 
 static const ipt_param_schema ipt_entropyfilt_params[] = {
@@ -581,7 +582,8 @@ static const ipt_param_schema ipt_adapthisteq_params[] = {
     IPT_INT("NBins", 0, NULL, "256", 2, 16777216, NULL, "histogram bins of each tile's transformation"),
     IPT_ENUM("Range", 0, "full|original", "full", "output range: the class's full range or I's"),
     IPT_ENUM("Distribution", 0, "uniform|rayleigh|exponential", "uniform", "desired histogram shape"),
-    IPT_FLOAT("Alpha", IPT_P_FINITE, "0.4", 1e-300, IPT_UNBOUNDED, "rayleigh and exponential parameter"),
+    IPT_FLOAT("Alpha", IPT_P_OPTIONAL | IPT_P_FINITE, NULL, 1e-300, IPT_UNBOUNDED,
+              "rayleigh and exponential parameter; default 0.4; not with uniform"),
     IPT_OUT("J", IPT_DT_IMAGE, 0, "class and size of I"),
 };
 

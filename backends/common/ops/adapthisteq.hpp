@@ -112,7 +112,11 @@ inline AdapthisteqPlan plan_adapthisteq(const ipt::plugin::KernelArgs& args) {
     p.dist = args.is("Distribution", "rayleigh")      ? ClaheDistribution::Rayleigh
              : args.is("Distribution", "exponential") ? ClaheDistribution::Exponential
                                                       : ClaheDistribution::Uniform;
-    p.alpha = args.number("Alpha");
+    // MATLAB refuses an Alpha that the uniform distribution would ignore.
+    if (p.dist == ClaheDistribution::Uniform && args.present("Alpha"))
+        ipt::plugin::invalid("ipt.adapthisteq: parameter 'Alpha' applies only to Distribution 'rayleigh' or "
+                             "'exponential'");
+    p.alpha = args.present("Alpha") ? args.number("Alpha") : 0.4;
     const double np = static_cast<double>(p.tile_h * p.tile_w);
     const double min_clip = std::ceil(np / static_cast<double>(p.nbins));
     p.clip = static_cast<int64_t>(min_clip + std::round(args.number("ClipLimit") * (np - min_clip)));

@@ -1,0 +1,50 @@
+// ipt.stdfilt: J(p) = sqrt(max(S2/(n-1) - S1^2/(n(n-1)), 0)) with S1, S2 the
+// sums of I and I.^2 over the neighbourhood's offsets, read through
+// symmetric padding, in double (backends/common/ops/stdfilt.hpp). A NaN
+// variance (non-finite values) gives 0, as MATLAB's max does; n <= 1 gives 0.
+// Each invocation computes PER_INV pixels of a column; work group z is the
+// channel plane.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "ipt_common.glsl"
+#include "ipt_math.glsl"
+
+layout(constant_id = 4) const int DT = DT_UINT8;
+layout(constant_id = 5) const int OUT_SINGLE = 0;
+
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Offsets { ivec2 v[]; };
+
+layout(push_constant) uniform Push {
+    uint64_t a;
+    uint64_t j;
+    uint64_t offsets;  // ivec2 (dr, dc)
+    int rows, cols, count;
+} pc;
+
+void main() {
+    const int c = int(gl_GlobalInvocationID.x);
+    const int r0 = int(gl_WorkGroupID.y * gl_WorkGroupSize.y * PER_INV + gl_LocalInvocationID.y);
+    const int plane = int(gl_WorkGroupID.z) * pc.rows * pc.cols;
+    if (c >= pc.cols) return;
+    const double n = double(pc.count);
+    for (int k = 0; k < int(PER_INV); ++k) {
+        const int r = r0 + k * int(gl_WorkGroupSize.y);
+        if (r >= pc.rows) return;
+        double sd = 0.0;
+        if (pc.count > 1) {
+            precise double s1 = 0.0, s2 = 0.0;
+            for (int m = 0; m < pc.count; ++m) {
+                const ivec2 d = Offsets(pc.offsets).v[m];
+                const int i = plane + symmetric_index(r + d.x, pc.rows) * pc.cols + symmetric_index(c + d.y, pc.cols);
+                precise double v = load_d(pc.a, DT, i);
+                s1 += v;
+                s2 += v * v;
+            }
+            precise double var = div_rn(s2, n - 1.0) - div_rn(s1 * s1, n * (n - 1.0));
+            if (!is_nan_d(var) && var > 0.0) sd = isinf(var) ? var : sqrt_rn(var);
+        }
+        const int o = plane + r * pc.cols + c;
+        if (OUT_SINGLE != 0) BufU32(pc.j).v[o] = double_to_f32_bits(sd);
+        else BufF64(pc.j).v[o] = sd;
+    }
+}
