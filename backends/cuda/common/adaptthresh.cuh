@@ -14,6 +14,7 @@
 #include "common/imgaussfilt.cuh"
 #include "common/integral_image.cuh"
 #include "common/order_filter.cuh"
+#include "rank1.hpp"
 #include "common/ops/adaptthresh.hpp"
 
 namespace ipt::cuda {
@@ -63,7 +64,19 @@ inline void adaptthresh_async(const ipt::frontend::AdaptthreshPlan& p, double* T
             order_filter_async<double, double, false>(unit.get(), stat.get(), p.rows, p.cols, w,
                                                       static_cast<int>(p.order), 0, p.median_pad, s, what);
         } else if (!p.gauss.separable) {
-            imgaussfilt_direct_async<double>(p.gauss, unit.get(), stat.get(), s, what);
+            // The CPU reference's route for the 2-D kernel: its exact rank-1
+            // split into a column and a row pass where it takes one, so that T
+            // is the same to the bit.
+            const ipt::common::Rank1 f = ipt::common::separable_route(p.gauss.h.data(), p.gauss.kr, p.gauss.kc, true);
+            if (f.ok) {
+                ipt::frontend::ImgaussfiltPlan split = p.gauss;
+                split.separable = true;
+                split.hcol = f.u;
+                split.hrow = f.v;
+                imgaussfilt_separable_async<double, double>(split, unit.get(), stat.get(), s, what);
+            } else {
+                imgaussfilt_direct_async<double>(p.gauss, unit.get(), stat.get(), s, what);
+            }
         } else {
             imgaussfilt_separable_async<double, double>(p.gauss, unit.get(), stat.get(), s, what);
         }
