@@ -152,17 +152,19 @@ std::vector<double> brute_median(const std::vector<double>& unit, int64_t rows, 
 std::vector<double> brute_gauss(const std::vector<double>& unit, int64_t rows, int64_t cols, int64_t nr, int64_t nc,
                                 double scale) {
     const int64_t rr = 2 * nr, rc = 2 * nc;
+    auto weight = [&](int64_t i, int64_t j) {
+        return std::exp(-(double(j * j) / double(nc * nc) + double(i * i) / double(nr * nr)) / 2);
+    };
     double total = 0;
     for (int64_t i = -rr; i <= rr; ++i)
-        for (int64_t j = -rc; j <= rc; ++j) total += std::exp(-(double(j * j) / double(nc * nc) + double(i * i) / double(nr * nr)) / 2);
+        for (int64_t j = -rc; j <= rc; ++j) total += weight(i, j);
     std::vector<double> t(unit.size());
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c) {
             double s = 0;
             for (int64_t i = -rr; i <= rr; ++i)
                 for (int64_t j = -rc; j <= rc; ++j) {
-                    const double h =
-                        std::exp(-(double(j * j) / double(nc * nc) + double(i * i) / double(nr * nr)) / 2) / total;
+                    const double h = weight(i, j) / total;
                     const int64_t y = std::min(std::max<int64_t>(r + i, 0), rows - 1);
                     const int64_t x = std::min(std::max<int64_t>(c + j, 0), cols - 1);
                     s += h * unit[y * cols + x];
@@ -185,13 +187,15 @@ TEST(AdaptthreshMedian, HandExampleWithMirroredBorders) {
 TEST(AdaptthreshMedian, RandomImagesEveryClass) {
     std::mt19937 rng(21);
     std::uniform_int_distribution<int> byte(0, 255);
-    for (auto [rows, cols, nr, nc] : {std::array<int64_t, 4>{23, 17, 5, 3}, {1, 9, 3, 5}, {9, 1, 7, 1}, {6, 5, 11, 13}}) {
+    const double scale = 0.6 + (1 - 0.3);
+    for (auto [rows, cols, nr, nc] :
+         {std::array<int64_t, 4>{23, 17, 5, 3}, {1, 9, 3, 5}, {9, 1, 7, 1}, {6, 5, 11, 13}}) {
         std::vector<uint8_t> v(rows * cols);
         std::vector<double> unit(v.size());
         for (size_t i = 0; i < v.size(); ++i) v[i] = uint8_t(byte(rng)), unit[i] = v[i] / 255.0;
         const Options o{0.3, {double(nr), double(nc)}, nullptr, "median"};
-        EXPECT_EQ(adaptthresh(image<uint8_t>(rows, cols, v), o), brute_median(unit, rows, cols, nr, nc, 0.6 + (1 - 0.3)));
-        EXPECT_EQ(adaptthresh(image<double>(rows, cols, unit), o), brute_median(unit, rows, cols, nr, nc, 0.6 + (1 - 0.3)));
+        EXPECT_EQ(adaptthresh(image<uint8_t>(rows, cols, v), o), brute_median(unit, rows, cols, nr, nc, scale));
+        EXPECT_EQ(adaptthresh(image<double>(rows, cols, unit), o), brute_median(unit, rows, cols, nr, nc, scale));
     }
     // Every class on the unit scale, a 3x3 median of a 3x3 image.
     const Options o{0.6, {3}, nullptr, "median"};

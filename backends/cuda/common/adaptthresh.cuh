@@ -39,7 +39,8 @@ __global__ inline void adaptthresh_scale_kernel(const double* __restrict__ stat,
 
 // Declines what this backend cannot run (before the output is allocated).
 inline void adaptthresh_check(const ipt::frontend::AdaptthreshPlan& p, const char* what) {
-    if (p.statistic == ipt::frontend::AdaptStatistic::Median && !order_window_fits(p.window_rows * p.window_cols, false))
+    const bool median = p.statistic == ipt::frontend::AdaptStatistic::Median;
+    if (median && !order_window_fits(p.window_rows * p.window_cols, false))
         ipt::plugin::unsupported(std::string(what) + ": median window too large for libipt_cuda");
 }
 
