@@ -1756,9 +1756,32 @@ OpRecipe adaptthresh_recipe() {
         // Windows larger than the image, a scalar size, one row and column.
         for (const std::vector<double>& n : std::vector<std::vector<double>>{{1}, {5}, {1, 31}, {99, 1}, {201, 201}})
             out.push_back(make_case({image_arg("I", spec(IPT_UINT16, 41, 37)), floats_arg("NeighborhoodSize", n)}));
-        // Declined: the other statistics.
-        for (const char* st : {"median", "gaussian"})
-            out.push_back(make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), text_arg("Statistic", st)}));
+        // 'median' (sorting network up to 25 values, radix select above) and
+        // 'gaussian' (direct up to 48 taps, separable above) on every class.
+        for (const char* st : {"median", "gaussian"}) {
+            for (ipt_dtype d : dtypes_in(IPT_DT_NUMERIC)) {
+                out.push_back(make_case({image_arg("I", spec(d, 63, 65)), text_arg("Statistic", st),
+                                         float_arg("sensitivity", 0.2), floats_arg("NeighborhoodSize", {3, 5})}));
+                out.push_back(make_case({image_arg("I", spec(d, 130, 97, Fill::Synthetic)), text_arg("Statistic", st),
+                                         text_arg("ForegroundPolarity", "dark")}));
+                out.push_back(make_case({image_arg("I", spec(d, 0, 4)), text_arg("Statistic", st)}));
+            }
+            for (const std::vector<double>& n : std::vector<std::vector<double>>{{1}, {5}, {1, 7}, {9, 1}, {31, 3}})
+                out.push_back(make_case({image_arg("I", spec(IPT_UINT16, 41, 37)), text_arg("Statistic", st),
+                                         floats_arg("NeighborhoodSize", n)}));
+            for (const std::pair<int64_t, int64_t>& sz : {std::pair<int64_t, int64_t>{1, 1}, {1, 40}, {40, 1}})
+                out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, sz.first, sz.second)),
+                                         text_arg("Statistic", st), floats_arg("NeighborhoodSize", {3})}));
+            for (Fill f : {Fill::NaN, Fill::Inf, Fill::Constant})
+                out.push_back(make_case({image_arg("I", spec(IPT_DOUBLE, 33, 29, f)), text_arg("Statistic", st),
+                                         floats_arg("NeighborhoodSize", {3})}));
+            out.push_back(make_case({image_arg("I", spec(IPT_SINGLE, 63, 65, Fill::Random, -0.25, 1.25)),
+                                     text_arg("Statistic", st), float_arg("sensitivity", 0.9)}));
+            CaseSpec odd = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), text_arg("Statistic", st),
+                                      floats_arg("NeighborhoodSize", {3, 2})});
+            odd.expect_error = true;
+            out.push_back(odd);
+        }
         CaseSpec even = make_case({image_arg("I", spec(IPT_UINT8, 17, 23)), floats_arg("NeighborhoodSize", {4, 3})});
         even.expect_error = true;
         out.push_back(even);

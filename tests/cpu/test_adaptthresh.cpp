@@ -3,7 +3,11 @@
 // default neighbourhood 2*floor(size/16)+1, clipping to [0,1] (NaN gives 1),
 // every class's conversion to [0,1], empty images, the refusals, and random
 // images against a brute-force window mean; imbinarize's 'adaptive' on a
-// hand example and against the same brute force.
+// hand example and against the same brute force. 'median' and 'gaussian'
+// against a direct median with mirrored borders and a direct Gaussian-weighted
+// sum with replicated borders (sigma = the neighbourhood size).
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -112,8 +116,137 @@ TEST(Adaptthresh, EmptyImageAndRefusals) {
     EXPECT_TRUE(adaptthresh(image<uint8_t>(0, 3, {})).empty());
     const ipt::Image I = image<uint8_t>(2, 2, {1, 2, 3, 4});
     IPT_EXPECT_ERROR(adaptthresh(I, {0.5, {2, 3}}), IPT_ERR_INVALID_ARGUMENT, "NeighborhoodSize");
-    IPT_EXPECT_ERROR(adaptthresh(I, {0.5, {}, nullptr, "median"}), IPT_ERR_UNSUPPORTED, "median");
-    IPT_EXPECT_ERROR(adaptthresh(I, {0.5, {}, nullptr, "gaussian"}), IPT_ERR_UNSUPPORTED, "gaussian");
+    IPT_EXPECT_ERROR(adaptthresh(I, {0.5, {3, 2}, nullptr, "median"}), IPT_ERR_INVALID_ARGUMENT, "NeighborhoodSize");
+    IPT_EXPECT_ERROR(adaptthresh(I, {0.5, {4}, nullptr, "gaussian"}), IPT_ERR_INVALID_ARGUMENT, "NeighborhoodSize");
+    EXPECT_TRUE(adaptthresh(image<uint8_t>(0, 3, {}), {0.5, {}, nullptr, "median"}).empty());
+    EXPECT_TRUE(adaptthresh(image<double>(4, 0, {}), {0.5, {}, nullptr, "gaussian"}).empty());
+}
+
+// padarray's 'symmetric' index: mirrored with the edge repeated, periodic.
+int64_t mirror(int64_t i, int64_t n) {
+    i %= 2 * n;
+    if (i < 0) i += 2 * n;
+    return i < n ? i : 2 * n - 1 - i;
+}
+
+double clip(double v) { return std::isnan(v) ? 1 : std::max(std::min(v, 1.0), 0.0); }
+
+// scale * medfilt2(U, [nr nc], 'symmetric'), clipped.
+std::vector<double> brute_median(const std::vector<double>& unit, int64_t rows, int64_t cols, int64_t nr, int64_t nc,
+                                 double scale) {
+    std::vector<double> t(unit.size()), w;
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+            w.clear();
+            for (int64_t i = -(nr - 1) / 2; i <= (nr - 1) / 2; ++i)
+                for (int64_t j = -(nc - 1) / 2; j <= (nc - 1) / 2; ++j)
+                    w.push_back(unit[mirror(r + i, rows) * cols + mirror(c + j, cols)]);
+            std::sort(w.begin(), w.end());
+            t[r * cols + c] = clip(scale * w[w.size() / 2]);
+        }
+    return t;
+}
+
+// scale * imgaussfilt(U, [nr nc]): a (4nr+1) x (4nc+1) kernel
+// exp(-(x^2/nc^2 + y^2/nr^2)/2) divided by its sum, replicated borders.
+std::vector<double> brute_gauss(const std::vector<double>& unit, int64_t rows, int64_t cols, int64_t nr, int64_t nc,
+                                double scale) {
+    const int64_t rr = 2 * nr, rc = 2 * nc;
+    auto weight = [&](int64_t i, int64_t j) {
+        return std::exp(-(double(j * j) / double(nc * nc) + double(i * i) / double(nr * nr)) / 2);
+    };
+    double total = 0;
+    for (int64_t i = -rr; i <= rr; ++i)
+        for (int64_t j = -rc; j <= rc; ++j) total += weight(i, j);
+    std::vector<double> t(unit.size());
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+            double s = 0;
+            for (int64_t i = -rr; i <= rr; ++i)
+                for (int64_t j = -rc; j <= rc; ++j) {
+                    const double h = weight(i, j) / total;
+                    const int64_t y = std::min(std::max<int64_t>(r + i, 0), rows - 1);
+                    const int64_t x = std::min(std::max<int64_t>(c + j, 0), cols - 1);
+                    s += h * unit[y * cols + x];
+                }
+            t[r * cols + c] = clip(scale * s);
+        }
+    return t;
+}
+
+TEST(AdaptthreshMedian, HandExampleWithMirroredBorders) {
+    // [0 1 0 0 1] padded symmetric to [0 | 0 1 0 0 1 | 1]: medians of three.
+    const Options o{0.6, {1, 3}, nullptr, "median"};
+    EXPECT_EQ(adaptthresh(image<double>(1, 5, {0, 1, 0, 0, 1}), o), (std::vector<double>{0, 0, 0, 0, 1}));
+    // Scaled then clipped: 0.4 + 0.5 times the median.
+    EXPECT_EQ(adaptthresh(image<uint8_t>(3, 1, {0, 255, 255}), {0.5, {3, 1}, "dark", "median"}),
+              (std::vector<double>{0.0, 0.9, 0.9}));
+    EXPECT_EQ(adaptthresh(image<double>(1, 1, {0.5}), {0.5, {}, nullptr, "median"}), std::vector<double>{0.55});
+}
+
+TEST(AdaptthreshMedian, RandomImagesEveryClass) {
+    std::mt19937 rng(21);
+    std::uniform_int_distribution<int> byte(0, 255);
+    const double scale = 0.6 + (1 - 0.3);
+    for (auto [rows, cols, nr, nc] :
+         {std::array<int64_t, 4>{23, 17, 5, 3}, {1, 9, 3, 5}, {9, 1, 7, 1}, {6, 5, 11, 13}}) {
+        std::vector<uint8_t> v(rows * cols);
+        std::vector<double> unit(v.size());
+        for (size_t i = 0; i < v.size(); ++i) v[i] = uint8_t(byte(rng)), unit[i] = v[i] / 255.0;
+        const Options o{0.3, {double(nr), double(nc)}, nullptr, "median"};
+        EXPECT_EQ(adaptthresh(image<uint8_t>(rows, cols, v), o), brute_median(unit, rows, cols, nr, nc, scale));
+        EXPECT_EQ(adaptthresh(image<double>(rows, cols, unit), o), brute_median(unit, rows, cols, nr, nc, scale));
+    }
+    // Every class on the unit scale, a 3x3 median of a 3x3 image.
+    const Options o{0.6, {3}, nullptr, "median"};
+    std::vector<double> u16(9), s16(9), f32(9);
+    std::vector<uint16_t> a(9);
+    std::vector<int16_t> b(9);
+    std::vector<float> f(9);
+    for (int i = 0; i < 9; ++i) {
+        a[i] = uint16_t(7000 * i), u16[i] = a[i] / 65535.0;
+        b[i] = int16_t(7000 * i - 30000), s16[i] = (b[i] + 32768.0) / 65535.0;
+        f[i] = float(i) / 4 - 0.5f, f32[i] = f[i];
+    }
+    EXPECT_EQ(adaptthresh(image<uint16_t>(3, 3, a), o), brute_median(u16, 3, 3, 3, 3, 1.0));
+    EXPECT_EQ(adaptthresh(image<int16_t>(3, 3, b), o), brute_median(s16, 3, 3, 3, 3, 1.0));
+    EXPECT_EQ(adaptthresh(image<float>(3, 3, f), o), brute_median(f32, 3, 3, 3, 3, 1.0));
+    // One row mirrored into three: the first window holds six 0s and three 1s.
+    EXPECT_EQ(adaptthresh(image<uint32_t>(1, 3, {0u, 4294967295u, 4294967295u}), o), (std::vector<double>{0, 1, 1}));
+    const double half = 2147483648.0 / 4294967295;
+    EXPECT_EQ(adaptthresh(image<int32_t>(1, 3, {std::numeric_limits<int32_t>::min(), 0, 0}), o),
+              (std::vector<double>{0, half, half}));
+}
+
+TEST(AdaptthreshGaussian, ConstantAndHandValues) {
+    // A constant image keeps its value (the taps sum to 1): T = scale * v.
+    expect_near(adaptthresh(image<double>(4, 4, std::vector<double>(16, 0.5)), {0.5, {}, nullptr, "gaussian"}),
+                std::vector<double>(16, 0.55), 1e-15);
+    expect_near(adaptthresh(image<uint8_t>(1, 1, {51}), {0.5, {}, "dark", "gaussian"}), {0.18}, 1e-15);
+    // 1x1 window on a 1x3 row: sigma 1, 5 taps e^(-x^2/2), the edges replicated.
+    const double e1 = std::exp(-0.5), e2 = std::exp(-2.0), sum = 1 + 2 * e1 + 2 * e2;
+    expect_near(adaptthresh(image<double>(1, 3, {0, 1, 0}), {0.6, {1}, nullptr, "gaussian"}),
+                {e1 / sum, 1 / sum, e1 / sum}, 1e-15);
+}
+
+TEST(AdaptthreshGaussian, RandomImagesAgainstBruteForce) {
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<double> u(-0.1, 1.1);
+    // Direct (5x5, 5x9) and separable (13x5 and larger) routes.
+    for (auto [rows, cols, nr, nc] :
+         {std::array<int64_t, 4>{19, 23, 1, 1}, {1, 17, 1, 3}, {12, 1, 3, 1}, {30, 20, 3, 1}, {25, 31, 5, 3}}) {
+        std::vector<double> v(rows * cols);
+        for (double& x : v) x = u(rng);
+        expect_near(adaptthresh(image<double>(rows, cols, v), {0.2, {double(nr), double(nc)}, nullptr, "gaussian"}),
+                    brute_gauss(v, rows, cols, nr, nc, 1.4), 1e-14);
+    }
+    std::uniform_int_distribution<int> word(0, 65535);
+    std::vector<uint16_t> a(40 * 33);
+    std::vector<double> unit(a.size());
+    for (size_t i = 0; i < a.size(); ++i) a[i] = uint16_t(word(rng)), unit[i] = a[i] / 65535.0;
+    // Default window of 40x33: 5x5.
+    expect_near(adaptthresh(image<uint16_t>(40, 33, a), {0.7, {}, "dark", "gaussian"}),
+                brute_gauss(unit, 40, 33, 5, 5, 0.4 + 0.7), 1e-14);
 }
 
 TEST(Adaptthresh, RandomImagesAgainstBruteForce) {

@@ -33,4 +33,9 @@ struct OrderFilter {
 // Checks the size, allocates the output and records the filter.
 void record_order_filter(OpContext& ctx, const OrderFilter& f);
 
+// Records the filter of a device image (rows x cols x planes of class dtype;
+// f.a unused) into out, of class f.out_dtype.
+void record_order_filter_into(OpContext& ctx, Recorder& rec, const OrderFilter& f, VkDeviceAddress a, int32_t dtype,
+                              int64_t rows, int64_t cols, int64_t planes, VkDeviceAddress out);
+
 }  // namespace ipt::vk

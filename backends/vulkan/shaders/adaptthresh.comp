@@ -3,7 +3,8 @@
 // division, div_rn: Vulkan's division may be approximate). PASS 1: each
 // window of the converted image's integral image from its four corners in
 // the CPU reference's order, times the factor, clipped as max(min(T,1),0)
-// (NaN gives 1).
+// (NaN gives 1). PASS 2: each value of the median or Gaussian statistic
+// times the scale, clipped alike.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
@@ -13,7 +14,7 @@ layout(constant_id = 4) const int DT = DT_UINT8;
 layout(constant_id = 5) const int PASS = 0;
 
 layout(push_constant) uniform Push {
-    uint64_t a;  // PASS 0: I; PASS 1: the integral image
+    uint64_t a;  // PASS 0: I; PASS 1: the integral image; PASS 2: the statistic
     uint64_t t;  // PASS 0: the converted image; PASS 1: T
     double norm;
     int m, n, fr, fc, stride;
@@ -40,6 +41,11 @@ void main() {
         if (i >= pc.m * pc.n) return;
         if (PASS == 0) {
             BufF64(pc.t).v[i] = unit_value(i);
+            continue;
+        }
+        if (PASS == 2) {
+            precise double v = pc.norm * BufF64(pc.a).v[i];
+            BufF64(pc.t).v[i] = is_nan_d(v) ? 1.0lf : (v < 1.0lf ? (v > 0.0lf ? v : 0.0lf) : 1.0lf);
             continue;
         }
         BufF64 J = BufF64(pc.a);
