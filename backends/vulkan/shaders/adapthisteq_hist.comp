@@ -23,11 +23,12 @@ layout(push_constant) uniform Push {
 
 shared uint local_hist[NBINS <= SHARED_BINS ? NBINS : 1];
 
-// padarray 'symmetric': the index folded over 2n.
+// padarray 'symmetric': the index folded over 2n. GLSL leaves % undefined
+// for a negative operand, so indices before the image fold as -1 - i.
 int mirror(int i, int n) {
-    int r = i % (2 * n);
-    if (r < 0) r += 2 * n;
-    return r < n ? r : 2 * n - 1 - r;
+    const int period = 2 * n;
+    const int r = i >= 0 ? i % period : period - 1 - (-1 - i) % period;
+    return r < n ? r : period - 1 - r;
 }
 
 void main() {
