@@ -11,7 +11,10 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace warp_reference {
@@ -75,6 +78,35 @@ inline Planes warp(const Planes& a, const double* ref, const Inverse& inverse, c
             }
     }
     return out;
+}
+
+// A random rows x cols x channels image of class T with values in [lo, hi]
+// (whole numbers for integer classes): *values for the library, the same
+// values as doubles in the returned planes.
+template <class T>
+Planes random_planes(int64_t rows, int64_t cols, int64_t channels, double lo, double hi, unsigned seed,
+                     std::vector<T>* values) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(lo, hi);
+    Planes a;
+    a.rows = rows;
+    a.cols = cols;
+    a.channels = channels;
+    for (int64_t k = 0; k < rows * cols * channels; ++k) {
+        const T v = static_cast<T>(std::is_floating_point_v<T> ? u(rng) : std::round(u(rng)));
+        values->push_back(v);
+        a.v.push_back(static_cast<double>(v));
+    }
+    return a;
+}
+
+// What an output of class T holds for the reference's value w: w itself for
+// floating classes, rounded and saturated for integer classes.
+template <class T>
+double in_class(double w) {
+    if constexpr (std::is_floating_point_v<T>) return w;
+    else return std::clamp(std::round(w), double(std::numeric_limits<T>::lowest()),
+                           double(std::numeric_limits<T>::max()));
 }
 
 }  // namespace warp_reference
