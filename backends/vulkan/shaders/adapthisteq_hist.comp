@@ -1,7 +1,8 @@
 // ipt.adapthisteq, pass 1: one work group per tile counts the tile's pixels
-// of the symmetrically padded image (backends/common/ops/adapthisteq.hpp) in
-// imhist's NBINS bins (imhist_bin.glsl). Up to SHARED_BINS bins are counted
-// in shared memory first; more go straight to global atomics.
+// of the symmetrically padded image (backends/common/ops/adapthisteq.hpp;
+// symmetric_index) in imhist's NBINS bins (imhist_bin.glsl). Up to
+// SHARED_BINS bins are counted in shared memory first; more go straight to
+// global atomics.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
@@ -23,14 +24,6 @@ layout(push_constant) uniform Push {
 
 shared uint local_hist[NBINS <= SHARED_BINS ? NBINS : 1];
 
-// padarray 'symmetric': the index folded over 2n. GLSL leaves % undefined
-// for a negative operand, so indices before the image fold as -1 - i.
-int mirror(int i, int n) {
-    const int period = 2 * n;
-    const int r = i >= 0 ? i % period : period - 1 - (-1 - i) % period;
-    return r < n ? r : period - 1 - r;
-}
-
 void main() {
     const int tile = int(linear_group());
     if (tile >= pc.tiles) return;
@@ -45,8 +38,8 @@ void main() {
     }
     const int n = pc.tile_h * pc.tile_w;
     for (int k = lane; k < n; k += width) {
-        const int y = mirror(y0 + k / pc.tile_w - pc.pad_top, pc.rows);
-        const int x = mirror(x0 + k % pc.tile_w - pc.pad_left, pc.cols);
+        const int y = symmetric_index(y0 + k / pc.tile_w - pc.pad_top, pc.rows);
+        const int x = symmetric_index(x0 + k % pc.tile_w - pc.pad_left, pc.cols);
         const int b = imhist_bin(pc.a, y * pc.cols + x, DT, NBINS, pc.int_scale);
         if (shared_bins) atomicAdd(local_hist[b], 1u);
         else atomicAdd(BufU32(hist).v[b], 1u);
