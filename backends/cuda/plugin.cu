@@ -11,6 +11,7 @@
 
 #include "common/check.hpp"
 #include "common/context.hpp"
+#include "common/table_cache.hpp"
 #include "common/op_registry.hpp"
 #include "ipt/ipt_plugin.hpp"
 
@@ -235,6 +236,7 @@ ipt_status native_handle(uint32_t index, int32_t kind, void* /*buffer*/, void** 
 void shutdown() {
     for (Device& d : devices()) {
         if (d.stream && cudaSetDevice(d.ordinal) == cudaSuccess) {
+            table_cache(d.ordinal).clear(d.stream);
             (void)cudaStreamSynchronize(d.stream);
             (void)cudaStreamDestroy(d.stream);
         }

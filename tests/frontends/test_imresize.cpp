@@ -3,6 +3,7 @@
 // contributions computed by hand, and each error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -138,8 +139,38 @@ TEST(ImresizePlan, BicubicDoublingContributions) {
 TEST(ImresizePlan, NearestHalving) {
     const ImresizePlan p = plan(IPT_UINT8, 4, 1, "Scale", {0.5}, "nearest");
     ASSERT_EQ(p.axis[0].taps, 1);
-    EXPECT_EQ(p.axis[0].indices, (std::vector<int32_t>{1, 3}));
-    EXPECT_EQ(p.axis[0].weights, (std::vector<double>{1, 1}));
+    EXPECT_EQ(std::vector<int32_t>(p.axis[0].indices.begin(), p.axis[0].indices.end()), (std::vector<int32_t>{1, 3}));
+    EXPECT_EQ(std::vector<double>(p.axis[0].weights.begin(), p.axis[0].weights.end()), (std::vector<double>{1, 1}));
+}
+
+// Plans of one geometry share their tables; another geometry, kernel or
+// antialiasing gets its own, equal to a fresh computation.
+TEST(ImresizePlan, TablesAreSharedPerGeometry) {
+    const ImresizePlan a = plan(IPT_UINT8, 40, 40, "Scale", {0.5});
+    const ImresizePlan b = plan(IPT_SINGLE, 40, 40, "Scale", {0.5});
+    EXPECT_EQ(a.axis[0].tables, a.axis[1].tables);  // square: both dimensions alike
+    EXPECT_EQ(a.axis[0].tables, b.axis[0].tables);
+    const ImresizePlan c = plan(IPT_UINT8, 40, 40, "Scale", {0.5}, "bilinear");
+    const ImresizePlan d = plan(IPT_UINT8, 40, 40, "Scale", {0.5}, "bicubic", 0);
+    const ImresizePlan e = plan(IPT_UINT8, 41, 40, "Scale", {0.5});
+    EXPECT_NE(a.axis[0].tables, c.axis[0].tables);
+    EXPECT_NE(a.axis[0].tables, d.axis[0].tables);
+    EXPECT_NE(a.axis[0].tables, e.axis[0].tables);
+    EXPECT_EQ(a.axis[1].tables, e.axis[1].tables);
+    for (const ImresizePlan* p : {&a, &c, &d, &e})
+        for (int dim = 0; dim < 2; ++dim) {
+            const auto& ax = p->axis[dim];
+            const auto fresh = ipt::frontend::imresize_contributions(ax.in_length, ax.out_length, ax.scale, p->kernel,
+                                                                     p->kernel_width, p->antialiasing);
+            ASSERT_EQ(ax.taps, fresh.taps);
+            EXPECT_TRUE(std::equal(ax.indices.begin(), ax.indices.end(), fresh.indices.begin(), fresh.indices.end()));
+            EXPECT_TRUE(std::equal(ax.weights.begin(), ax.weights.end(), fresh.weights.begin(), fresh.weights.end()));
+        }
+    // More geometries than the cache holds: the first is computed again, alike.
+    for (int n = 50; n < 70; ++n) plan(IPT_UINT8, n, n, "Scale", {0.5});
+    const ImresizePlan again = plan(IPT_UINT8, 40, 40, "Scale", {0.5});
+    EXPECT_TRUE(std::equal(again.axis[0].weights.begin(), again.axis[0].weights.end(), a.axis[0].weights.begin(),
+                           a.axis[0].weights.end()));
 }
 
 TEST(ImresizePlan, Fold) {

@@ -17,6 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,13 +29,23 @@ namespace ipt::frontend {
 
 enum class ImresizeKernel : int32_t { Box = 0, Triangle = 1, Cubic = 2, Lanczos2 = 3, Lanczos3 = 4 };
 
+// The tables of one dimension, computed once per geometry (see
+// imresize_axis) and shared, read-only, by every plan that needs them.
+struct ImresizeTables {
+    std::vector<int32_t> indices;  // out_length x taps, 0-based
+    std::vector<double> weights;   // out_length x taps
+};
+
 // One dimension's contributions: taps input indices and weights per output index.
 struct ImresizeAxis {
     int64_t in_length = 0, out_length = 0;
     double scale = 1;
     int32_t taps = 0;
-    std::vector<int32_t> indices;  // out_length x taps, 0-based
-    std::vector<double> weights;   // out_length x taps
+    std::span<const int32_t> indices;  // views of *tables
+    std::span<const double> weights;
+    // Owns the tables; also identifies them (a backend may keep device
+    // copies keyed by this pointer while it holds a reference).
+    std::shared_ptr<const ImresizeTables> tables;
 };
 
 struct ImresizePlan {
@@ -114,13 +127,52 @@ inline ImresizeAxis imresize_contributions(int64_t in_length, int64_t out_length
         if (any) kept.push_back(k);
     }
     ax.taps = static_cast<int32_t>(kept.size());
-    ax.indices.resize(static_cast<size_t>(out_length * ax.taps));
-    ax.weights.resize(ax.indices.size());
+    auto t = std::make_shared<ImresizeTables>();
+    t->indices.resize(static_cast<size_t>(out_length * ax.taps));
+    t->weights.resize(t->indices.size());
     for (int64_t i = 0; i < out_length; ++i)
-        for (int32_t t = 0; t < ax.taps; ++t) {
-            ax.weights[i * ax.taps + t] = w[i * P + kept[t]];
-            ax.indices[i * ax.taps + t] = static_cast<int32_t>(imresize_fold(left[i] + kept[t], in_length));
+        for (int32_t k = 0; k < ax.taps; ++k) {
+            t->weights[i * ax.taps + k] = w[i * P + kept[k]];
+            t->indices[i * ax.taps + k] = static_cast<int32_t>(imresize_fold(left[i] + kept[k], in_length));
         }
+    ax.indices = t->indices;
+    ax.weights = t->weights;
+    ax.tables = std::move(t);
+    return ax;
+}
+
+// imresize_contributions through a small cache of recent geometries: the
+// tables cost far more to build (a kernel evaluation per tap) than a pass
+// over a frame, and a program resizing many frames of one size, or both
+// dimensions of a square image, asks for the same tables again.
+inline ImresizeAxis imresize_axis(int64_t in_length, int64_t out_length, double scale, ImresizeKernel kernel,
+                                  double kernel_width, bool antialiasing) {
+    struct Entry {
+        int64_t in_length, out_length;
+        double scale, kernel_width;
+        ImresizeKernel kernel;
+        bool antialiasing;
+        ImresizeAxis axis;
+    };
+    constexpr size_t kEntries = 8;
+    static std::mutex mutex;
+    static std::vector<Entry> recent;  // most recently used last
+    auto same = [&](const Entry& e) {
+        return e.in_length == in_length && e.out_length == out_length && e.scale == scale &&
+               e.kernel_width == kernel_width && e.kernel == kernel && e.antialiasing == antialiasing;
+    };
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        const auto hit = std::find_if(recent.begin(), recent.end(), same);
+        if (hit != recent.end()) {
+            std::rotate(hit, hit + 1, recent.end());
+            return recent.back().axis;
+        }
+    }
+    ImresizeAxis ax = imresize_contributions(in_length, out_length, scale, kernel, kernel_width, antialiasing);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (recent.size() == kEntries) recent.erase(recent.begin());
+    recent.push_back(Entry{in_length, out_length, scale, kernel_width, kernel, antialiasing, ax});
     return ax;
 }
 
@@ -216,7 +268,7 @@ inline ImresizePlan plan_imresize(const ipt::plugin::KernelArgs& args) {
     p.first = p.axis[1].scale < p.axis[0].scale ? 1 : 0;
     const int64_t in[2] = {p.rows, p.cols}, out[2] = {p.out_rows, p.out_cols};
     for (int d = 0; d < 2; ++d)
-        p.axis[d] = imresize_contributions(in[d], out[d], p.axis[d].scale, p.kernel, p.kernel_width, p.antialiasing);
+        p.axis[d] = imresize_axis(in[d], out[d], p.axis[d].scale, p.kernel, p.kernel_width, p.antialiasing);
     return p;
 }
 

@@ -63,18 +63,53 @@ __device__ inline int bin_of(T v, int nbins) {
     }
 }
 
+// Each warp counts into its own copy of the histogram in shared memory
+// (copies = blockDim.x / 32 when they fit, else one), so that warps don't
+// contend for the same bins; byte classes read 16 values per load.
 template <Binning B, class T>
 __global__ void stretch_hist_small(const T* __restrict__ a, int64_t plane, unsigned* __restrict__ hist,
-                                   int nbins) {
+                                   int nbins, int copies) {
     extern __shared__ unsigned local[];
     const int ch = blockIdx.y;
-    for (int i = threadIdx.x; i < nbins; i += blockDim.x) local[i] = 0;
+    const int total = nbins * copies;
+    for (int i = threadIdx.x; i < total; i += blockDim.x) local[i] = 0;
     __syncthreads();
+    unsigned* mine = local + (static_cast<int>(threadIdx.x) / 32 % copies) * nbins;
     const T* p = a + ch * plane;
-    IPT_GRID_STRIDE(i, plane) atomicAdd(&local[bin_of<B>(p[i], nbins)], 1u);
+    int64_t head = 0;
+    if constexpr (sizeof(T) == 1) {
+        // Bytes up to the first 16-byte boundary, then 16 at a time.
+        head = (16 - static_cast<int64_t>(reinterpret_cast<uintptr_t>(p) & 15)) & 15;
+        if (head > plane) head = plane;
+        const int64_t vectors = (plane - head) / 16;
+        const uint4* v = reinterpret_cast<const uint4*>(p + head);
+        IPT_GRID_STRIDE(k, vectors) {
+            const uint4 q = __ldg(v + k);
+            const unsigned words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+            for (int w = 0; w < 4; ++w)
+#pragma unroll
+                for (int b = 0; b < 4; ++b) {
+                    const uint8_t byte = static_cast<uint8_t>(words[w] >> (8 * b));
+                    T value;
+                    memcpy(&value, &byte, 1);
+                    atomicAdd(&mine[bin_of<B>(value, nbins)], 1u);
+                }
+        }
+        const int64_t tail = head + vectors * 16;
+        IPT_GRID_STRIDE(i, head + (plane - tail)) {
+            const int64_t at = i < head ? i : tail + (i - head);
+            atomicAdd(&mine[bin_of<B>(p[at], nbins)], 1u);
+        }
+    } else {
+        IPT_GRID_STRIDE(i, plane) atomicAdd(&mine[bin_of<B>(p[i], nbins)], 1u);
+    }
     __syncthreads();
-    for (int i = threadIdx.x; i < nbins; i += blockDim.x)
-        if (local[i]) atomicAdd(&hist[ch * nbins + i], local[i]);
+    for (int i = threadIdx.x; i < nbins; i += blockDim.x) {
+        unsigned sum = 0;
+        for (int c = 0; c < copies; ++c) sum += local[c * nbins + i];
+        if (sum) atomicAdd(&hist[ch * nbins + i], sum);
+    }
 }
 
 template <Binning B, class T>
@@ -98,8 +133,11 @@ inline void histogram_async(int32_t dtype, const void* a, int64_t plane, int cha
         using T = decltype(tag);
         dim3 grid(grid_for(plane, kThreads, 264), channels);
         const T* data = static_cast<const T*>(a);
-        if (nbins <= kSharedHistogramBins)
-            stretch_hist_small<B, T><<<grid, kThreads, nbins * sizeof(unsigned), stream>>>(data, plane, hist, nbins);
+        if (nbins <= kSharedHistogramBins) {
+            const int copies = nbins * (kThreads / 32) <= kSharedHistogramBins ? kThreads / 32 : 1;
+            stretch_hist_small<B, T><<<grid, kThreads, nbins * copies * sizeof(unsigned), stream>>>(data, plane, hist,
+                                                                                                    nbins, copies);
+        }
         else
             stretch_hist_large<B, T><<<grid, kThreads, 0, stream>>>(data, plane, hist, nbins);
     });

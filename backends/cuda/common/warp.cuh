@@ -2,6 +2,9 @@
 // ipt.imwarp on CUDA: one thread per output element, the rule of
 // common/ops/warp.hpp in the CPU's order (--fmad=false: every product and sum
 // rounds as on the host), so integer results match the CPU bit for bit.
+// The grid is (columns, rows, planes), so no thread divides, and each
+// interpolation and mapping is its own kernel, so the nearest and bilinear
+// kernels don't carry the bicubic one's registers.
 #pragma once
 
 #include <type_traits>
@@ -14,11 +17,9 @@ namespace ipt::cuda {
 namespace warp_detail {
 
 struct WarpGeometry {
-    int64_t rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols, total;
+    int64_t rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols, channels;
     double M[9];
     double fill[3];
-    int interp;
-    bool projective;
 };
 
 __device__ __forceinline__ double warp_round(double x) {
@@ -43,17 +44,19 @@ __device__ __forceinline__ double warp_at(const T* plane, const WarpGeometry& g,
     return to_double(v);
 }
 
-template <class T>
+template <class T, int Interp, bool Projective>
 __global__ void warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeometry g) {
-    IPT_GRID_STRIDE(e, g.total) {
-        const int64_t j = e % g.out_cols, t = e / g.out_cols;
-        const int64_t i = t % g.out_rows, ch = t / g.out_rows;
+    const int64_t j = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j >= g.out_cols) return;
+    for (int64_t ch = blockIdx.z; ch < g.channels; ch += gridDim.z)
+    for (int64_t i = blockIdx.y; i < g.out_rows; i += gridDim.y) {
+        const int64_t e = (ch * g.out_rows + i) * g.out_cols + j;
         const T* plane = a + ch * g.rows * g.cols;
         const double fill = g.fill[ch < 3 ? ch : 2];
         const double jd = static_cast<double>(j + 1), id = static_cast<double>(i + 1);
         double x = (jd * g.M[0] + id * g.M[3]) + g.M[6];
         double y = (jd * g.M[1] + id * g.M[4]) + g.M[7];
-        if (g.projective) {
+        if constexpr (Projective) {
             const double h = (jd * g.M[2] + id * g.M[5]) + g.M[8];
             x = x / h;
             y = y / h;
@@ -62,13 +65,13 @@ __global__ void warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeom
         const double wc = static_cast<double>(g.win_cols), wr = static_cast<double>(g.win_rows);
         double v = fill;
         if (x >= 1 - pad && x <= wc + pad && y >= 1 - pad && y <= wr + pad) {
-            if (g.interp == 0) {
+            if constexpr (Interp == 0) {
                 v = warp_at(plane, g, fill, static_cast<int64_t>(warp_round(y)), static_cast<int64_t>(warp_round(x)));
             } else {
                 const double xf = floor(x), yf = floor(y);
                 const double fx = x - xf, fy = y - yf;
                 const int64_t x0 = static_cast<int64_t>(xf), y0 = static_cast<int64_t>(yf);
-                if (g.interp == 1) {
+                if constexpr (Interp == 1) {
                     const double top = warp_at(plane, g, fill, y0, x0) * (1 - fx) + warp_at(plane, g, fill, y0, x0 + 1) * fx;
                     const double bottom =
                         warp_at(plane, g, fill, y0 + 1, x0) * (1 - fx) + warp_at(plane, g, fill, y0 + 1, x0 + 1) * fx;
@@ -112,16 +115,31 @@ inline void warp(const Device& dev, const ipt::frontend::WarpPlan& p, const ipt_
     g.win_cols = p.win_cols;
     g.out_rows = p.out_rows;
     g.out_cols = p.out_cols;
-    g.total = p.out_rows * p.out_cols * p.channels;
+    g.channels = p.channels;
     for (int k = 0; k < 9; ++k) g.M[k] = p.M[k];
     for (int k = 0; k < 3; ++k) g.fill[k] = p.fill[k];
-    g.interp = static_cast<int>(p.interp);
-    g.projective = p.projective;
-    if (g.total == 0) return;
+    if (p.out_rows * p.out_cols * p.channels == 0) return;
+    constexpr int kWidth = 128;
+    const dim3 grid(static_cast<unsigned>((g.out_cols + kWidth - 1) / kWidth),
+                    static_cast<unsigned>(g.out_rows < 65535 ? g.out_rows : 65535),
+                    static_cast<unsigned>(g.channels < 65535 ? g.channels : 65535));
+    const int interp = static_cast<int>(p.interp);
     visit_dtype(p.dtype, [&](auto tag) {
         using T = decltype(tag);
-        warp_detail::warp_kernel<T><<<grid_for(g.total), kThreads, 0, dev.stream>>>(dptr<const T>(p.A), dptr<T>(B), g);
-        check_launch(op);
+        auto launch = [&](auto kernel) {
+            kernel<<<grid, kWidth, 0, dev.stream>>>(dptr<const T>(p.A), dptr<T>(B), g);
+            check_launch(op);
+        };
+        using namespace warp_detail;
+        if (p.projective) {
+            if (interp == 0) launch(warp_kernel<T, 0, true>);
+            else if (interp == 1) launch(warp_kernel<T, 1, true>);
+            else launch(warp_kernel<T, 2, true>);
+        } else {
+            if (interp == 0) launch(warp_kernel<T, 0, false>);
+            else if (interp == 1) launch(warp_kernel<T, 1, false>);
+            else launch(warp_kernel<T, 2, false>);
+        }
     });
 }
 

@@ -3,6 +3,7 @@
 // per-channel histogram with imhist's binning, then the
 // first bins where the cumulative count reaches the plan's count thresholds
 // (the reference's cdf comparisons as integers).
+#include <algorithm>
 #include <vector>
 
 #include "stretchlim.hpp"
@@ -32,7 +33,10 @@ void record_histogram(OpContext& ctx, Recorder& rec, int32_t dtype, VkDeviceAddr
     if (dtype == IPT_UINT16 || dtype == IPT_INT16) top = 65535.0;
     const uint32_t width = ctx.tuning.group_size;
     HistPush hp{a, hist->address, double(nbins - 1) / top, int32_t(plane)};
-    Grid grid = grid_for(ctx.device, uint64_t(plane), uint64_t(width) * ctx.tuning.per_invocation);
+    // Enough groups to fill the device a few times over; each strides over the plane.
+    constexpr uint64_t kMaxGroups = 1024;
+    const uint64_t groups = std::min<uint64_t>((uint64_t(plane) + width - 1) / width, kMaxGroups);
+    Grid grid = grid_for(ctx.device, groups * width, width);
     rec.dispatch(ctx.pipeline("stretchlim_hist", width, 1, {uint32_t(dtype), nbins, uint32_t(binning)}), &hp,
                  sizeof hp, grid.x, grid.y, uint32_t(channels));
 }

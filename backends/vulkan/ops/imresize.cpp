@@ -28,8 +28,8 @@ void record_pass(OpContext& ctx, Recorder& rec, const Pass& p, int dim, const ip
     const int64_t total = p.out_rows * p.out_cols * channels;
     Push push{p.src,
               p.dst,
-              rec.params(ax.indices),
-              rec.params(ax.weights),
+              rec.params(ax.indices.data(), ax.indices.size_bytes()),
+              rec.params(ax.weights.data(), ax.weights.size_bytes()),
               int32_t(p.in_rows),
               int32_t(p.in_cols),
               int32_t(p.out_rows),

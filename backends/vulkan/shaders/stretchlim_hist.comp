@@ -3,7 +3,9 @@
 // (backends/common/intensity.hpp, histogram_bin); BINNING 1 is graythresh's,
 // the value's im2uint8 (backends/common/class_scaling.hpp, to_uint8_scale)
 // in 256 bins. Up to SHARED_BINS bins are counted in shared memory first;
-// more go straight to global atomics.
+// more go straight to global atomics. The host launches a bounded number of
+// groups that stride over the plane, so that few partial histograms are
+// added into the global one.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
@@ -57,8 +59,7 @@ void main() {
     const int lane = int(gl_LocalInvocationID.x);
     const int width = int(gl_WorkGroupSize.x);
     const int channel = int(gl_WorkGroupID.z);
-    const int per_group = width * int(PER_INV);
-    const int begin = int(linear_group()) * per_group;
+    const uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * uint(width);
     const int offset = channel * pc.plane;
     const uint64_t hist = pc.hist + uint64_t(channel) * uint64_t(NBINS) * 4ul;
     const bool shared_bins = NBINS <= SHARED_BINS;
@@ -66,13 +67,11 @@ void main() {
         for (int b = lane; b < NBINS; b += width) local_hist[b] = 0u;
         barrier();
     }
-    for (int k = 0; k < int(PER_INV); ++k) {
-        const int i = begin + k * width + lane;
-        if (i < pc.plane) {
-            const int b = bin_of(offset + i);
-            if (shared_bins) atomicAdd(local_hist[b], 1u);
-            else atomicAdd(BufU32(hist).v[b], 1u);
-        }
+    // plane < 2^31 and stride < 2^31: i + stride stays below 2^32.
+    for (uint i = linear_group() * uint(width) + uint(lane); i < uint(pc.plane); i += stride) {
+        const int b = bin_of(offset + int(i));
+        if (shared_bins) atomicAdd(local_hist[b], 1u);
+        else atomicAdd(BufU32(hist).v[b], 1u);
     }
     if (shared_bins) {
         barrier();
