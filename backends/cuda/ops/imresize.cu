@@ -49,12 +49,25 @@ __global__ void imresize_pass(const S* __restrict__ src, D* __restrict__ dst, Pa
         const int64_t i = AlongCols ? c : r;
         const int32_t* ii = idx + i * g.taps;
         const double* ww = w + i * g.taps;
+        auto at = [&](int64_t j) { return AlongCols ? plane[r * g.in_cols + j] : plane[j * g.in_cols + c]; };
+        // Four taps' indices, weights and values are loaded before any is
+        // used, so that their latencies overlap; the sum stays in tap order.
         double acc = 0;
-        for (int k = 0; k < g.taps; ++k) {
-            const int64_t j = __ldg(ii + k);
-            const S v = AlongCols ? plane[r * g.in_cols + j] : plane[j * g.in_cols + c];
-            acc = acc + __ldg(ww + k) * resize_load(v);
+        int k = 0;
+        for (; k + 4 <= g.taps; k += 4) {
+            int32_t j[4];
+            double wk[4];
+            S v[4];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) j[q] = __ldg(ii + k + q);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) wk[q] = __ldg(ww + k + q);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) v[q] = at(j[q]);
+#pragma unroll
+            for (int q = 0; q < 4; ++q) acc = acc + wk[q] * resize_load(v[q]);
         }
+        for (; k < g.taps; ++k) acc = acc + __ldg(ww + k) * resize_load(at(__ldg(ii + k)));
         dst[(ch * g.out_rows + r) * g.out_cols + c] = resize_store<D>(acc);
     }
 }
