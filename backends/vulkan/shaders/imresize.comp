@@ -40,11 +40,28 @@ void main() {
         const int ch = t / pc.out_rows;
         const int plane = ch * pc.in_rows * pc.in_cols;
         const int i = ALONG_COLS != 0 ? c : r;
+        const int base = ALONG_COLS != 0 ? plane + r * pc.in_cols : plane + c;
+        const int step = ALONG_COLS != 0 ? 1 : pc.in_cols;
+        // Four taps' indices, weights and values are loaded before any is
+        // used, so that their latencies overlap; the sum stays in tap order.
         precise double acc = 0.0;
-        for (int k = 0; k < pc.taps; ++k) {
+        int k = 0;
+        for (; k + 4 <= pc.taps; k += 4) {
+            const int o = i * pc.taps + k;
+            const ivec4 j = ivec4(BufI32(pc.idx).v[o], BufI32(pc.idx).v[o + 1], BufI32(pc.idx).v[o + 2],
+                                  BufI32(pc.idx).v[o + 3]);
+            const dvec4 wk = dvec4(BufF64(pc.w).v[o], BufF64(pc.w).v[o + 1], BufF64(pc.w).v[o + 2],
+                                   BufF64(pc.w).v[o + 3]);
+            const dvec4 v = dvec4(source_value(base + j.x * step), source_value(base + j.y * step),
+                                  source_value(base + j.z * step), source_value(base + j.w * step));
+            for (int q = 0; q < 4; ++q) {
+                precise double p = wk[q] * v[q];
+                acc = acc + p;
+            }
+        }
+        for (; k < pc.taps; ++k) {
             const int j = BufI32(pc.idx).v[i * pc.taps + k];
-            const int at = ALONG_COLS != 0 ? plane + r * pc.in_cols + j : plane + j * pc.in_cols + c;
-            precise double p = BufF64(pc.w).v[i * pc.taps + k] * source_value(at);
+            precise double p = BufF64(pc.w).v[i * pc.taps + k] * source_value(base + j * step);
             acc = acc + p;
         }
         if (LOGICAL_OUT != 0)
