@@ -18,7 +18,9 @@
 // input through the read-only cache).
 #pragma once
 
+#include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "common/buffer.hpp"
 #include "common/device.cuh"
@@ -355,6 +357,94 @@ bool correlate_small_async(const TIn* a, TOut* out, Taps taps, const CorrGeometr
         case 5: launch_correlate_small<5>(a, out, taps, g, pad, s); return true;
         case 7: launch_correlate_small<7>(a, out, taps, g, pad, s); return true;
         case 9: launch_correlate_small<9>(a, out, taps, g, pad, s); return true;
+        default: return false;
+        }
+    }
+    return false;
+}
+
+// Square kernels of K x K finite taps known on the host, for integer
+// outputs (double sums, i then j, as the tiled engine): the taps travel in
+// the launch parameters, so the fully unrolled loops read them from the
+// constant bank, and each thread sums kFixedPerThread outputs of one column
+// from the staged tile. Zero taps need no skipping here: an integer value
+// times 0 adds a zero, which leaves every rounded integer result alone.
+constexpr int kFixedPerThread = 4, kFixedTileH = kBlockRows * kFixedPerThread;
+constexpr int kFixedMaxK = 9;
+
+template <int K>
+struct FixedTaps {
+    double w[K * K];  // row-major, already rotated for convolution
+};
+
+template <int K, class TIn, class TOut>
+__global__ void __launch_bounds__(kTileW* kBlockRows)
+correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_constant__ FixedTaps<K> taps,
+                CorrGeometry g, TIn pad) {
+    constexpr int th = kFixedTileH + K - 1, tw = kTileW + K - 1;
+    __shared__ double tile[th * tw];
+    const int64_t p = blockIdx.z;
+    const TIn* plane = a + p * g.in_rows * g.in_cols;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFixedTileH - g.off_r;
+    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
+    stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
+    __syncthreads();
+    const int row0 = threadIdx.y * kFixedPerThread;
+    double acc[kFixedPerThread];
+#pragma unroll
+    for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0.0;
+#pragma unroll
+    for (int t = 0; t < kFixedPerThread + K - 1; ++t) {
+        double x[K];
+#pragma unroll
+        for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
+#pragma unroll
+        for (int k = 0; k < kFixedPerThread; ++k) {
+            const int i = t - k;  // the kernel row this staged row is for output k
+            if (i < 0 || i >= K) continue;
+#pragma unroll
+            for (int j = 0; j < K; ++j) acc[k] = __dadd_rn(acc[k], __dmul_rn(x[j], taps.w[i * K + j]));
+        }
+    }
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
+    TOut* dst = out + p * g.out_rows * g.out_cols;
+#pragma unroll
+    for (int k = 0; k < kFixedPerThread; ++k) {
+        const int64_t r = static_cast<int64_t>(blockIdx.y) * kFixedTileH + row0 + k;
+        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
+    }
+}
+
+template <int K, class TIn, class TOut>
+void launch_correlate_fixed(const TIn* a, TOut* out, const std::vector<double>& h, const CorrGeometry& g, TIn pad,
+                            cudaStream_t s) {
+    FixedTaps<K> taps;
+    for (int i = 0; i < K; ++i)
+        for (int j = 0; j < K; ++j) taps.w[i * K + j] = g.rotate ? h[(K - 1 - i) * K + (K - 1 - j)] : h[i * K + j];
+    const dim3 block(kTileW, kBlockRows);
+    const dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
+                    static_cast<unsigned>((g.out_rows + kFixedTileH - 1) / kFixedTileH),
+                    static_cast<unsigned>(g.planes));
+    correlate_fixed<K, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+}
+
+// True when the fixed-kernel path took the call: an integer output, a square
+// kernel of an odd size up to kFixedMaxK whose host taps h (row-major, kh x
+// kw, as given before any rotation) are all finite.
+template <class TIn, class TOut>
+bool correlate_fixed_async(const TIn* a, TOut* out, const std::vector<double>& h, const CorrGeometry& g, TIn pad,
+                           cudaStream_t s) {
+    if constexpr (std::is_integral_v<TOut> && !std::is_same_v<TOut, bool>) {
+        if (g.kh != g.kw || g.kh > kFixedMaxK || g.kh % 2 == 0 || g.planes > 65535 ||
+            h.size() != static_cast<size_t>(g.kh) * g.kw)
+            return false;
+        for (double v : h)
+            if (!std::isfinite(v)) return false;
+        switch (g.kh) {
+        case 3: launch_correlate_fixed<3>(a, out, h, g, pad, s); return true;
+        case 5: launch_correlate_fixed<5>(a, out, h, g, pad, s); return true;
+        case 7: launch_correlate_fixed<7>(a, out, h, g, pad, s); return true;
+        case 9: launch_correlate_fixed<9>(a, out, h, g, pad, s); return true;
         default: return false;
         }
     }

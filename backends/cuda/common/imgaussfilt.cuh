@@ -28,7 +28,6 @@ void gauss_convert_async(const In* a, Out* b, int64_t n, cudaStream_t s, const c
 template <class T>
 void imgaussfilt_direct_async(const ipt::frontend::ImgaussfiltPlan& p, const T* a, T* b, cudaStream_t s,
                               const char* what) {
-    const DeviceArray<double> h = to_device(p.h, s);
     CorrGeometry g;
     g.in_rows = g.out_rows = p.rows;
     g.in_cols = g.out_cols = p.cols;
@@ -40,6 +39,11 @@ void imgaussfilt_direct_async(const ipt::frontend::ImgaussfiltPlan& p, const T* 
     g.border = ipt::frontend::border_as<Border>(p.boundary);
     g.rotate = true;
     g.class_sum = std::is_floating_point_v<T>;
+    if (correlate_fixed_async<T, T>(a, b, p.h, g, static_cast<T>(p.pad_value), s)) {
+        check_launch(what);
+        return;
+    }
+    const DeviceArray<double> h = to_device(p.h, s);
     correlate_async<T, T>(a, b, Taps{h.get(), false}, g, static_cast<T>(p.pad_value), s, what);
 }
 
