@@ -108,11 +108,12 @@ template <int BITS, int THREADS>
 void launch_slide(const Device& dev, const uint8_t* padded, double* j, const ipt::frontend::EntropyfiltPlan& plan,
                   int64_t prows, int64_t pcols, const int64_t* all, int n_all, const int64_t* leave, int n_leave,
                   const int64_t* enter, int n_enter, const double* terms) {
-    // Strips short enough for about two waves of threads (each strip starts
-    // by counting the n members once), at least 8 rows, and at most 65535
-    // strips (grid y).
+    // Strips short enough for about 2048 threads per SM (some three waves
+    // at the 6 blocks of 32 KiB an SM holds; each strip starts by counting
+    // the n members once, about one output's work), at least 8 rows, and at
+    // most 65535 strips (grid y).
     const int64_t col_threads = (plan.cols + THREADS - 1) / THREADS * THREADS * plan.channels;
-    const int64_t want_threads = int64_t(std::max(dev.sm_count, 1)) * 2048 * 2;
+    const int64_t want_threads = int64_t(std::max(dev.sm_count, 1)) * 2048;
     const int64_t strips_wanted = std::max<int64_t>(1, want_threads / std::max<int64_t>(col_threads, 1));
     int64_t strip = std::max<int64_t>((plan.rows + strips_wanted - 1) / strips_wanted, 8);
     strip = std::max(strip, (plan.rows + 65534) / 65535);
