@@ -89,6 +89,38 @@ TYPED_TEST(EntropyfiltTyped, MatchesBruteForce) {
     }
 }
 
+// The running histogram across shapes that stress its steps: rows not a
+// multiple of the rows slid together, single rows and columns, an nhood
+// larger than the image (repeated mirroring), flat and non-square nhoods, and
+// holed ones whose members leave and enter all over the window.
+TYPED_TEST(EntropyfiltTyped, SlidingWindowShapes) {
+    using T = TypeParam;
+    std::mt19937 rng(43);
+    const std::pair<int64_t, int64_t> sizes[] = {{37, 29}, {1, 40}, {40, 1}, {6, 5}, {13, 2}};
+    std::vector<int> holed(5 * 3), sparse(7 * 9);
+    for (auto& x : holed) x = static_cast<int>(rng() % 3 != 0);
+    for (auto& x : sparse) x = static_cast<int>(rng() % 4 == 0);
+    std::vector<int> checker(9 * 9);
+    for (size_t i = 0; i < checker.size(); ++i) checker[i] = static_cast<int>(i % 2);
+    const struct {
+        int64_t nr, nc;
+        std::vector<int> mask;
+    } nhoods[] = {{5, 3, holed},
+                  {7, 9, sparse},
+                  {9, 9, checker},
+                  {1, 7, std::vector<int>(7, 1)},
+                  {7, 1, std::vector<int>(7, 1)},
+                  {3, 3, {0, 1, 0, 1, 1, 1, 0, 1, 0}},
+                  {11, 13, std::vector<int>(11 * 13, 1)}};
+    for (auto [rows, cols] : sizes)
+        for (bool small : {true, false}) {
+            const auto v = localstat_test::random_values<T>(static_cast<size_t>(rows * cols), rng, small);
+            for (const auto& nh : nhoods) check<T>(v, rows, cols, 1, nh.nr, nh.nc, nh.mask);
+        }
+    const auto rgb = localstat_test::random_values<T>(9 * 7 * 3, rng, false);
+    check<T>(rgb, 9, 7, 3, 5, 3, holed);
+}
+
 TYPED_TEST(EntropyfiltTyped, RgbPlanesAlike) {
     using T = TypeParam;
     std::mt19937 rng(42);

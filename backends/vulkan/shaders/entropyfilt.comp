@@ -1,82 +1,129 @@
-// ipt.entropyfilt: J(p) = -sum over the distinct bins b of the neighbourhood
-// of q log2 q, q = count(b)/n, with each value binned as im2uint8 converts it
-// (logical: 0 and 1) and read through symmetric padding
-// (backends/common/ops/entropyfilt.hpp). Each bin's count is taken at its
-// first member by a pass over the members (n^2 bin reads per pixel, no
-// histogram storage). Each invocation computes PER_INV pixels of a column;
-// work group z is the channel plane.
+// ipt.entropyfilt, second pass: J(p) = -sum over the occupied bins b of the
+// neighbourhood, in increasing order, of T[count(b)], T[k] = q log2 q with
+// q = k/n from the host (common/ops/entropyfilt.hpp: the CPU reference's
+// doubles in its order). Each invocation owns one column and slides a running
+// histogram down a strip of rows of the padded bins (entropyfilt_pad.comp):
+// per step the members `leave` lose their pixel and the members `enter` gain
+// one, whatever the nhood. Counts are packed BITS wide (n < 2^BITS) in words
+// laid out word-major by invocation (neighbouring invocations in different
+// banks), beside a bit per occupied bin; in shared memory (STORE 0) or, where
+// that does not fit, in a global scratch slot per invocation (STORE 1). Work
+// group y is the strip, z the channel plane.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
-#include "ipt_math.glsl"
 
-layout(constant_id = 4) const int DT = DT_UINT8;
+layout(constant_id = 4) const int BITS = 8;
+layout(constant_id = 5) const int STORE = 0;  // 0: shared, 1: global scratch
 
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer Offsets { ivec2 v[]; };
+const int PER_WORD = 32 / BITS;
+const int HIST_WORDS = 256 / PER_WORD;
+const uint FIELD = 0xFFFFFFFFu >> (32 - BITS);
+
+shared uint hist_s[STORE == 0 ? HIST_WORDS * gl_WorkGroupSize.x : 1];
+shared uint occ_s[STORE == 0 ? 8 * gl_WorkGroupSize.x : 1];
+
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Offsets { int v[]; };
 
 layout(push_constant) uniform Push {
-    uint64_t a;
+    uint64_t padded;  // uint8 bins, prows x pcols per plane
     uint64_t j;
-    uint64_t offsets;  // ivec2 (dr, dc)
-    int rows, cols, count;
+    uint64_t offsets;  // int: all members, then leave, then enter (enter already one row down)
+    uint64_t terms;    // double [n + 1]
+    uint64_t scratch;  // uint, (HIST_WORDS + 8) x slots (STORE 1)
+    int rows, cols, prows, pcols;
+    int strip;
+    int n_all, n_leave, n_enter;
+    int slots;  // invocations in the dispatch (STORE 1)
 } pc;
 
-// round(255 x) of a floating element (the product in the class of x), half
-// away from zero, saturated, NaN to 0: im2uint8's rule.
-uint scaled_float(int i) {
-    precise double p;
-    if (DT == DT_SINGLE) {
-        p = f32_bits_to_double(BufU32(pc.a).v[i]) * 255.0;  // exact
-        p = f32_bits_to_double(double_to_f32_bits(p));       // the single product
-    } else {
-        p = BufF64(pc.a).v[i] * 255.0;
-    }
-    return uint(saturate_round(p, 0.0, 255.0));
+int lane;  // this invocation's column of words
+int stride;
+
+uint hist_word(int w) { return STORE == 0 ? hist_s[w * stride + lane] : BufU32(pc.scratch).v[w * stride + lane]; }
+void set_hist_word(int w, uint v) {
+    if (STORE == 0)
+        hist_s[w * stride + lane] = v;
+    else
+        BufU32(pc.scratch).v[w * stride + lane] = v;
+}
+uint occ_word(int w) {
+    return STORE == 0 ? occ_s[w * stride + lane] : BufU32(pc.scratch).v[(HIST_WORDS + w) * stride + lane];
+}
+void flip_occ(uint b) {
+    const int w = int(b >> 5u);
+    const uint bit = 1u << (b & 31u);
+    if (STORE == 0)
+        occ_s[w * stride + lane] ^= bit;
+    else
+        BufU32(pc.scratch).v[(HIST_WORDS + w) * stride + lane] ^= bit;
 }
 
-// Bin of element i; x/257 is never a tie, so round(x/257) = (x+128)/257.
-uint bin_of(int i) {
-    switch (DT) {
-    case DT_LOGICAL: return uint(BufU8(pc.a).v[i]) != 0u ? 1u : 0u;
-    case DT_UINT8: return uint(BufU8(pc.a).v[i]);
-    case DT_UINT16: return (uint(BufU16(pc.a).v[i]) + 128u) / 257u;
-    case DT_INT16: return (uint(int(BufI16(pc.a).v[i]) + 32768) + 128u) / 257u;
-    default: return scaled_float(i);
-    }
+void add(uint b) {
+    const int w = int(b) / PER_WORD;
+    const int shift = (int(b) % PER_WORD) * BITS;
+    const uint word = hist_word(w);
+    if (((word >> shift) & FIELD) == 0u) flip_occ(b);
+    set_hist_word(w, word + (1u << shift));
 }
-
-uint member_bin(int plane, int r, int c, int m) {
-    const ivec2 d = Offsets(pc.offsets).v[m];
-    return bin_of(plane + symmetric_index(r + d.x, pc.rows) * pc.cols + symmetric_index(c + d.y, pc.cols));
+void remove(uint b) {
+    const int w = int(b) / PER_WORD;
+    const int shift = (int(b) % PER_WORD) * BITS;
+    const uint word = hist_word(w) - (1u << shift);
+    set_hist_word(w, word);
+    if (((word >> shift) & FIELD) == 0u) flip_occ(b);
 }
 
 void main() {
     const int c = int(gl_GlobalInvocationID.x);
-    const int r0 = int(gl_WorkGroupID.y * gl_WorkGroupSize.y * PER_INV + gl_LocalInvocationID.y);
-    const int plane = int(gl_WorkGroupID.z) * pc.rows * pc.cols;
-    if (c >= pc.cols) return;
-    const double n = double(pc.count);
-    const double inv_ln2 = 1.44269504088896340736;
-    for (int k = 0; k < int(PER_INV); ++k) {
-        const int r = r0 + k * int(gl_WorkGroupSize.y);
-        if (r >= pc.rows) return;
+    const int r0 = int(gl_WorkGroupID.y) * pc.strip;
+    if (STORE == 0) {
+        lane = int(gl_LocalInvocationID.x);
+        stride = int(gl_WorkGroupSize.x);
+    } else {
+        lane = int((gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * gl_NumWorkGroups.x * gl_WorkGroupSize.x +
+                   gl_GlobalInvocationID.x);
+        stride = pc.slots;
+    }
+    // No barriers: every invocation touches only its own words.
+    if (c >= pc.cols || r0 >= pc.rows) return;
+    const int r_end = min(pc.rows, r0 + pc.strip);
+    const int plane = int(gl_WorkGroupID.z);
+    int window = plane * pc.prows * pc.pcols + r0 * pc.pcols + c;
+    const int out_plane = plane * pc.rows * pc.cols;
+    Offsets off = Offsets(pc.offsets);
+    BufU8 bins = BufU8(pc.padded);
+
+    for (int w = 0; w < HIST_WORDS; ++w) set_hist_word(w, 0u);
+    for (int w = 0; w < 8; ++w) {
+        if (STORE == 0)
+            occ_s[w * stride + lane] = 0u;
+        else
+            BufU32(pc.scratch).v[(HIST_WORDS + w) * stride + lane] = 0u;
+    }
+    for (int m = 0; m < pc.n_all; ++m) add(uint(bins.v[window + off.v[m]]));
+    for (int r = r0;; ++r) {
+        // One loop over the occupied bins and the 8 words together, so a
+        // subgroup waits for its busiest lane's total only.
         precise double e = 0.0;
-        for (int m = 0; m < pc.count; ++m) {
-            const uint b = member_bin(plane, r, c, m);
-            int count = 0;
-            bool first = true;
-            for (int q = 0; q < pc.count; ++q) {
-                if (member_bin(plane, r, c, q) != b) continue;
-                if (q < m) {
-                    first = false;
-                    break;
-                }
-                ++count;
+        int w = 0;
+        uint u = occ_word(0);
+        for (;;) {
+            if (u == 0u) {
+                if (++w == 8) break;
+                u = occ_word(w);
+                continue;
             }
-            if (!first) continue;
-            precise double p = div_rn(double(count), n);
-            e -= p * (log_d(p) * inv_ln2);
+            const uint b = uint(w * 32 + findLSB(u));
+            u &= u - 1u;
+            const uint k = (hist_word(int(b) / PER_WORD) >> ((int(b) % PER_WORD) * BITS)) & FIELD;
+            e -= BufF64(pc.terms).v[k];
         }
-        BufF64(pc.j).v[plane + r * pc.cols + c] = e;
+        BufF64(pc.j).v[out_plane + r * pc.cols + c] = e;
+        if (r + 1 == r_end) break;
+        // Leave before enter: a count never exceeds n, so never its field.
+        for (int m = 0; m < pc.n_leave; ++m) remove(uint(bins.v[window + off.v[pc.n_all + m]]));
+        for (int m = 0; m < pc.n_enter; ++m) add(uint(bins.v[window + off.v[pc.n_all + pc.n_leave + m]]));
+        window += pc.pcols;
     }
 }
