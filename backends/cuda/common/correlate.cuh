@@ -24,6 +24,7 @@
 
 #include "common/buffer.hpp"
 #include "common/device.cuh"
+#include "rank1.hpp"
 
 namespace ipt::cuda {
 
@@ -363,26 +364,35 @@ bool correlate_small_async(const TIn* a, TOut* out, Taps taps, const CorrGeometr
     return false;
 }
 
-// Square kernels of K x K finite taps known on the host, for integer
-// outputs (double sums, i then j, as the tiled engine): the taps travel in
-// the launch parameters, so the fully unrolled loops read them from the
-// constant bank, and each thread sums kFixedPerThread outputs of one column
-// from the staged tile. Zero taps need no skipping here: an integer value
-// times 0 adds a zero, which leaves every rounded integer result alone.
+// Square K x K kernels of finite taps known on the host, for integer
+// outputs, summed in double as the CPU reference (backends/cpu/common/
+// correlate.hpp) sums them, so that integer results agree to the bit:
+//  - a kernel that the reference splits into an exact column and row factor
+//    (common/rank1.hpp's separable_route) runs as the reference's two passes,
+//    here fused in one block: the column pass into shared memory (each value
+//    sum_i u[i] x, i in order), then the row pass (sum_j v[j] mid, j in order);
+//  - any other kernel as one 2-D pass: each kernel row's products summed into
+//    a partial (j in order), then the partials (i in order).
+// The taps travel in the launch parameters, so the fully unrolled loops read
+// them from the constant bank. Zero taps need no skipping: an integer value
+// times 0 adds a zero, which changes no sum. Each thread computes
+// kFixedPerThread outputs of one column from the staged tile.
 constexpr int kFixedPerThread = 4, kFixedTileH = kBlockRows * kFixedPerThread;
-constexpr int kFixedMaxK = 9;
+constexpr int kFixedMaxK = 15;
 
 template <int K>
 struct FixedTaps {
-    double w[K * K];  // row-major, already rotated for convolution
+    double w[K * K];  // 2-D: row-major, already rotated for convolution
+    double u[K], v[K];  // rank-1: column and row factors
 };
 
-template <int K, class TIn, class TOut>
+template <int K, bool Rank1, class TIn, class TOut>
 __global__ void __launch_bounds__(kTileW* kBlockRows)
 correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_constant__ FixedTaps<K> taps,
                 CorrGeometry g, TIn pad) {
     constexpr int th = kFixedTileH + K - 1, tw = kTileW + K - 1;
     __shared__ double tile[th * tw];
+    __shared__ double mid[Rank1 ? kFixedTileH * tw : 1];
     const int64_t p = blockIdx.z;
     const TIn* plane = a + p * g.in_rows * g.in_cols;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFixedTileH - g.off_r;
@@ -391,19 +401,40 @@ correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_
     __syncthreads();
     const int row0 = threadIdx.y * kFixedPerThread;
     double acc[kFixedPerThread];
+    if constexpr (Rank1) {
+        for (int idx = threadIdx.y * kTileW + threadIdx.x; idx < kFixedTileH * tw; idx += kTileW * kBlockRows) {
+            const int r = idx / tw, cc = idx - r * tw;
+            double m = 0.0;
 #pragma unroll
-    for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0.0;
-#pragma unroll
-    for (int t = 0; t < kFixedPerThread + K - 1; ++t) {
-        double x[K];
-#pragma unroll
-        for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
+            for (int i = 0; i < K; ++i) m = __dadd_rn(m, __dmul_rn(taps.u[i], tile[(r + i) * tw + cc]));
+            mid[idx] = m;
+        }
+        __syncthreads();
 #pragma unroll
         for (int k = 0; k < kFixedPerThread; ++k) {
-            const int i = t - k;  // the kernel row this staged row is for output k
-            if (i < 0 || i >= K) continue;
+            double part = 0.0;
 #pragma unroll
-            for (int j = 0; j < K; ++j) acc[k] = __dadd_rn(acc[k], __dmul_rn(x[j], taps.w[i * K + j]));
+            for (int j = 0; j < K; ++j)
+                part = __dadd_rn(part, __dmul_rn(taps.v[j], mid[(row0 + k) * tw + threadIdx.x + j]));
+            acc[k] = __dadd_rn(0.0, part);
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0.0;
+#pragma unroll
+        for (int t = 0; t < kFixedPerThread + K - 1; ++t) {
+            double x[K];
+#pragma unroll
+            for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
+#pragma unroll
+            for (int k = 0; k < kFixedPerThread; ++k) {
+                const int i = t - k;  // the kernel row this staged row is for output k
+                if (i < 0 || i >= K) continue;
+                double part = 0.0;
+#pragma unroll
+                for (int j = 0; j < K; ++j) part = __dadd_rn(part, __dmul_rn(taps.w[i * K + j], x[j]));
+                acc[k] = __dadd_rn(acc[k], part);
+            }
         }
     }
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
@@ -418,25 +449,32 @@ correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_
 template <int K, class TIn, class TOut>
 void launch_correlate_fixed(const TIn* a, TOut* out, const std::vector<double>& h, const CorrGeometry& g, TIn pad,
                             cudaStream_t s) {
-    FixedTaps<K> taps;
+    FixedTaps<K> taps{};
+    const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), K, K, g.rotate);
     for (int i = 0; i < K; ++i)
         for (int j = 0; j < K; ++j) taps.w[i * K + j] = g.rotate ? h[(K - 1 - i) * K + (K - 1 - j)] : h[i * K + j];
+    if (f.ok)
+        for (int i = 0; i < K; ++i) {
+            taps.u[i] = f.u[static_cast<size_t>(i)];
+            taps.v[i] = f.v[static_cast<size_t>(i)];
+        }
     const dim3 block(kTileW, kBlockRows);
     const dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
                     static_cast<unsigned>((g.out_rows + kFixedTileH - 1) / kFixedTileH),
                     static_cast<unsigned>(g.planes));
-    correlate_fixed<K, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+    if (f.ok) correlate_fixed<K, true, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+    else correlate_fixed<K, false, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
 }
 
-// True when the fixed-kernel path took the call: an integer output, a square
-// kernel of an odd size up to kFixedMaxK whose host taps h (row-major, kh x
-// kw, as given before any rotation) are all finite.
+// True when the fixed-kernel path took the call: an integer output and a
+// square kernel of an odd size up to kFixedMaxK whose host taps h
+// (row-major, kh x kw, as given before any rotation) are all finite.
 template <class TIn, class TOut>
 bool correlate_fixed_async(const TIn* a, TOut* out, const std::vector<double>& h, const CorrGeometry& g, TIn pad,
                            cudaStream_t s) {
     if constexpr (std::is_integral_v<TOut> && !std::is_same_v<TOut, bool>) {
         if (g.kh != g.kw || g.kh > kFixedMaxK || g.kh % 2 == 0 || g.planes > 65535 ||
-            h.size() != static_cast<size_t>(g.kh) * g.kw)
+            g.out_rows > int64_t{65535} * kFixedTileH || h.size() != static_cast<size_t>(g.kh) * g.kw)
             return false;
         for (double v : h)
             if (!std::isfinite(v)) return false;
@@ -445,6 +483,9 @@ bool correlate_fixed_async(const TIn* a, TOut* out, const std::vector<double>& h
         case 5: launch_correlate_fixed<5>(a, out, h, g, pad, s); return true;
         case 7: launch_correlate_fixed<7>(a, out, h, g, pad, s); return true;
         case 9: launch_correlate_fixed<9>(a, out, h, g, pad, s); return true;
+        case 11: launch_correlate_fixed<11>(a, out, h, g, pad, s); return true;
+        case 13: launch_correlate_fixed<13>(a, out, h, g, pad, s); return true;
+        case 15: launch_correlate_fixed<15>(a, out, h, g, pad, s); return true;
         default: return false;
         }
     }
