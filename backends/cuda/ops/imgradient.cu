@@ -15,8 +15,11 @@ using ipt::frontend::GradientMethod;
 template <class T, class Dir, class In>
 __global__ void magnitude_direction_kernel(const In* __restrict__ in, T* __restrict__ mag, Dir* __restrict__ dir,
                                            int64_t rows, int64_t cols, GradientMethod method) {
-    IPT_GRID_STRIDE(i, rows * cols) {
-        const int64_t r = i / cols, c = i - r * cols;
+    // x: the column, y: the row (a grid-stride loop past 65535 rows): no thread divides.
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= cols) return;
+    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+        const int64_t i = r * cols + c;
         T x, y;
         ipt::frontend::gradient_xy<T>(in, rows, cols, r, c, method, x, y);
         mag[i] = ipt::frontend::gradient_magnitude(x, y);
@@ -32,11 +35,14 @@ template <class T, class In>
 void launch(const Device& dev, const ipt::frontend::ImgradientPlan& plan, const In* in, const ipt_tensor* mag,
             const ipt_tensor* dir) {
     const auto& p = plan.xy;
+    constexpr int kWidth = 128;
+    const dim3 grid(static_cast<unsigned>((p.cols + kWidth - 1) / kWidth),
+                    static_cast<unsigned>(p.rows < 65535 ? p.rows : 65535));
     if (plan.dir_dtype == IPT_DOUBLE)
-        magnitude_direction_kernel<T, double><<<grid_for(p.numel), kThreads, 0, dev.stream>>>(
+        magnitude_direction_kernel<T, double><<<grid, kWidth, 0, dev.stream>>>(
             in, dptr<T>(mag), dir ? dptr<double>(dir) : nullptr, p.rows, p.cols, p.method);
     else
-        magnitude_direction_kernel<T, float><<<grid_for(p.numel), kThreads, 0, dev.stream>>>(
+        magnitude_direction_kernel<T, float><<<grid, kWidth, 0, dev.stream>>>(
             in, dptr<T>(mag), dir ? dptr<float>(dir) : nullptr, p.rows, p.cols, p.method);
 }
 
