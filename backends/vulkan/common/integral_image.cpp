@@ -48,19 +48,14 @@ void record_exact(OpContext& ctx, Recorder& rec, const IntegralSource& s, VkDevi
                  s.pad_value,  int32_t(s.m),    int32_t(s.n),
                  int32_t(s.pm), int32_t(s.pn),  int32_t(s.top),
                  int32_t(s.left), int32_t(chunks)};
-    const std::vector<uint32_t> consts = {uint32_t(s.dtype), uint32_t(s.pad)};
-    auto pass = [&](uint32_t k) {
-        std::vector<uint32_t> c = consts;
-        c.push_back(k);
-        return c;
-    };
+    const uint32_t dt = uint32_t(s.dtype), pad = uint32_t(s.pad);
     const uint32_t group = std::min<uint32_t>(ctx.tuning.group_size, 256);  // MAX_GROUP of the shader
     const Grid g0 = grid_for(ctx.device, uint64_t(chunks * s.pn), group);
-    rec.dispatch(ctx.pipeline("integral_exact", group, 1, pass(0)), &ep, sizeof ep, g0.x, g0.y);
+    rec.dispatch(ctx.pipeline("integral_exact", group, 1, {dt, pad, 0u}), &ep, sizeof ep, g0.x, g0.y);
     const Grid g1 = grid_for(ctx.device, uint64_t(s.pn), 32);
-    rec.dispatch(ctx.pipeline("integral_exact", 32, 8, pass(1)), &ep, sizeof ep, g1.x, g1.y);
+    rec.dispatch(ctx.pipeline("integral_exact", 32, 8, {dt, pad, 1u}), &ep, sizeof ep, g1.x, g1.y);
     const Grid g2 = grid_for(ctx.device, uint64_t(chunks), 1);
-    rec.dispatch(ctx.pipeline("integral_exact", group, 1, pass(2)), &ep, sizeof ep, g2.x, g2.y);
+    rec.dispatch(ctx.pipeline("integral_exact", group, 1, {dt, pad, 2u}), &ep, sizeof ep, g2.x, g2.y);
 }
 
 }  // namespace
