@@ -18,7 +18,7 @@ layout(push_constant) uniform Push {
     int m, n, pm, pn, top, left;
 } pc;
 
-const int BATCH = 16;
+const int BATCH = 32;
 
 void load_batch(int r0, int ac, inout double v[BATCH]) {
     for (int i = 0; i < BATCH; ++i) {
