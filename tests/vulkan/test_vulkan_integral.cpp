@@ -181,7 +181,8 @@ std::vector<double> brute_box(const Plane& p, int64_t fr, int64_t fc, const std:
                 int64_t s = 0;
                 for (int64_t i = 0; i < fr; ++i)
                     for (int64_t j = 0; j < fc; ++j) {
-                        const int64_t ar = pad_index(pad, r + i - top, p.rows), ac = pad_index(pad, c + j - left, p.cols);
+                        const int64_t ar = pad_index(pad, r + i - top, p.rows);
+                        const int64_t ac = pad_index(pad, c + j - left, p.cols);
                         s += static_cast<int64_t>(ar < 0 || ac < 0 ? padv : p.at(ch, ar, ac));
                     }
                 out.push_back(to_class(static_cast<double>(s) * norm, p.dt));

@@ -13,8 +13,9 @@
 //      carry from the segments before).
 // Every load and store is coalesced and the grid has a block per chunk.
 //
-// Ordered route (single, double, and integers whose sums could pass 2^53): the CPU reference's order, every column summed down in order, then
-// every row of those along in order. Each running sum is one serial chain, so
+// Ordered route (single, double, and integers whose sums could pass 2^53):
+// the CPU reference's order, every column summed down in order, then every
+// row of those along in order. Each running sum is one serial chain, so
 // the parallelism is a chain per column (then per row); what the route adds
 // is memory-level parallelism: a warp per 32 chains streams its next
 // kOrderedStages tiles into shared memory with asynchronous copies while it
@@ -92,7 +93,8 @@ integral_chunk_sums(const T* __restrict__ a, double* __restrict__ sums, Integral
 // threads per 32 columns; thread row y owns a run of chunks. (Kernels are
 // templates, so that every op file including this header may instantiate them.)
 template <int Lanes = 32>
-__global__ void __launch_bounds__(Lanes * 32) integral_chunk_carries(double* __restrict__ sums, int64_t pn, int64_t chunks) {
+__global__ void __launch_bounds__(Lanes * 32)
+integral_chunk_carries(double* __restrict__ sums, int64_t pn, int64_t chunks) {
     __shared__ double part[32][33];
     const int x = threadIdx.x, y = threadIdx.y;
     const int64_t c = static_cast<int64_t>(blockIdx.x) * 32 + x;
@@ -303,8 +305,8 @@ void integral_image_async(const T* a, double* J, const IntegralGeometry& g, cuda
         integral_ordered_columns<T><<<static_cast<unsigned>((g.pn + kOrderedTile - 1) / kOrderedTile), kOrderedTile,
                                       0, s>>>(a, J, g);
         check_launch(what);
-        integral_ordered_rows<><<<static_cast<unsigned>((g.pm + kOrderedTile - 1) / kOrderedTile), kOrderedTile, 0, s>>>(
-            J, g.pm, g.pn + 1);
+        const unsigned row_blocks = static_cast<unsigned>((g.pm + kOrderedTile - 1) / kOrderedTile);
+        integral_ordered_rows<><<<row_blocks, kOrderedTile, 0, s>>>(J, g.pm, g.pn + 1);
         check_launch(what);
         return;
     }
