@@ -1,5 +1,8 @@
-// ipt.imboxfilt on Vulkan (common/ops/imboxfilt.hpp): per plane, the padded
-// plane's integral image through the shared passes
+// ipt.imboxfilt on Vulkan (common/ops/imboxfilt.hpp), per plane. 8- and
+// 16-bit integers with windows of at most kBoxDirect x kBoxDirect:
+// shaders/box_direct.comp sums each window exactly in int32 from a shared
+// tile (the same integer the integral route's corners give). Everything else:
+// the padded plane's integral image through the shared passes
 // (common/integral_image.hpp), then shaders/box_filter.comp reads the four
 // corners of each window, all in the CPU reference's order.
 #include "common/integral_image.hpp"
@@ -16,14 +19,44 @@ struct BoxPush {
     int32_t m, n, fr, fc, stride;
 };
 
+struct DirectPush {
+    uint64_t a, b;
+    double norm, pad;
+    int32_t m, n, fr, fc, top, left, tiles_x, tiles;
+};
+
+constexpr int64_t kBoxDirect = 17, kBoxTile = 32;  // MAXW, TR and TC of box_direct.comp
+
+bool direct_route(const ImboxfiltPlan& p) {
+    const bool small_integer = p.out_class == IPT_UINT8 || p.out_class == IPT_UINT16 || p.out_class == IPT_INT16;
+    return small_integer && p.fr <= kBoxDirect && p.fc <= kBoxDirect;
+}
+
+void run_direct(OpContext& ctx, const ImboxfiltPlan& p, VkDeviceAddress in, VkDeviceAddress out) {
+    const uint64_t bytes = dtype_bytes(p.out_class), plane = uint64_t(p.rows * p.cols);
+    const int64_t tiles_x = (p.cols + kBoxTile - 1) / kBoxTile, tiles = tiles_x * ((p.rows + kBoxTile - 1) / kBoxTile);
+    Recorder rec(ctx.device);
+    VkPipeline box = ctx.pipeline("box_direct", 32, 8,
+                                  {uint32_t(p.out_class), uint32_t(ipt::frontend::border_as<Pad>(p.boundary))});
+    const Grid g = grid_for(ctx.device, uint64_t(tiles), 1);
+    for (int64_t ch = 0; ch < p.channels; ++ch) {
+        DirectPush dp{in + uint64_t(ch) * plane * bytes, out + uint64_t(ch) * plane * bytes, p.norm, p.pad_value,
+                      int32_t(p.rows), int32_t(p.cols), int32_t(p.fr), int32_t(p.fc), int32_t(p.top),
+                      int32_t(p.left), int32_t(tiles_x), int32_t(tiles)};
+        rec.dispatch(box, &dp, sizeof dp, g.x, g.y);
+    }
+    rec.submit();
+}
+
 void run_imboxfilt(OpContext& ctx) {
     const ImboxfiltPlan p = ipt::frontend::plan_imboxfilt(ctx.args);
     const ipt_tensor* B = ctx.args.output("B", p.out_class, p.rows, p.cols, p.channels);
     if (p.rows * p.cols * p.channels == 0) return;
     check_size("ipt.imboxfilt", p.rows * p.cols * p.channels);
+    const VkDeviceAddress in = ctx.address(p.A), out = ctx.address(B);
+    if (direct_route(p)) return run_direct(ctx, p, in, out);
     const int64_t stride = p.padded_cols + 1;
     check_size("ipt.imboxfilt", (p.padded_rows + 1) * stride);
-    const VkDeviceAddress in = ctx.address(p.A), out = ctx.address(B);
     const uint64_t bytes = dtype_bytes(p.out_class), plane = uint64_t(p.rows * p.cols);
     Recorder rec(ctx.device);
     Buffer* J = rec.scratch(uint64_t((p.padded_rows + 1) * stride) * sizeof(double));

@@ -1,16 +1,15 @@
-// First pass of the upright integral image, cumsum(P, 1): the running sums
-// down each column of the (padded) plane P into rows 1..pm of the table J
-// ((pm+1) x (pn+1) doubles). One invocation per column, rows in order (the
-// CPU reference's order); invocation 0 writes the zero first column, every
+// First pass of the upright integral image in the CPU reference's order,
+// cumsum(P, 1): the running sums down each column of the (padded) plane P
+// into rows 1..pm of the table J ((pm+1) x (pn+1) doubles). One invocation
+// per column, rows in order; invocation 0 writes the zero first column, every
 // invocation the zero first row of its column. Lanes read neighbouring
-// columns of one row at a time, so the loads and stores are contiguous.
+// columns of one row at a time (contiguous), and each invocation loads the
+// next batch of BATCH rows before it adds the current one, so that the loads
+// overlap the chain of dependent additions.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
-
-layout(constant_id = 4) const int DT = DT_DOUBLE;
-// Border rule of P outside the image: 1 constant, 2 symmetric, 3 replicate, 4 circular.
-layout(constant_id = 5) const int PAD = 3;
+#include "integral.glsl"
 
 layout(push_constant) uniform Push {
     uint64_t a;
@@ -19,12 +18,13 @@ layout(push_constant) uniform Push {
     int m, n, pm, pn, top, left;
 } pc;
 
-int border(int i, int n) {
-    if (i >= 0 && i < n) return i;
-    if (PAD == 2) return symmetric_index(i, n);
-    if (PAD == 3) return clamp(i, 0, n - 1);
-    if (PAD == 4) return floor_mod(i, n);
-    return -1;
+const int BATCH = 32;
+
+void load_batch(int r0, int ac, inout double v[BATCH]) {
+    for (int i = 0; i < BATCH; ++i) {
+        const int r = r0 + i;
+        v[i] = r < pc.pm ? padded_value(pc.a, pc.n, border(r - pc.top, pc.m), ac, pc.pad) : 0.0;
+    }
 }
 
 void main() {
@@ -38,11 +38,16 @@ void main() {
     }
     J.v[c] = 0.0;
     const int ac = border(c - 1 - pc.left, pc.n);
+    double cur[BATCH], next[BATCH];
+    load_batch(0, ac, cur);
     precise double acc = 0.0;
-    for (int r = 0; r < pc.pm; ++r) {
-        const int ar = border(r - pc.top, pc.m);
-        const double v = (ar < 0 || ac < 0) ? pc.pad : load_d(pc.a, DT, ar * pc.n + ac);
-        acc = acc + v;
-        J.v[(r + 1) * stride + c] = acc;
+    for (int r0 = 0; r0 < pc.pm; r0 += BATCH) {
+        if (r0 + BATCH < pc.pm) load_batch(r0 + BATCH, ac, next);
+        const int rows = min(BATCH, pc.pm - r0);
+        for (int i = 0; i < rows; ++i) {
+            acc = acc + cur[i];
+            J.v[(r0 + i + 1) * stride + c] = acc;
+        }
+        cur = next;
     }
 }
