@@ -57,6 +57,17 @@ void run_imbinarize(const ipt::plugin::KernelArgs& args) {
                 }
                 return;
             }
+            if (plan.adaptive && plan.local.statistic == ipt::frontend::AdaptStatistic::Mean) {
+                // Row by row, without T in memory.
+                const int64_t cols = plan.cols;
+                ipt::cpu::adaptthresh_mean_rows(plan.local, [&](int64_t r, const double* t) {
+                    const T* a = in + r * cols;
+                    uint8_t* o = bw + r * cols;
+                    for (int64_t c = 0; c < cols; ++c)
+                        o[c] = static_cast<double>(a[c]) > ipt::frontend::imbinarize_level(plan.lo, plan.span, t[c]) ? 1 : 0;
+                });
+                return;
+            }
             if (plan.adaptive) {
                 std::vector<double> t(static_cast<size_t>(plan.numel));
                 ipt::cpu::adaptthresh_into(plan.local, t.data());
