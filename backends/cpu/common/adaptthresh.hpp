@@ -1,8 +1,9 @@
-// adaptthresh's local thresholds (common/ops/adaptthresh.hpp) into a double
-// buffer of I's size, shared by ipt.adaptthresh and imbinarize's 'adaptive'.
-// 'median' runs medfilt2's order filter (common/order_filter.hpp) and
-// 'gaussian' imgaussfilt's double route (common/correlate.hpp, as
-// ops/imgaussfilt.cpp drives it) on the converted image.
+// adaptthresh's local thresholds (common/ops/adaptthresh.hpp): 'mean' row by
+// row (adaptthresh_mean_rows), so that imbinarize's 'adaptive' never holds T;
+// into a double buffer of I's size for ipt.adaptthresh. 'median' runs
+// medfilt2's order filter (common/order_filter.hpp) and 'gaussian'
+// imgaussfilt's double route (common/correlate.hpp, as ops/imgaussfilt.cpp
+// drives it) on the converted image.
 #pragma once
 
 #include <algorithm>
@@ -43,35 +44,21 @@ inline void adaptthresh_gauss(const ipt::frontend::ImgaussfiltPlan& p, const dou
 
 namespace adapt_detail {
 
-// U of one value; uint8 through a table of the same quotients.
-template <class V>
-struct Unit {
-    double lut[256];
-    Unit() {
-        if constexpr (std::is_same_v<V, uint8_t>)
-            for (int v = 0; v < 256; ++v) lut[v] = ipt::frontend::adaptthresh_unit(static_cast<uint8_t>(v));
-    }
-    IPT_ALWAYS_INLINE double operator()(V v) const {
-        if constexpr (std::is_same_v<V, uint8_t>) return lut[v];
-        else return ipt::frontend::adaptthresh_unit(v);
-    }
-};
-
 // Columns [c0, c1) of the replicate-padded row of U whose source row is src
 // (n values, `left` padded columns before them).
 template <class V>
-IPT_ALWAYS_INLINE void padded_unit(const Unit<V>& unit, const V* src, int64_t n, int64_t left, int64_t c0,
+IPT_ALWAYS_INLINE void padded_unit(const V* src, int64_t n, int64_t left, int64_t c0,
                                    int64_t c1, double* out) {
     const int64_t a = std::min(std::max(c0, left), c1), b = std::max(std::min(c1, left + n), a);
     if (c0 < a) {
-        const double first = unit(src[0]);
+        const double first = ipt::frontend::adaptthresh_unit(src[0]);
         for (int64_t c = c0; c < a; ++c) out[c - c0] = first;
     }
     const V* s = src + (a - left);
     double* o = out + (a - c0);
-    for (int64_t c = 0; c < b - a; ++c) o[c] = unit(s[c]);
+    for (int64_t c = 0; c < b - a; ++c) o[c] = ipt::frontend::adaptthresh_unit(s[c]);
     if (b < c1) {
-        const double last = unit(src[n - 1]);
+        const double last = ipt::frontend::adaptthresh_unit(src[n - 1]);
         for (int64_t c = b; c < c1; ++c) out[c - c0] = last;
     }
 }
@@ -91,15 +78,15 @@ void adaptthresh_mean_rows(const ipt::frontend::AdaptthreshPlan& p, Emit&& emit)
     const int64_t m = b.rows, n = b.cols, fr = b.fr, fc = b.fc, top = b.top, left = b.left;
     const int64_t pm = b.padded_rows, pn = b.padded_cols, stride = pn + 1;
     if (m * n == 0) return;
-    // Bands: two per thread, so that a thread that starts late is helped.
-    const int threads = thread_count();
-    const int64_t nb = threads == 1 ? 1 : std::max<int64_t>(1, std::min<int64_t>(2 * threads, m / 16));
+    // One band per thread: each band forms fr more J rows than it outputs
+    // (and the column pass grows with the bands), so more bands cost more
+    // than their balance gains.
+    const int64_t nb = std::max<int64_t>(1, std::min<int64_t>(thread_count(), m / 16));
     auto band_start = [&](int64_t i) { return m * i / nb; };
     visit_dtype(p.dtype, [&](auto tag) {
         using V = decltype(tag);
         if constexpr (!std::is_same_v<V, bool>) {
             const V* in = static_cast<const V*>(p.I->data);
-            const adapt_detail::Unit<V> unit;
             auto src_row = [&](int64_t k) { return in + std::min(std::max(k - top, int64_t{0}), m - 1) * n; };
             // Column sums of P rows 0 .. start(i)-1, per band i > 0.
             std::vector<double> start_sums(static_cast<size_t>((nb - 1) * pn));
@@ -113,7 +100,7 @@ void adaptthresh_mean_rows(const ipt::frontend::AdaptthreshPlan& p, Emit&& emit)
                         int64_t k = 0;
                         for (int64_t i = 1; i < nb; ++i) {
                             for (; k < band_start(i); ++k) {
-                                adapt_detail::padded_unit(unit, src_row(k), n, left, c0, c1, line);
+                                adapt_detail::padded_unit(src_row(k), n, left, c0, c1, line);
                                 for (int64_t c = 0; c < w; ++c) C[c] = C[c] + line[c];
                             }
                             std::copy(C, C + w, start_sums.data() + (i - 1) * pn + c0);
@@ -143,7 +130,7 @@ void adaptthresh_mean_rows(const ipt::frontend::AdaptthreshPlan& p, Emit&& emit)
                         double* J0 = ring.get() + ((k - r0) % R) * stride;
                         // P rows k .. k+3 that exist (C moves on from C_k to C_{k+4}).
                         for (int64_t j = 0; j < 4; ++j) {
-                            if (k + j < pm) adapt_detail::padded_unit(unit, src_row(k + j), n, left, 0, pn, P.get() + j * pn);
+                            if (k + j < pm) adapt_detail::padded_unit(src_row(k + j), n, left, 0, pn, P.get() + j * pn);
                             else std::fill(P.get() + j * pn, P.get() + (j + 1) * pn, 0.0);
                         }
                         if (rows == 4) {
