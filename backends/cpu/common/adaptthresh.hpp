@@ -108,19 +108,32 @@ void adaptthresh_mean_rows(const ipt::frontend::AdaptthreshPlan& p, Emit&& emit)
                     });
                 });
             }
+            // J rows r0 .. last of a band; row k in slot (k - r0) % R, R a
+            // multiple of 4 above fr + 3 (or all rows), so that a batch of
+            // four never wraps or overwrites a row still needed. The buffers
+            // are allocated here: nothing may throw inside the loop.
+            auto ring_rows = [&](int64_t bi) {
+                const int64_t need = band_start(bi + 1) - band_start(bi) + fr;
+                return std::min((fr + 4 + 3) / 4 * 4, (need + 3) / 4 * 4);
+            };
+            struct Scratch {
+                std::unique_ptr<double[]> ring, C, P, t;
+            };
+            std::vector<Scratch> scratch(static_cast<size_t>(nb));
+            for (int64_t bi = 0; bi < nb; ++bi) {
+                Scratch& sc = scratch[static_cast<size_t>(bi)];
+                sc.ring.reset(new double[static_cast<size_t>(ring_rows(bi) * stride)]);
+                sc.C.reset(new double[static_cast<size_t>(pn)]);
+                sc.P.reset(new double[static_cast<size_t>(4 * pn)]);
+                sc.t.reset(new double[static_cast<size_t>(n)]);
+            }
             parallel_for(0, nb, [&](int64_t bi) {
                 simd_dispatch([&] {
                     const int64_t r0 = band_start(bi), r1 = band_start(bi + 1);
                     if (r0 == r1) return;
-                    // J rows r0 .. last; row k in slot (k - r0) % R, R a multiple
-                    // of 4 above fr + 3 (or all rows), so that a batch of four
-                    // never wraps or overwrites a row still needed.
-                    const int64_t last = r1 - 1 + fr, need = last - r0 + 1;
-                    const int64_t R = std::min((fr + 4 + 3) / 4 * 4, (need + 3) / 4 * 4);
-                    std::unique_ptr<double[]> ring(new double[static_cast<size_t>(R * stride)]);
-                    std::unique_ptr<double[]> C(new double[static_cast<size_t>(pn)]);
-                    std::unique_ptr<double[]> P(new double[static_cast<size_t>(4 * pn)]);
-                    std::unique_ptr<double[]> t(new double[static_cast<size_t>(n)]);
+                    const int64_t last = r1 - 1 + fr, R = ring_rows(bi);
+                    Scratch& sc = scratch[static_cast<size_t>(bi)];
+                    const std::unique_ptr<double[]>&ring = sc.ring, &C = sc.C, &P = sc.P, &t = sc.t;
                     if (bi == 0) std::fill(C.get(), C.get() + pn, 0.0);
                     else std::copy_n(start_sums.data() + (bi - 1) * pn, pn, C.get());
                     const double norm = b.norm;
