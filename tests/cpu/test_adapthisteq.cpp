@@ -325,6 +325,15 @@ TEST(Adapthisteq, DefaultsOnALargerImage) {
     compare_random<double>(64, 64, Opts{}, 98);
 }
 
+// From 4 pixels per value of the class up, 8- and 16-bit images find their
+// mapping bins through a table of every value (smaller ones per pixel).
+TEST(Adapthisteq, SixteenBitImagesLargeEnoughForTheValueTable) {
+    Opts o;
+    o.tr = 3, o.tc = 5, o.nbins = 300;
+    compare_random<uint16_t>(521, 509, o, 77);
+    compare_random<int16_t>(512, 515, o, 78);
+}
+
 TEST(Adapthisteq, Errors) {
     ipt::Call small(context(), "ipt.adapthisteq");
     small.image("I", image<uint8_t>(1, 5, {1, 2, 3, 4, 5}));

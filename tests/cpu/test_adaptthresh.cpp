@@ -262,6 +262,31 @@ TEST(Adaptthresh, RandomImagesAgainstBruteForce) {
     expect_near(adaptthresh(I, {0.5, {81}}), brute(unit, rows, cols, 81, 81, 1.1), 1e-13);
 }
 
+// The 'mean' route forms its integral image in bands of rows, one per
+// thread, and keeps only the rows its windows still need: tall images with
+// short windows (rows reused many times), windows taller or wider than the
+// image, single rows and columns, and sizes that are no multiple of 4 or 16.
+TEST(Adaptthresh, BandsAndWindowsOfEveryShape) {
+    std::mt19937 rng(23);
+    std::uniform_int_distribution<int> word(0, 65535);
+    struct Shape {
+        int64_t rows, cols, nr, nc;
+    };
+    for (const Shape s : {Shape{301, 45, 3, 5}, Shape{203, 1, 5, 1}, Shape{1, 77, 1, 9}, Shape{1, 1, 3, 3},
+                          Shape{40, 30, 101, 3}, Shape{17, 9, 33, 33}, Shape{67, 130, 9, 261}, Shape{33, 20, 1, 1},
+                          Shape{129, 64, 15, 7}}) {
+        std::vector<uint16_t> v(static_cast<size_t>(s.rows * s.cols));
+        std::vector<double> unit(v.size());
+        for (size_t i = 0; i < v.size(); ++i) v[i] = uint16_t(word(rng)), unit[i] = v[i] / 65535.0;
+        const ipt::Image I = image<uint16_t>(s.rows, s.cols, v);
+        SCOPED_TRACE(testing::Message() << s.rows << "x" << s.cols << " window " << s.nr << "x" << s.nc);
+        // The corners of the integral image hold sums up to the whole
+        // image's (thousands here): their rounding reaches about 1e-13.
+        expect_near(adaptthresh(I, {0.4, {double(s.nr), double(s.nc)}}), brute(unit, s.rows, s.cols, s.nr, s.nc, 1.2),
+                    1e-11);
+    }
+}
+
 std::vector<uint8_t> binarize_adaptive(const ipt::Image& I, double sensitivity, const char* polarity) {
     ipt::Call call(context(), "ipt.imbinarize");
     call.image("I", I);

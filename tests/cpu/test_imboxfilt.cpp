@@ -157,6 +157,24 @@ TEST(Imboxfilt, EveryClassAndPadding) {
     }
 }
 
+// 8- and 16-bit classes add a window row's terms as vectors while their sums
+// fit int32 and the row is at most 16 wide, else by a running sum: both
+// sides, on rows wider than a few vectors, with constants outside the class.
+TEST(Imboxfilt, IntegerWindowsShortAndLong) {
+    uint32_t seed = 50;
+    for (const char* pad : {"replicate", "constant", "symmetric"}) {
+        for (std::vector<double> size : {std::vector<double>{5}, {3, 15}, {3, 17}, {21, 1}, {1, 41}}) {
+            Options o;
+            o.padding = pad;
+            o.size = size;
+            o.X = -70000;
+            check_case<uint8_t>(37, 71, o, seed++, 0, 255);
+            check_case<uint16_t>(35, 66, o, seed++, 0, 65535);
+            check_case<int16_t>(33, 69, o, seed++, -32768, 32767);
+        }
+    }
+}
+
 TEST(Imboxfilt, EdgeShapesAndPlanes) {
     Options o;
     check_case<uint8_t>(1, 1, o, 3, 0, 255);

@@ -260,6 +260,27 @@ TEST(Imgaussfilt, SeparableRouteEveryClassAndPadding) {
     }
 }
 
+// Rank-1 kernels run a column pass over A's own rows and columns, in blocks
+// of rows and vectors of columns: images wider than a few vectors and taller
+// than a few blocks, odd sizes, every padding.
+TEST(Imgaussfilt, LargerImagesEveryPadding) {
+    uint32_t seed = 300;
+    for (const char* pad : {"replicate", "circular", "symmetric", "constant"}) {
+        Options o;
+        o.padding = pad;
+        o.X = 41.25;
+        o.sigma = {2};
+        check_case<uint8_t>(77, 101, o, seed++, 0, 255);
+        check_case<int16_t>(71, 67, o, seed++, -32768, 32767);
+        check_case<float>(69, 45, o, seed++, -1, 1);
+        check_case<double>(97, 83, o, seed++, -1, 1);
+        Options s = o;
+        s.sigma = {4, 3};
+        check_case<uint16_t>(85, 70, s, seed++, 0, 65535);
+        check_case<uint32_t>(66, 73, s, seed++, 0, 4e9);
+    }
+}
+
 TEST(Imgaussfilt, EdgeShapes) {
     Options o;
     o.sigma = {1};

@@ -159,7 +159,9 @@ TEST(Imgradientxy, VerticalRampByHand) {
 TEST(Imgradientxy, BruteForceEveryMethodAndShape) {
     std::mt19937 rng(15);
     std::uniform_int_distribution<int> value(0, 255);
-    for (auto [rows, cols] : {std::pair{1, 1}, {1, 7}, {7, 1}, {2, 2}, {5, 9}, {13, 6}}) {
+    // Wider rows run sobel and prewitt's interior as vectors (edges per pixel).
+    for (auto [rows, cols] :
+         {std::pair{1, 1}, {1, 7}, {7, 1}, {2, 2}, {5, 9}, {13, 6}, {3, 3}, {1, 45}, {4, 37}, {19, 70}}) {
         std::vector<uint8_t> pix(rows * cols);
         for (auto& p : pix) p = static_cast<uint8_t>(value(rng));
         const std::vector<double> I = as_double(pix);
@@ -326,6 +328,39 @@ TEST(Imgradient, InfAndNaN) {
     g = imgradient(image<double>(2, 2, {0, inf, NAN, 0}), "intermediate");
     EXPECT_EQ(g.gx.download<double>()[0], inf);  // hypot(Inf, NaN)
     EXPECT_TRUE(std::isnan(dir[1]));
+}
+
+// Single: Gmag is the double root of the double sum of squares, rounded to
+// single, and Inf where either gradient is infinite (vector rows included).
+TEST(Imgradient, SingleMagnitudeOnWideRows) {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> value(-2, 2);
+    const int rows = 5, cols = 53;
+    std::vector<float> I(rows * cols);
+    for (auto& v : I) v = value(rng);
+    I[2 * cols + 20] = std::numeric_limits<float>::infinity();
+    I[3 * cols + 40] = NAN;
+    XY g = imgradient(image<float>(rows, cols, I), "sobel");
+    const auto mag = g.gx.download<float>();
+    auto at = [&](int r, int c) {
+        return I[std::clamp(r, 0, rows - 1) * cols + std::clamp(c, 0, cols - 1)];
+    };
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const float x = (at(r - 1, c + 1) - at(r - 1, c - 1)) + 2 * (at(r, c + 1) - at(r, c - 1)) +
+                            (at(r + 1, c + 1) - at(r + 1, c - 1));
+            const float y = (at(r + 1, c - 1) - at(r - 1, c - 1)) + 2 * (at(r + 1, c) - at(r - 1, c)) +
+                            (at(r + 1, c + 1) - at(r - 1, c + 1));
+            const float m = mag[r * cols + c];
+            if (std::isinf(x) || std::isinf(y)) {
+                EXPECT_EQ(m, std::numeric_limits<float>::infinity()) << r << " " << c;
+            } else if (std::isnan(x) || std::isnan(y)) {
+                EXPECT_TRUE(std::isnan(m)) << r << " " << c;
+            } else {
+                // The brute force sums in another order: a few eps of single.
+                EXPECT_NEAR(m, std::hypot(double(x), double(y)), 1e-5) << r << " " << c;
+            }
+        }
 }
 
 }  // namespace

@@ -57,6 +57,21 @@ void run_imbinarize(const ipt::plugin::KernelArgs& args) {
                 }
                 return;
             }
+            if (plan.adaptive && plan.local.statistic == ipt::frontend::AdaptStatistic::Mean) {
+                // Row by row, without T in memory. Locals, since a store to
+                // bw may alias anything the closure refers to.
+                const int64_t cols = plan.cols;
+                const double lo = plan.lo, span = plan.span;
+                ipt::cpu::adaptthresh_mean_rows(plan.local, [in, bw, cols, lo, span](int64_t r, const double* t) {
+                    const int64_t w = cols;
+                    const double l = lo, s = span;
+                    const T* a = in + r * w;
+                    uint8_t* o = bw + r * w;
+                    for (int64_t c = 0; c < w; ++c)
+                        o[c] = static_cast<double>(a[c]) > ipt::frontend::imbinarize_level(l, s, t[c]) ? 1 : 0;
+                });
+                return;
+            }
             if (plan.adaptive) {
                 std::vector<double> t(static_cast<size_t>(plan.numel));
                 ipt::cpu::adaptthresh_into(plan.local, t.data());

@@ -4,17 +4,23 @@
 // 8- and 16-bit classes take running sums in integers instead: their window
 // sums are exact either way (every partial sum of the integral image is an
 // integer below 2^53), so B is the same, at a fraction of the memory traffic.
+// A short window row whose sums fit int32 is added term by term as vectors
+// across the output columns (exact in any order).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
 #include "common/convert.hpp"
 #include "common/image.hpp"
 #include "common/integral_image.hpp"
+#include "common/isa.hpp"
 #include "common/op_registry.hpp"
 #include "common/ops/imboxfilt.hpp"
 #include "common/parallel.hpp"
+#include "common/simd.hpp"
 
 namespace {
 
@@ -38,6 +44,18 @@ void run_class(const ImboxfiltPlan& p, T* B) {
     }
 }
 
+// sums[c] = (V[c] + ... + V[c + fc - 1]) * norm, the terms added across the
+// row as vectors (the sum fits int32).
+IPT_ALWAYS_INLINE void window_sums_narrow(const int32_t* V, int64_t fc, int64_t n, double norm, int32_t* acc,
+                                          double* sums) {
+    std::copy(V, V + n, acc);
+    for (int64_t k = 1; k < fc; ++k) {
+        const int32_t* v = V + k;
+        for (int64_t c = 0; c < n; ++c) acc[c] += v[c];
+    }
+    for (int64_t c = 0; c < n; ++c) sums[c] = static_cast<double>(acc[c]) * norm;
+}
+
 // Window sums of the padded plane by running sums: V holds, per padded
 // column, the sum of the fr padded rows of the window (one row in, one out
 // per output row), and each output sums fc consecutive V. A band of output
@@ -50,47 +68,61 @@ void run_small_integer(const ImboxfiltPlan& p, const T* A, T* B) {
     const auto pad = static_cast<int32_t>(p.pad_value);
     std::vector<int64_t> colmap(static_cast<size_t>(pn));
     for (int64_t c = 0; c < pn; ++c) colmap[static_cast<size_t>(c)] = ipt::cpu::border_index(border, c - p.left, n);
+    // Short rows of the window whose sums fit int32 take the fc terms directly
+    // as vectors across the output columns (integers: any order is exact).
+    const int64_t top_value = std::max<int64_t>(std::abs(int64_t{pad}),
+                                                std::max<int64_t>(std::abs(int64_t{std::numeric_limits<T>::min()}),
+                                                                  int64_t{std::numeric_limits<T>::max()}));
+    const bool narrow = fc <= 16 && fr * fc * top_value < (int64_t{1} << 31);
     constexpr int64_t kBand = 32;
     ipt::cpu::parallel_for(0, (m + kBand - 1) / kBand, [&](int64_t band) {
-        std::vector<int32_t> V(static_cast<size_t>(pn), 0), line(static_cast<size_t>(pn));
-        std::vector<double> sums(static_cast<size_t>(n));
-        // V += sign * (padded row i).
-        auto add_row = [&](int64_t i, int32_t sign) {
-            const int64_t ar = ipt::cpu::border_index(border, i - p.top, m);
-            if (ar < 0) {
-                for (int64_t c = 0; c < pn; ++c) V[static_cast<size_t>(c)] += sign * pad;
-                return;
+        // The whole band in the widest ISA the CPU runs.
+        ipt::cpu::simd_dispatch([&] {
+            std::vector<int32_t> V(static_cast<size_t>(pn), 0), line(static_cast<size_t>(pn));
+            std::vector<double> sums(static_cast<size_t>(n));
+            std::vector<int32_t> acc(narrow ? static_cast<size_t>(n) : 0);
+            // V += sign * (padded row i).
+            auto add_row = [&](int64_t i, int32_t sign) {
+                const int64_t ar = ipt::cpu::border_index(border, i - p.top, m);
+                if (ar < 0) {
+                    for (int64_t c = 0; c < pn; ++c) V[static_cast<size_t>(c)] += sign * pad;
+                    return;
+                }
+                const T* src = A + ar * n;
+                int32_t* L = line.data();
+                for (int64_t c = 0; c < p.left; ++c) {
+                    const int64_t ac = colmap[static_cast<size_t>(c)];
+                    L[c] = ac < 0 ? pad : static_cast<int32_t>(src[ac]);
+                }
+                for (int64_t c = 0; c < n; ++c) L[p.left + c] = static_cast<int32_t>(src[c]);
+                for (int64_t c = p.left + n; c < pn; ++c) {
+                    const int64_t ac = colmap[static_cast<size_t>(c)];
+                    L[c] = ac < 0 ? pad : static_cast<int32_t>(src[ac]);
+                }
+                int32_t* v = V.data();
+                for (int64_t c = 0; c < pn; ++c) v[c] += sign * L[c];
+            };
+            const int64_t r0 = band * kBand, r1 = std::min(m, r0 + kBand);
+            for (int64_t i = r0; i < r0 + fr; ++i) add_row(i, 1);
+            for (int64_t r = r0; r < r1; ++r) {
+                if (r > r0) {
+                    add_row(r + fr - 1, 1);
+                    add_row(r - 1, -1);
+                }
+                if (narrow) {
+                    window_sums_narrow(V.data(), fc, n, p.norm, acc.data(), sums.data());
+                } else {
+                    int64_t run = 0;
+                    for (int64_t c = 0; c < fc; ++c) run += V[static_cast<size_t>(c)];
+                    sums[0] = static_cast<double>(run) * p.norm;
+                    for (int64_t c = 1; c < n; ++c) {
+                        run += int64_t{V[static_cast<size_t>(c + fc - 1)]} - V[static_cast<size_t>(c - 1)];
+                        sums[static_cast<size_t>(c)] = static_cast<double>(run) * p.norm;
+                    }
+                }
+                ipt::cpu::convert_row(sums.data(), B + r * n, n);
             }
-            const T* src = A + ar * n;
-            int32_t* L = line.data();
-            for (int64_t c = 0; c < p.left; ++c) {
-                const int64_t ac = colmap[static_cast<size_t>(c)];
-                L[c] = ac < 0 ? pad : static_cast<int32_t>(src[ac]);
-            }
-            for (int64_t c = 0; c < n; ++c) L[p.left + c] = static_cast<int32_t>(src[c]);
-            for (int64_t c = p.left + n; c < pn; ++c) {
-                const int64_t ac = colmap[static_cast<size_t>(c)];
-                L[c] = ac < 0 ? pad : static_cast<int32_t>(src[ac]);
-            }
-            int32_t* v = V.data();
-            for (int64_t c = 0; c < pn; ++c) v[c] += sign * L[c];
-        };
-        const int64_t r0 = band * kBand, r1 = std::min(m, r0 + kBand);
-        for (int64_t i = r0; i < r0 + fr; ++i) add_row(i, 1);
-        for (int64_t r = r0; r < r1; ++r) {
-            if (r > r0) {
-                add_row(r + fr - 1, 1);
-                add_row(r - 1, -1);
-            }
-            int64_t run = 0;
-            for (int64_t c = 0; c < fc; ++c) run += V[static_cast<size_t>(c)];
-            sums[0] = static_cast<double>(run) * p.norm;
-            for (int64_t c = 1; c < n; ++c) {
-                run += int64_t{V[static_cast<size_t>(c + fc - 1)]} - V[static_cast<size_t>(c - 1)];
-                sums[static_cast<size_t>(c)] = static_cast<double>(run) * p.norm;
-            }
-            ipt::cpu::convert_row(sums.data(), B + r * n, n);
-        }
+        });
     });
 }
 

@@ -1,8 +1,12 @@
 // ipt.imgradient as the front-end plans it (common/ops/imgradient.hpp): each
 // pixel's Gx and Gy from imgradientxy's stencils, then hypot and the
-// direction in degrees, rows shared among threads.
+// direction in degrees, rows shared among threads (a row of Gx and Gy at a
+// time, common/gradient_rows.hpp).
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
+#include "common/gradient_rows.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
@@ -15,17 +19,22 @@ using ipt::frontend::GradientMethod;
 // Dir is T, or double for roberts.
 template <class T, class Dir, class In>
 void magnitude_direction(const ipt::frontend::ImgradientxyPlan& p, const In* in, T* mag, Dir* dir) {
-    ipt::cpu::parallel_for(0, p.rows, [&](int64_t r) {
-        for (int64_t c = 0; c < p.cols; ++c) {
-            T x, y;
-            ipt::frontend::gradient_xy<T>(in, p.rows, p.cols, r, c, p.method, x, y);
-            const int64_t i = r * p.cols + c;
-            mag[i] = ipt::frontend::gradient_magnitude(x, y);
+    const int64_t cols = p.cols;
+    constexpr int64_t kRows = 8;
+    ipt::cpu::parallel_for(0, (p.rows + kRows - 1) / kRows, [&](int64_t blk) {
+        std::vector<T> gx(static_cast<size_t>(cols)), gy(static_cast<size_t>(cols));
+        for (int64_t r = blk * kRows; r < std::min(p.rows, (blk + 1) * kRows); ++r) {
+            ipt::cpu::gradient_xy_row<T>(p, in, r, gx.data(), gy.data());
+            ipt::cpu::gradient_magnitude_row<T>(gx.data(), gy.data(), mag + r * cols, cols);
             if (!dir) continue;
-            if (p.method == GradientMethod::Roberts)
-                dir[i] = static_cast<Dir>(ipt::frontend::roberts_direction(x, y));
-            else
-                dir[i] = static_cast<Dir>(ipt::frontend::gradient_direction(x, y));
+            Dir* d = dir + r * cols;
+            for (int64_t c = 0; c < cols; ++c) {
+                const T x = gx[static_cast<size_t>(c)], y = gy[static_cast<size_t>(c)];
+                if (p.method == GradientMethod::Roberts)
+                    d[c] = static_cast<Dir>(ipt::frontend::roberts_direction(x, y));
+                else
+                    d[c] = static_cast<Dir>(ipt::frontend::gradient_direction(x, y));
+            }
         }
     });
 }

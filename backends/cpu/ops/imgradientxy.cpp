@@ -1,7 +1,11 @@
 // ipt.imgradientxy as the front-end plans it (common/ops/imgradientxy.hpp):
-// each pixel's stencil in the class of Gx, rows shared among threads.
+// each pixel's stencil in the class of Gx, rows shared among threads (a row
+// at a time, common/gradient_rows.hpp).
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
+#include "common/gradient_rows.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
@@ -11,13 +15,13 @@ namespace {
 
 template <class T, class In>
 void gradients(const ipt::frontend::ImgradientxyPlan& p, const In* in, T* gx, T* gy) {
-    ipt::cpu::parallel_for(0, p.rows, [&](int64_t r) {
-        for (int64_t c = 0; c < p.cols; ++c) {
-            T x, y;
-            ipt::frontend::gradient_xy<T>(in, p.rows, p.cols, r, c, p.method, x, y);
-            gx[r * p.cols + c] = x;
-            if (gy) gy[r * p.cols + c] = y;
-        }
+    const int64_t cols = p.cols;
+    constexpr int64_t kRows = 8;
+    ipt::cpu::parallel_for(0, (p.rows + kRows - 1) / kRows, [&](int64_t blk) {
+        // Gy into a scratch row when it is not wanted.
+        std::vector<T> scratch(gy ? 0 : static_cast<size_t>(cols));
+        for (int64_t r = blk * kRows; r < std::min(p.rows, (blk + 1) * kRows); ++r)
+            ipt::cpu::gradient_xy_row<T>(p, in, r, gx + r * cols, gy ? gy + r * cols : scratch.data());
     });
 }
 
