@@ -259,7 +259,7 @@ void fft_case(std::mt19937& rng, int m, int n, int p, int q, Fill fill) {
 }
 
 // Flat regions of floating or 32-bit values are left to the FFT way
-// (templates of 8x8 and more here): the direct way's s2 - s1^2/(m*n), with
+// (templates of 64 elements and more here): the direct way's s2 - s1^2/(m*n), with
 // rounded squares, leaves rounding noise there, as normxcorr2.m's does, and
 // C is then noise over noise.
 template <class TT, class TA>
@@ -269,12 +269,13 @@ void fft_cases(std::mt19937& rng, int m, int n, int p, int q) {
             fft_case<TT, TA>(rng, m, n, p, q, f);
 }
 
-// Templates of 6x6 and smaller take the direct way, 8x8 and larger the FFT
-// way (on these images); odd sizes, rows and columns, templates the size of A.
+// Templates of fewer than 16 elements take the direct way, larger ones the
+// FFT way on images of this size (4x4 on 45x38 still direct, 4x5 FFT); odd
+// sizes, rows and columns, templates the size of A.
 TEST(Normxcorr2, FftWayEveryClassBothSidesOfTheSwitch) {
     std::mt19937 rng(1515);
-    const int shapes[][4] = {{6, 6, 40, 37}, {8, 8, 40, 37},  {9, 13, 41, 30}, {17, 11, 23, 64},
-                             {1, 60, 1, 300}, {60, 1, 300, 1}, {24, 24, 24, 24}, {33, 20, 97, 50}};
+    const int shapes[][4] = {{3, 3, 40, 37}, {8, 8, 40, 37},  {9, 13, 41, 30}, {17, 11, 23, 64},
+                             {1, 60, 1, 300}, {60, 1, 300, 1}, {1, 7, 1, 50}, {24, 24, 24, 24}, {33, 20, 97, 50}};
     for (const auto& s : shapes) {
         fft_cases<double, double>(rng, s[0], s[1], s[2], s[3]);
         fft_cases<float, float>(rng, s[0], s[1], s[2], s[3]);

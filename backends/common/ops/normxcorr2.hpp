@@ -93,6 +93,10 @@ struct Normxcorr2Template {
     double mean = 0;        // sum / (m*n)
     std::vector<double> t0;      // t - mean, the FFT way's correlation kernel
     std::vector<double> t0_sum;  // (m+1) x (n+1): t0_sum(i, j) = sum(t0(1:i, 1:j))
+    // Every value the same, std(t) above 0 only by the mean's rounding: C is
+    // then rounding noise either way, so every backend takes the direct way
+    // for it and they agree.
+    bool all_equal = false;
 };
 
 // Reads the template values (row-major, class dtype), checks them and forms
@@ -119,6 +123,8 @@ Normxcorr2Template normxcorr2_template(const Normxcorr2Plan& p, const T* values)
     if (sd == 0) ipt::plugin::invalid("ipt.normxcorr2: parameter 'template' cannot have all values the same");
     r.denom_t = std::sqrt(p.mn - 1) * sd;
     r.mean = mean;
+    r.all_equal = true;
+    for (double v : r.t) r.all_equal = r.all_equal && v == r.t[0];
     r.t0.resize(static_cast<size_t>(k));
     for (int64_t i = 0; i < k; ++i) r.t0[i] = r.t[i] - mean;
     r.t0_sum.assign(static_cast<size_t>((p.m + 1) * (p.n + 1)), 0.0);

@@ -189,15 +189,18 @@ void run_fft(const Normxcorr2Plan& p, const Normxcorr2Template& tp, const A* a, 
 }
 
 // Whether the FFT way is expected to be faster. Costs in about nanoseconds
-// per thread: a direct window element ~1; an FFT tile of S x T points, two
-// transforms and the product, ~0.5 S T log2(S T); the running sums and the
-// last pass ~30 per output.
+// (2 threads, measured at 64^2 to 1024^2, uint8): a direct window element
+// ~1; an FFT tile of S x T points, two transforms and the product, ~0.25
+// S T log2(S T); the running sums and the last pass ~12 per output. The FFT
+// way wins from about 4x4 templates; below 16 template elements the direct
+// way is kept whatever the image size.
 bool fft_cheaper(const Normxcorr2Plan& p) {
+    if (p.mn < 16) return false;
     const int64_t S = ipt::cpu::fft::tile_size(p.m, p.out_rows), T = ipt::cpu::fft::tile_size(p.n, p.out_cols);
     const int64_t tiles = ((p.out_rows + S - p.m) / (S - p.m + 1)) * ((p.out_cols + T - p.n) / (T - p.n + 1));
     const double outputs = static_cast<double>(p.out_rows) * static_cast<double>(p.out_cols);
     const double points = static_cast<double>(S) * static_cast<double>(T);
-    const double fft = static_cast<double>(tiles) * 0.5 * points * std::log2(points) + 30.0 * outputs;
+    const double fft = static_cast<double>(tiles) * 0.25 * points * std::log2(points) + 12.0 * outputs;
     return fft < outputs * p.mn;
 }
 
@@ -216,7 +219,7 @@ void run_class(const Normxcorr2Plan& p, const Normxcorr2Template& tp, double* C)
     }
     const double shift = ipt::frontend::normxcorr2_a_shift(p, lo, finite);
 #ifdef IPT_HAVE_FFTW
-    if (fft_cheaper(p)) {
+    if (!tp.all_equal && fft_cheaper(p)) {
         run_fft<A>(p, tp, a, shift, C);
         return;
     }
