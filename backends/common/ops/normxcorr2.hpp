@@ -28,7 +28,9 @@
 // rounding noise of s2 - s1^2/(m*n)), so C = 0 there whatever the FFT's
 // rounding does to its numerator; elsewhere the two ways' denominators agree
 // to a few roundings. Backends taking the same way get the same
-// denominators and decisions. The template's statistics and the tolerance
+// denominators and decisions. A template whose values are all equal (std
+// above 0 only by rounding, C noise either way) takes the direct way on
+// every backend. The template's statistics and the tolerance
 // are computed once on the host by the functions below.
 #pragma once
 
