@@ -210,16 +210,22 @@ template <class A>
 void run_class(const Normxcorr2Plan& p, const Normxcorr2Template& tp, double* C) {
     const A* a = static_cast<const A*>(p.A->data);
     const int64_t count = p.p * p.q;
-    double lo = std::numeric_limits<double>::infinity();
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     bool finite = true;
     for (int64_t i = 0; i < count; ++i) {
         const double v = static_cast<double>(a[i]);
         finite = finite && std::isfinite(v);
         lo = std::min(lo, v);
+        hi = std::max(hi, v);
     }
     const double shift = ipt::frontend::normxcorr2_a_shift(p, lo, finite);
 #ifdef IPT_HAVE_FFTW
-    if (!tp.all_equal && fft_cheaper(p)) {
+    // Products of spectra stay far from overflow below 2^448 (as the CUDA
+    // FFT helper requires).
+    double t_max = 0;
+    for (double v : tp.t0) t_max = std::max(t_max, std::abs(v));
+    const bool in_range = std::max(std::abs(lo), std::abs(hi)) <= 0x1p448 && t_max <= 0x1p448;
+    if (!tp.all_equal && in_range && fft_cheaper(p)) {
         run_fft<A>(p, tp, a, shift, C);
         return;
     }
