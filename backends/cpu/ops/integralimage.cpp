@@ -5,12 +5,12 @@
 // (common/ops/integralimage.hpp).
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #endif
-#include <type_traits>
 
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
@@ -195,7 +195,7 @@ __attribute__((target("avx2"))) void exact_row_avx2(const T* a, const double* ab
 
 // Upright J of one plane for small_integer_v classes, whose sums are exact
 // in any order: row after row, J(r+1, c+1) = J(r, c+1) + (I(r, 0) + ... +
-// I(r, c)), the row's running sum in int64, as OpenCV's integral does.
+// I(r, c)), the row's running sum in integers, as OpenCV's integral does.
 // Strips of rows run across threads: a first pass sums the columns of each
 // strip, from which each strip forms J at its first row (the sums over all
 // rows above it) in a buffer of its own, then fills its rows in order.
@@ -280,15 +280,14 @@ void run_integralimage(const ipt::plugin::KernelArgs& args) {
             double* dst = out + ch * plane;
             if (p.rotated) {
                 rotated(src, p.rows, p.cols, dst);
+            } else if constexpr (std::is_same_v<T, bool>) {
+                // Logical as 0/1 uint8 (the same storage).
+                const uint8_t* bytes = reinterpret_cast<const uint8_t*>(src);
+                if (p.rows * p.cols < kExactNumelMax) upright_exact(bytes, p.rows, p.cols, dst);
+                else upright_matlab_order(bytes, p.rows, p.cols, dst);
             } else if constexpr (small_integer_v<T>) {
-                if (p.rows * p.cols >= kExactNumelMax) {
-                    upright_matlab_order(src, p.rows, p.cols, dst);
-                } else if constexpr (std::is_same_v<T, bool>) {
-                    // Logical as 0/1 uint8 (the same storage).
-                    upright_exact(reinterpret_cast<const uint8_t*>(src), p.rows, p.cols, dst);
-                } else {
-                    upright_exact(src, p.rows, p.cols, dst);
-                }
+                if (p.rows * p.cols < kExactNumelMax) upright_exact(src, p.rows, p.cols, dst);
+                else upright_matlab_order(src, p.rows, p.cols, dst);
             } else {
                 upright_matlab_order(src, p.rows, p.cols, dst);
             }
