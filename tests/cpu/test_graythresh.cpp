@@ -110,4 +110,17 @@ TEST(Graythresh, RandomImagesAgainstTranscription) {
     EXPECT_NEAR(got16.second, want16.second, 1e-14);
 }
 
+// A large uint8 image (counted in blocks of interleaved sub-histograms).
+TEST(Graythresh, LargeUint8AgainstTranscription) {
+    std::mt19937 rng(4);
+    std::vector<uint8_t> v(1013 * 509);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<uint8_t>(i % 2 ? 40 + rng() % 60 : 150 + rng() % 80);
+    std::vector<double> counts(256, 0.0);
+    for (uint8_t x : v) ++counts[x];
+    const auto want = otsu(counts);
+    const auto got = graythresh(image<uint8_t>(1013, 509, v));
+    EXPECT_EQ(got.first, want.first);
+    EXPECT_NEAR(got.second, want.second, 1e-14);
+}
+
 }  // namespace

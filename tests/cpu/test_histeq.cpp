@@ -143,4 +143,14 @@ TEST(Histeq, RandomUint8AgainstTranscription) {
     EXPECT_EQ(histeq<uint8_t>(img, 0, hgram), reference_u8(a, hgram));
 }
 
+// A uint8 image large enough to be counted in blocks and mapped across
+// threads, odd size.
+TEST(Histeq, LargeUint8AgainstTranscription) {
+    std::mt19937 rng(12);
+    std::normal_distribution<double> g(120, 40);
+    std::vector<uint8_t> a(1019 * 523);
+    for (auto& v : a) v = static_cast<uint8_t>(std::clamp(std::lround(g(rng)), 0L, 255L));
+    EXPECT_EQ(histeq<uint8_t>(image<uint8_t>(1019, 523, a), 64), reference_u8(a, std::vector<double>(64, double(a.size()) / 64)));
+}
+
 }  // namespace

@@ -276,4 +276,33 @@ TEST(Im2Class, RejectsInt32) {
     IPT_EXPECT_ERROR(im2double(image<int32_t>(1, 1, {1})), IPT_ERR_INVALID_ARGUMENT, "ipt.im2double");
 }
 
+// im2double of images large enough to be shared among threads (over a
+// megabyte moved), odd sizes, every input class: the division by hand.
+TEST(Im2Class, Im2doubleLargeImages) {
+    const int64_t m = 411, n = 301;
+    std::vector<uint8_t> u8(static_cast<size_t>(m * n)), bits(u8.size());
+    std::vector<uint16_t> u16(u8.size());
+    std::vector<int16_t> i16(u8.size());
+    std::vector<float> f(u8.size());
+    for (size_t i = 0; i < u8.size(); ++i) {
+        u8[i] = static_cast<uint8_t>(i * 37 % 256);
+        bits[i] = static_cast<uint8_t>(i % 3 == 0);
+        u16[i] = static_cast<uint16_t>(i * 7919 % 65536);
+        i16[i] = static_cast<int16_t>(static_cast<int32_t>(i * 7919 % 65536) - 32768);
+        f[i] = static_cast<float>(i % 997) / 996.0f - 0.5f;
+    }
+    const auto d8 = im2double(image<uint8_t>(m, n, u8));
+    const auto d16 = im2double(image<uint16_t>(m, n, u16));
+    const auto ds16 = im2double(image<int16_t>(m, n, i16));
+    const auto df = im2double(image<float>(m, n, f));
+    const auto dl = im2double(ipt_test::context().upload(IPT_LOGICAL, m, n, bits.data()));
+    for (size_t i = 0; i < u8.size(); ++i) {
+        ASSERT_EQ(d8[i], static_cast<double>(u8[i]) / 255.0) << i;
+        ASSERT_EQ(d16[i], static_cast<double>(u16[i]) / 65535.0) << i;
+        ASSERT_EQ(ds16[i], (static_cast<double>(i16[i]) + 32768.0) / 65535.0) << i;
+        ASSERT_EQ(df[i], static_cast<double>(f[i])) << i;
+        ASSERT_EQ(dl[i], bits[i] ? 1.0 : 0.0) << i;
+    }
+}
+
 }  // namespace

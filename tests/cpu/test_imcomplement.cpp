@@ -99,4 +99,17 @@ TEST(Imcomplement, RgbEveryPlaneAndEmpty) {
     EXPECT_TRUE(complement<uint8_t>(image<uint8_t>(0, 5, {})).empty());
 }
 
+// Images of over a megabyte moved are shared among threads in ranges; odd
+// sizes leave a short last range.
+TEST(Imcomplement, LargeImagesEveryElement) {
+    std::vector<uint8_t> u(1031 * 677);
+    for (size_t i = 0; i < u.size(); ++i) u[i] = static_cast<uint8_t>((i * 131 + 7) % 256);
+    const auto ju = complement<uint8_t>(image<uint8_t>(1031, 677, u));
+    for (size_t i = 0; i < u.size(); ++i) ASSERT_EQ(ju[i], 255 - u[i]) << i;
+    std::vector<double> d(517 * 263);
+    for (size_t i = 0; i < d.size(); ++i) d[i] = static_cast<double>(i % 1000) / 999.0 - 0.25;
+    const auto jd = complement<double>(image<double>(517, 263, d));
+    for (size_t i = 0; i < d.size(); ++i) ASSERT_EQ(jd[i], 1.0 - d[i]) << i;
+}
+
 }  // namespace

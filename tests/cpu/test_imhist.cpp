@@ -128,4 +128,26 @@ TEST(Imhist, EmptyAndSingleBin) {
     EXPECT_EQ(col.counts, (std::vector<double>{2, 2}));
 }
 
+// Large images are counted in blocks, each into four interleaved 32-bit
+// sub-histograms when there are at most 1024 bins, into one otherwise; the
+// counts must not depend on how they were split. Odd sizes leave tails.
+TEST(Imhist, LargeImagesAgainstBruteForce) {
+    std::mt19937 rng(21);
+    std::vector<uint8_t> u(1021 * 517);
+    for (size_t i = 0; i < u.size(); ++i) u[i] = static_cast<uint8_t>(i % 5 == 0 ? 200 : rng() % 256);
+    std::vector<double> expect(256, 0.0);
+    for (uint8_t v : u) ++expect[v];
+    EXPECT_EQ(imhist(image<uint8_t>(1021, 517, u)).counts, expect);
+    std::vector<double> four(4, 0.0);
+    for (uint8_t v : u) ++four[static_cast<int64_t>(std::floor(v * 3.0 / 255.0 + 0.5))];
+    EXPECT_EQ(imhist(image<uint8_t>(1021, 517, u), 4).counts, four);
+    std::vector<uint16_t> w(613 * 331);
+    for (auto& v : w) v = static_cast<uint16_t>(rng() % 65536);
+    for (int64_t n : {1024, 1025, 4096}) {
+        std::vector<double> want(static_cast<size_t>(n), 0.0);
+        for (uint16_t v : w) ++want[static_cast<size_t>(std::floor(v * double(n - 1) / 65535.0 + 0.5))];
+        EXPECT_EQ(imhist(image<uint16_t>(613, 331, w), n).counts, want) << n;
+    }
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ipt_test.hpp"
@@ -130,6 +131,61 @@ TEST(IntegralImage, SpecialValues) {
     EXPECT_TRUE(std::isnan(j[5]));
     EXPECT_EQ(j[7], inf);
     EXPECT_TRUE(std::isnan(j[8]));
+}
+
+// Upright tables of large images, against independent references: for the
+// integer classes the exact sums by inclusion-exclusion in int64 (any order
+// of exact additions gives them), for the others cumsum(cumsum(I, 1), 2)
+// with MATLAB's order of double additions, compared bit for bit. The sizes
+// make several row strips (one a thread), leave columns past the last eight
+// and rows past the last four, and (3 x 40000 uint16) rows whose running
+// sums pass 2^31.
+template <class T>
+void large_upright(int64_t m, int64_t n, uint32_t seed, double lo, double hi) {
+    const std::vector<T> a = random_values<T>(m * n, lo, hi, seed);
+    const std::vector<double> got = integral(image<T>(m, n, a), nullptr, m + 1, n + 1);
+    const int64_t w = n + 1;
+    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
+        std::vector<int64_t> S(static_cast<size_t>((m + 1) * w), 0);
+        for (int64_t r = 1; r <= m; ++r)
+            for (int64_t c = 1; c <= n; ++c)
+                S[r * w + c] = int64_t(a[(r - 1) * n + c - 1]) + S[(r - 1) * w + c] + S[r * w + c - 1] -
+                               S[(r - 1) * w + c - 1];
+        for (size_t i = 0; i < S.size(); ++i) ASSERT_EQ(got[i], double(S[i])) << i;
+    } else {
+        std::vector<double> C(static_cast<size_t>(n), 0.0), want(static_cast<size_t>((m + 1) * w), 0.0);
+        for (int64_t r = 1; r <= m; ++r) {
+            double s = 0;
+            for (int64_t c = 1; c <= n; ++c) {
+                C[c - 1] = double(a[(r - 1) * n + c - 1]) + C[c - 1];
+                s = s + C[c - 1];
+                want[r * w + c] = s;
+            }
+        }
+        for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << i;
+    }
+}
+
+TEST(IntegralImage, LargeImagesUpright) {
+    large_upright<uint8_t>(301, 259, 31, 0, 255);
+    large_upright<uint16_t>(203, 333, 32, 0, 65535);
+    large_upright<int16_t>(250, 301, 33, -32768, 32767);
+    large_upright<uint16_t>(3, 40000, 34, 60000, 65535);
+    large_upright<uint8_t>(40000, 3, 35, 0, 255);
+    large_upright<float>(301, 259, 36, -1, 1);
+    large_upright<double>(258, 307, 37, -1e6, 1e6);
+    large_upright<int32_t>(211, 301, 38, -2e9, 2e9);
+    large_upright<uint32_t>(205, 299, 39, 0, 4e9);
+    std::vector<uint8_t> bits(300 * 257);
+    for (size_t i = 0; i < bits.size(); ++i) bits[i] = static_cast<uint8_t>(i % 7 < 3);
+    const std::vector<double> j = integral(context().upload(IPT_LOGICAL, 300, 257, bits.data()), nullptr, 301, 258);
+    for (int64_t r = 1; r <= 300; r += 37)
+        for (int64_t c = 1; c <= 257; c += 29) {
+            double s = 0;
+            for (int64_t i = 0; i < r; ++i)
+                for (int64_t k = 0; k < c; ++k) s += bits[i * 257 + k];
+            ASSERT_EQ(j[r * 258 + c], s) << r << "," << c;
+        }
 }
 
 }  // namespace

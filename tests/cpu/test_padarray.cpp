@@ -252,4 +252,19 @@ TEST(Padarray, SpecialValuesAreCopied) {
     expect_same(b.values, {inf, nan, nan, inf, -inf, -inf, inf}, "special");
 }
 
+// A padded array of over half a megabyte a thread is shared among threads by
+// rows; constant and replicate padding are written as fills.
+TEST(Padarray, LargeArraysEveryMethodAgainstBruteForce) {
+    const int64_t m = 523, n = 611, pr = 37, pc = 45;
+    std::vector<double> a(static_cast<size_t>(m * n * 3));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<double>(i * 31 % 251);
+    for (ipt_dtype d : {IPT_UINT8, IPT_DOUBLE})
+        for (const char* method : {"constant", "replicate", "circular", "symmetric"})
+            for (const char* direction : {"both", "pre", "post"}) {
+                const Padded b = pad(make(d, m, n, a, 3), {double(pr), double(pc)}, method, 7, direction);
+                expect_same(b.values, brute(a, m, n, 3, pr, pc, method, 7, direction),
+                            std::string(method) + " " + direction + " class " + std::to_string(d));
+            }
+}
+
 }  // namespace

@@ -5,11 +5,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/elementwise.hpp"
 #include "common/histogram.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/ops/histeq.hpp"
-#include "common/parallel.hpp"
 
 namespace {
 
@@ -22,9 +22,17 @@ void equalize(const HisteqPlan& plan, const ipt_tensor* J, std::vector<double>& 
     T_out = ipt::frontend::histeq_transform(plan, counts.data());
     const std::vector<T> table = ipt::frontend::histeq_table<T>(T_out);
     T* out = static_cast<T*>(J->data);
-    ipt::cpu::parallel_for(0, plan.numel, [&](int64_t i) {
-        out[i] = table[ipt::common::histogram_bin(in[i], HisteqPlan::nbins)];
-    }, 4096);
+    const T* lut = table.data();
+    ipt::cpu::for_each_range(plan.numel, 2 * sizeof(T), [in, out, lut](int64_t first, int64_t last) {
+        const T* src = in;
+        const T* t = lut;
+        T* dst = out;
+        if constexpr (std::is_same_v<T, uint8_t>) {
+            for (int64_t i = first; i < last; ++i) dst[i] = t[src[i]];  // 256 bins: the value is the bin
+        } else {
+            for (int64_t i = first; i < last; ++i) dst[i] = t[ipt::common::histogram_bin(src[i], HisteqPlan::nbins)];
+        }
+    });
 }
 
 void run_histeq(const ipt::plugin::KernelArgs& args) {

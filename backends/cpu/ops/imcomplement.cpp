@@ -1,23 +1,20 @@
 // ipt.imcomplement as the front-end plans it (common/ops/imcomplement.hpp):
 // every element, every channel, through imcomplement_value in I's class.
-#include <algorithm>
 #include <cstdint>
 
+#include "common/elementwise.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
-#include "common/parallel.hpp"
 #include "common/ops/imcomplement.hpp"
 
 namespace {
 
-constexpr int64_t kChunk = 1 << 15;
-
 template <class T>
 void complement(const T* in, T* out, int64_t n) {
-    const int64_t chunks = (n + kChunk - 1) / kChunk;
-    ipt::cpu::parallel_for(0, chunks, [&](int64_t c) {
-        const int64_t b = c * kChunk, e = std::min(n, b + kChunk);
-        for (int64_t i = b; i < e; ++i) out[i] = ipt::frontend::imcomplement_value(in[i]);
+    ipt::cpu::for_each_range(n, 2 * sizeof(T), [in, out](int64_t first, int64_t last) {
+        const T* src = in;
+        T* dst = out;
+        for (int64_t i = first; i < last; ++i) dst[i] = ipt::frontend::imcomplement_value(src[i]);
     });
 }
 
