@@ -1,6 +1,13 @@
 // ipt.imresize as the front-end plans it (common/ops/imresize.hpp): two
 // separable passes, each a weighted sum in double per output element over the
 // plan's taps in order, converted to the working class after each pass.
+//
+// Both passes vectorise across output elements and keep each element's sum in
+// the plan's order: the pass along the rows sums whole input rows into a block
+// of accumulators; the pass along the columns first lays a strip of kLanes
+// rows out column by column (kLanes doubles per column), so that every tap
+// reads kLanes rows' values side by side.
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -17,12 +24,86 @@ using ipt::frontend::ImresizeAxis;
 
 // An element as the passes read it: logical is true = 255 (im2uint8).
 template <class S>
-double load(S v) {
+IPT_ALWAYS_INLINE IPT_NO_TRAPPING double load(S v) {
     if constexpr (std::is_same_v<S, bool>)
         return v ? ipt::frontend::kImresizeLogicalTrue : 0.0;
     else
         return static_cast<double>(v);
 }
+
+// Columns per block of the pass along the rows, and rows per strip of the
+// pass along the columns (and output columns per block there).
+constexpr int64_t kBlock = 512;
+constexpr int64_t kLanes = 8;
+constexpr int64_t kOutBlock = 64;
+constexpr size_t kKeptScratch = size_t{64} << 20;
+
+// Along dimension 1, one output row: out[c] = sum over k of w[k] * in_row_k[c].
+template <class S, class D>
+IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_rows_impl(const S* plane, D* out, int64_t cols, const double* w,
+                                                       const int32_t* idx, int32_t taps) {
+    alignas(64) double acc[kBlock];
+    for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
+        const int64_t n = cols - c0 < kBlock ? cols - c0 : kBlock;
+        for (int64_t c = 0; c < n; ++c) acc[c] = 0.0;
+        for (int32_t k = 0; k < taps; ++k) {
+            const double wk = w[k];
+            const S* __restrict row = plane + static_cast<int64_t>(idx[k]) * cols + c0;
+            for (int64_t c = 0; c < n; ++c) acc[c] += wk * load(row[c]);
+        }
+        ipt::cpu::convert_detail::convert_row_impl(acc, out + c0, n);
+    }
+}
+
+// Along dimension 2, rows r0 .. r0 + nl - 1 (nl <= kLanes) of src; t holds
+// in_cols * kLanes doubles.
+template <class S, class D>
+IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_cols_impl(const S* src, D* dst, int64_t r0, int64_t nl, int64_t in_cols,
+                                                       const ImresizeAxis& ax, double* __restrict t) {
+    for (int64_t l = 0; l < kLanes; ++l) {
+        const S* row = src + (r0 + (l < nl ? l : nl - 1)) * in_cols;
+        for (int64_t c = 0; c < in_cols; ++c) t[c * kLanes + l] = load(row[c]);
+    }
+    const int64_t out_cols = ax.out_length;
+    const int32_t taps = ax.taps;
+    const double* weights = ax.weights.data();
+    const int32_t* indices = ax.indices.data();
+    alignas(64) double ob[kLanes * kOutBlock];
+    for (int64_t j0 = 0; j0 < out_cols; j0 += kOutBlock) {
+        const int64_t n = out_cols - j0 < kOutBlock ? out_cols - j0 : kOutBlock;
+        for (int64_t j = 0; j < n; ++j) {
+            const double* w = weights + (j0 + j) * taps;
+            const int32_t* idx = indices + (j0 + j) * taps;
+            double acc[kLanes];
+            for (int64_t l = 0; l < kLanes; ++l) acc[l] = 0.0;
+            for (int32_t k = 0; k < taps; ++k) {
+                const double wk = w[k];
+                const double* s = t + static_cast<int64_t>(idx[k]) * kLanes;
+                for (int64_t l = 0; l < kLanes; ++l) acc[l] += wk * s[l];
+            }
+            for (int64_t l = 0; l < kLanes; ++l) ob[l * kOutBlock + j] = acc[l];
+        }
+        for (int64_t l = 0; l < nl; ++l)
+            ipt::cpu::convert_detail::convert_row_impl(ob + l * kOutBlock, dst + (r0 + l) * out_cols + j0, n);
+    }
+}
+
+// Each pass compiled for AVX-512, AVX2 and the baseline (isa_level chooses).
+#define IPT_IMRESIZE_ISA(name, attr)                                                                               \
+    template <class S, class D>                                                                                  \
+    attr IPT_NO_TRAPPING void along_rows_##name(const S* plane, D* out, int64_t cols, const double* w,          \
+                                                const int32_t* idx, int32_t taps) {                             \
+        along_rows_impl(plane, out, cols, w, idx, taps);                                                         \
+    }                                                                                                            \
+    template <class S, class D>                                                                                  \
+    attr IPT_NO_TRAPPING void along_cols_##name(const S* src, D* dst, int64_t r0, int64_t nl, int64_t in_cols,  \
+                                                const ImresizeAxis& ax, double* t) {                            \
+        along_cols_impl(src, dst, r0, nl, in_cols, ax, t);                                                       \
+    }
+IPT_IMRESIZE_ISA(avx512, __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))))
+IPT_IMRESIZE_ISA(avx2, __attribute__((target("avx2,fma"))))
+IPT_IMRESIZE_ISA(base, )
+#undef IPT_IMRESIZE_ISA
 
 // Along dimension 1: output row i mixes input rows indices[i][k], every column alike.
 template <class S, class D>
@@ -31,30 +112,31 @@ void along_rows(const S* src, D* dst, int64_t in_rows, int64_t cols, int64_t cha
     ipt::cpu::parallel_for(0, channels * out_rows, [&](int64_t job) {
         const int64_t ch = job / out_rows, i = job % out_rows;
         const S* plane = src + ch * in_rows * cols;
-        std::vector<double> acc(static_cast<size_t>(cols), 0.0);
-        for (int32_t k = 0; k < ax.taps; ++k) {
-            const double w = ax.weights[i * ax.taps + k];
-            const S* row = plane + static_cast<int64_t>(ax.indices[i * ax.taps + k]) * cols;
-            for (int64_t c = 0; c < cols; ++c) acc[c] += w * load(row[c]);
-        }
         D* out = dst + (ch * out_rows + i) * cols;
-        for (int64_t c = 0; c < cols; ++c) out[c] = ipt::cpu::to_class<D>(acc[c]);
+        const double* w = &ax.weights[i * ax.taps];
+        const int32_t* idx = &ax.indices[i * ax.taps];
+        switch (ipt::cpu::isa_level()) {
+        case 2: along_rows_avx512(plane, out, cols, w, idx, ax.taps); break;
+        case 1: along_rows_avx2(plane, out, cols, w, idx, ax.taps); break;
+        default: along_rows_base(plane, out, cols, w, idx, ax.taps); break;
+        }
     });
 }
 
 // Along dimension 2: output column j mixes input columns indices[j][k] of the same row.
 template <class S, class D>
 void along_cols(const S* src, D* dst, int64_t rows, int64_t in_cols, int64_t channels, const ImresizeAxis& ax) {
-    const int64_t out_cols = ax.out_length;
-    ipt::cpu::parallel_for(0, channels * rows, [&](int64_t r) {
-        const S* row = src + r * in_cols;
-        D* out = dst + r * out_cols;
-        for (int64_t j = 0; j < out_cols; ++j) {
-            const double* w = &ax.weights[j * ax.taps];
-            const int32_t* idx = &ax.indices[j * ax.taps];
-            double acc = 0;
-            for (int32_t k = 0; k < ax.taps; ++k) acc += w[k] * load(row[idx[k]]);
-            out[j] = ipt::cpu::to_class<D>(acc);
+    const int64_t all_rows = channels * rows;
+    const int64_t strips = (all_rows + kLanes - 1) / kLanes;
+    ipt::cpu::parallel_for(0, strips, [&](int64_t s) {
+        // One strip's columns per thread, kept between calls (no page faults).
+        thread_local std::vector<double> t;
+        if (t.size() < static_cast<size_t>(in_cols * kLanes)) t.resize(static_cast<size_t>(in_cols * kLanes));
+        const int64_t r0 = s * kLanes, nl = std::min(kLanes, all_rows - r0);
+        switch (ipt::cpu::isa_level()) {
+        case 2: along_cols_avx512(src, dst, r0, nl, in_cols, ax, t.data()); break;
+        case 1: along_cols_avx2(src, dst, r0, nl, in_cols, ax, t.data()); break;
+        default: along_cols_base(src, dst, r0, nl, in_cols, ax, t.data()); break;
         }
     });
 }
@@ -72,16 +154,29 @@ template <class T, class W>
 void resize(const ipt::frontend::ImresizePlan& p, const T* a, T* b) {
     int64_t mid_rows, mid_cols;
     ipt::frontend::imresize_middle_size(p, &mid_rows, &mid_cols);
-    std::vector<W> middle(static_cast<size_t>(mid_rows * mid_cols * p.channels));
-    pass(p.first, a, middle.data(), p.rows, p.cols, p.channels, p.axis[p.first]);
+    // The middle image lives in this thread's scratch, kept between calls up
+    // to kKeptScratch bytes: a fresh buffer every call costs its page faults.
+    thread_local std::vector<W> scratch;
+    const size_t n_mid = static_cast<size_t>(mid_rows * mid_cols * p.channels);
+    if (scratch.size() < n_mid) {
+        scratch.clear();
+        scratch.shrink_to_fit();
+        scratch.resize(n_mid);
+    }
+    W* middle = scratch.data();
+    pass(p.first, a, middle, p.rows, p.cols, p.channels, p.axis[p.first]);
     const int second = 1 - p.first;
     if constexpr (std::is_same_v<T, W>) {
-        pass(second, middle.data(), b, mid_rows, mid_cols, p.channels, p.axis[second]);
+        pass(second, middle, b, mid_rows, mid_cols, p.channels, p.axis[second]);
     } else {
         const int64_t n = p.out_rows * p.out_cols * p.channels;
         std::vector<W> last(static_cast<size_t>(n));
-        pass(second, middle.data(), last.data(), mid_rows, mid_cols, p.channels, p.axis[second]);
+        pass(second, middle, last.data(), mid_rows, mid_cols, p.channels, p.axis[second]);
         for (int64_t i = 0; i < n; ++i) b[i] = last[i] > ipt::frontend::kImresizeLogicalThreshold;
+    }
+    if (scratch.size() * sizeof(W) > kKeptScratch) {
+        scratch.clear();
+        scratch.shrink_to_fit();
     }
 }
 
