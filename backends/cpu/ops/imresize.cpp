@@ -55,36 +55,42 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_rows_impl(const S* plane, D* out, i
     }
 }
 
+// kLanes doubles side by side (unaligned loads and stores allowed).
+typedef double Lanes __attribute__((vector_size(kLanes * sizeof(double)), aligned(sizeof(double))));
+
 // Along dimension 2, rows r0 .. r0 + nl - 1 (nl <= kLanes) of src; t holds
 // in_cols * kLanes doubles.
 template <class S, class D>
 IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_cols_impl(const S* src, D* dst, int64_t r0, int64_t nl, int64_t in_cols,
                                                        const ImresizeAxis& ax, double* __restrict t) {
-    for (int64_t l = 0; l < kLanes; ++l) {
-        const S* row = src + (r0 + (l < nl ? l : nl - 1)) * in_cols;
-        for (int64_t c = 0; c < in_cols; ++c) t[c * kLanes + l] = load(row[c]);
+    const S* rows[kLanes];
+    for (int64_t l = 0; l < kLanes; ++l) rows[l] = src + (r0 + (l < nl ? l : nl - 1)) * in_cols;
+    for (int64_t c = 0; c < in_cols; ++c) {
+        Lanes v;
+        for (int64_t l = 0; l < kLanes; ++l) v[l] = load(rows[l][c]);
+        *reinterpret_cast<Lanes*>(t + c * kLanes) = v;
     }
     const int64_t out_cols = ax.out_length;
     const int32_t taps = ax.taps;
     const double* weights = ax.weights.data();
     const int32_t* indices = ax.indices.data();
-    alignas(64) double ob[kLanes * kOutBlock];
+    alignas(64) double ob[kOutBlock * kLanes];
+    D od[kOutBlock * kLanes];
     for (int64_t j0 = 0; j0 < out_cols; j0 += kOutBlock) {
         const int64_t n = out_cols - j0 < kOutBlock ? out_cols - j0 : kOutBlock;
         for (int64_t j = 0; j < n; ++j) {
             const double* w = weights + (j0 + j) * taps;
             const int32_t* idx = indices + (j0 + j) * taps;
-            double acc[kLanes];
-            for (int64_t l = 0; l < kLanes; ++l) acc[l] = 0.0;
-            for (int32_t k = 0; k < taps; ++k) {
-                const double wk = w[k];
-                const double* s = t + static_cast<int64_t>(idx[k]) * kLanes;
-                for (int64_t l = 0; l < kLanes; ++l) acc[l] += wk * s[l];
-            }
-            for (int64_t l = 0; l < kLanes; ++l) ob[l * kOutBlock + j] = acc[l];
+            Lanes acc = {};
+            for (int32_t k = 0; k < taps; ++k)
+                acc = acc + w[k] * *reinterpret_cast<const Lanes*>(t + static_cast<int64_t>(idx[k]) * kLanes);
+            *reinterpret_cast<Lanes*>(ob + j * kLanes) = acc;
         }
-        for (int64_t l = 0; l < nl; ++l)
-            ipt::cpu::convert_detail::convert_row_impl(ob + l * kOutBlock, dst + (r0 + l) * out_cols + j0, n);
+        ipt::cpu::convert_detail::convert_row_impl(ob, od, n * kLanes);
+        for (int64_t l = 0; l < nl; ++l) {
+            D* out = dst + (r0 + l) * out_cols + j0;
+            for (int64_t j = 0; j < n; ++j) out[j] = od[j * kLanes + l];
+        }
     }
 }
 
