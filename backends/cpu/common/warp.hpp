@@ -59,12 +59,6 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING double cubic(double s) {
 constexpr int64_t kBlock = 64;
 
 template <class T>
-IPT_ALWAYS_INLINE IPT_NO_TRAPPING double value_of(T v) {
-    if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
-    else return static_cast<double>(v);
-}
-
-template <class T>
 IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Window<T>& w, int64_t i, T* out) {
     constexpr double pad = ipt::frontend::kWarpPad;
     const double wc = static_cast<double>(w.win_cols), wr = static_cast<double>(w.win_rows);
@@ -79,28 +73,34 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
     const int64_t win_cols = w.win_cols, win_rows = w.win_rows;
     const double fill = w.fill;
     alignas(64) double xs[kBlock], ys[kBlock], fx[kBlock], fy[kBlock], res[kBlock];
-    alignas(64) double v[16][kBlock];
-    bool inside[kBlock];
+    // A's values as fetched (logical as 0/1 uint8; the fill value is of A's class).
     using C = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+    alignas(64) C v[16][kBlock];
+    uint8_t inside[kBlock];
     C conv[kBlock];
     for (int64_t j0 = 0; j0 < p.out_cols; j0 += kBlock) {
         const int64_t n = p.out_cols - j0 < kBlock ? p.out_cols - j0 : kBlock;
-        bool any = false;
-        for (int64_t j = 0; j < n; ++j) {
-            const double jd = static_cast<double>(j0 + j + 1);
-            double x = (jd * m0 + id * m3) + m6;
-            double y = (jd * m1 + id * m4) + m7;
-            if (projective) {
+        if (projective) {
+            for (int64_t j = 0; j < n; ++j) {
+                const double jd = static_cast<double>(j0 + j + 1);
                 const double h = (jd * m2 + id * m5) + m8;
-                x = x / h;
-                y = y / h;
+                xs[j] = ((jd * m0 + id * m3) + m6) / h;
+                ys[j] = ((jd * m1 + id * m4) + m7) / h;
             }
-            xs[j] = x;
-            ys[j] = y;
-            const bool in = x >= xlo && x <= xhi && y >= ylo && y <= yhi;
-            inside[j] = in;
-            any |= in;
+        } else {
+            for (int64_t j = 0; j < n; ++j) {
+                const double jd = static_cast<double>(j0 + j + 1);
+                xs[j] = (jd * m0 + id * m3) + m6;
+                ys[j] = (jd * m1 + id * m4) + m7;
+            }
         }
+        int64_t count = 0;
+        for (int64_t j = 0; j < n; ++j) {
+            const uint8_t in = (xs[j] >= xlo) & (xs[j] <= xhi) & (ys[j] >= ylo) & (ys[j] <= yhi);
+            inside[j] = in;
+            count += in;
+        }
+        const bool any = count != 0;
         if (!any) {
             for (int64_t j = 0; j < n; ++j) res[j] = fill;
         } else if (interp == WarpInterp::Nearest) {
@@ -127,20 +127,22 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                     const int64_t x0 = static_cast<int64_t>(xs[j]), y0 = static_cast<int64_t>(ys[j]);
                     if (x0 >= 1 && x0 < win_cols && y0 >= 1 && y0 < win_rows) {
                         const T* q = base + y0 * cols + x0;
-                        v[0][j] = value_of(q[0]);
-                        v[1][j] = value_of(q[1]);
-                        v[2][j] = value_of(q[cols]);
-                        v[3][j] = value_of(q[cols + 1]);
+                        v[0][j] = static_cast<C>(q[0]);
+                        v[1][j] = static_cast<C>(q[1]);
+                        v[2][j] = static_cast<C>(q[cols]);
+                        v[3][j] = static_cast<C>(q[cols + 1]);
                     } else {
-                        v[0][j] = w.at(y0, x0);
-                        v[1][j] = w.at(y0, x0 + 1);
-                        v[2][j] = w.at(y0 + 1, x0);
-                        v[3][j] = w.at(y0 + 1, x0 + 1);
+                        v[0][j] = static_cast<C>(w.at(y0, x0));
+                        v[1][j] = static_cast<C>(w.at(y0, x0 + 1));
+                        v[2][j] = static_cast<C>(w.at(y0 + 1, x0));
+                        v[3][j] = static_cast<C>(w.at(y0 + 1, x0 + 1));
                     }
                 }
                 for (int64_t j = 0; j < n; ++j) {
-                    const double top = v[0][j] * (1 - fx[j]) + v[1][j] * fx[j];
-                    const double bottom = v[2][j] * (1 - fx[j]) + v[3][j] * fx[j];
+                    const double v00 = static_cast<double>(v[0][j]), v01 = static_cast<double>(v[1][j]);
+                    const double v10 = static_cast<double>(v[2][j]), v11 = static_cast<double>(v[3][j]);
+                    const double top = v00 * (1 - fx[j]) + v01 * fx[j];
+                    const double bottom = v10 * (1 - fx[j]) + v11 * fx[j];
                     const double r = top * (1 - fy[j]) + bottom * fy[j];
                     res[j] = inside[j] ? r : fill;
                 }
@@ -154,10 +156,10 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                     if (x0 >= 2 && x0 + 2 <= win_cols && y0 >= 2 && y0 + 2 <= win_rows) {
                         const T* q = base + (y0 - 1) * cols + (x0 - 1);
                         for (int r = 0; r < 4; ++r)
-                            for (int c = 0; c < 4; ++c) v[r * 4 + c][j] = value_of(q[r * cols + c]);
+                            for (int c = 0; c < 4; ++c) v[r * 4 + c][j] = static_cast<C>(q[r * cols + c]);
                     } else {
                         for (int r = 0; r < 4; ++r)
-                            for (int c = 0; c < 4; ++c) v[r * 4 + c][j] = w.at(y0 - 1 + r, x0 - 1 + c);
+                            for (int c = 0; c < 4; ++c) v[r * 4 + c][j] = static_cast<C>(w.at(y0 - 1 + r, x0 - 1 + c));
                     }
                 }
                 for (int64_t j = 0; j < n; ++j) {
@@ -168,10 +170,10 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                     }
                     double acc = 0;
                     for (int r = 0; r < 4; ++r) {
-                        double row = wx[0] * v[r * 4][j];
-                        row = row + wx[1] * v[r * 4 + 1][j];
-                        row = row + wx[2] * v[r * 4 + 2][j];
-                        row = row + wx[3] * v[r * 4 + 3][j];
+                        double row = wx[0] * static_cast<double>(v[r * 4][j]);
+                        row = row + wx[1] * static_cast<double>(v[r * 4 + 1][j]);
+                        row = row + wx[2] * static_cast<double>(v[r * 4 + 2][j]);
+                        row = row + wx[3] * static_cast<double>(v[r * 4 + 3][j]);
                         acc = acc + wy[r] * row;
                     }
                     res[j] = inside[j] ? acc : fill;
