@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "common/convert.hpp"
+#include "common/round_finite.hpp"
 #include "common/image.hpp"
 #include "common/parallel.hpp"
 #include "common/ops/warp.hpp"
@@ -180,8 +181,9 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                 }
             }
         }
-        // Logical: true where the value rounds to a nonzero uint8.
-        convert_detail::convert_row_impl(res, conv, n);
+        // Logical: true where the value rounds to a nonzero uint8. Integer
+        // classes (and their fill values) give finite results.
+        convert_row_finite<std::is_integral_v<T>>(res, conv, n);
         for (int64_t j = 0; j < n; ++j) {
             if constexpr (std::is_same_v<T, bool>) out[j0 + j] = conv[j] != 0;
             else out[j0 + j] = conv[j];

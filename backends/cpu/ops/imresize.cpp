@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/convert.hpp"
+#include "common/round_finite.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
@@ -39,19 +40,38 @@ constexpr int64_t kOutBlock = 64;
 constexpr size_t kKeptScratch = size_t{64} << 20;
 
 // Along dimension 1, one output row: out[c] = sum over k of w[k] * in_row_k[c].
-template <class S, class D>
+// K > 0: the plan has K taps (unrolled); K == 0: any number.
+template <int K, class S, class D>
 IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_rows_impl(const S* plane, D* out, int64_t cols, const double* w,
                                                        const int32_t* idx, int32_t taps) {
     alignas(64) double acc[kBlock];
-    for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
-        const int64_t n = cols - c0 < kBlock ? cols - c0 : kBlock;
-        for (int64_t c = 0; c < n; ++c) acc[c] = 0.0;
-        for (int32_t k = 0; k < taps; ++k) {
-            const double wk = w[k];
-            const S* __restrict row = plane + static_cast<int64_t>(idx[k]) * cols + c0;
-            for (int64_t c = 0; c < n; ++c) acc[c] += wk * load(row[c]);
+    if constexpr (K > 0) {
+        const S* rows[K];
+        double wk[K];
+        for (int k = 0; k < K; ++k) {
+            rows[k] = plane + static_cast<int64_t>(idx[k]) * cols;
+            wk[k] = w[k];
         }
-        ipt::cpu::convert_detail::convert_row_impl(acc, out + c0, n);
+        for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
+            const int64_t n = cols - c0 < kBlock ? cols - c0 : kBlock;
+            for (int64_t c = 0; c < n; ++c) {
+                double a = 0.0;
+                for (int k = 0; k < K; ++k) a += wk[k] * load(rows[k][c0 + c]);
+                acc[c] = a;
+            }
+            ipt::cpu::convert_row_finite<std::is_integral_v<S>>(acc, out + c0, n);
+        }
+    } else {
+        for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
+            const int64_t n = cols - c0 < kBlock ? cols - c0 : kBlock;
+            for (int64_t c = 0; c < n; ++c) acc[c] = 0.0;
+            for (int32_t k = 0; k < taps; ++k) {
+                const double wk = w[k];
+                const S* __restrict row = plane + static_cast<int64_t>(idx[k]) * cols + c0;
+                for (int64_t c = 0; c < n; ++c) acc[c] += wk * load(row[c]);
+            }
+            ipt::cpu::convert_row_finite<std::is_integral_v<S>>(acc, out + c0, n);
+        }
     }
 }
 
@@ -60,12 +80,42 @@ typedef double Lanes __attribute__((vector_size(kLanes * sizeof(double)), aligne
 
 // Along dimension 2, rows r0 .. r0 + nl - 1 (nl <= kLanes) of src; t holds
 // in_cols * kLanes doubles.
-template <class S, class D>
+template <int K, class S, class D>
 IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_cols_impl(const S* src, D* dst, int64_t r0, int64_t nl, int64_t in_cols,
                                                        const ImresizeAxis& ax, double* __restrict t) {
     const S* rows[kLanes];
     for (int64_t l = 0; l < kLanes; ++l) rows[l] = src + (r0 + (l < nl ? l : nl - 1)) * in_cols;
-    for (int64_t c = 0; c < in_cols; ++c) {
+    int64_t c = 0;
+    if constexpr (!std::is_same_v<S, bool>) {
+        // kLanes x kLanes blocks: each row's kLanes values converted as a
+        // vector, then transposed in three rounds of pairwise shuffles.
+        static_assert(kLanes == 8);
+        typedef S SLanes __attribute__((vector_size(kLanes * sizeof(S)), aligned(sizeof(S))));
+        typedef int64_t Mask __attribute__((vector_size(kLanes * sizeof(int64_t))));
+        constexpr Mask lo1 = {0, 8, 2, 10, 4, 12, 6, 14}, hi1 = {1, 9, 3, 11, 5, 13, 7, 15};
+        constexpr Mask lo2 = {0, 1, 8, 9, 4, 5, 12, 13}, hi2 = {2, 3, 10, 11, 6, 7, 14, 15};
+        constexpr Mask lo4 = {0, 1, 2, 3, 8, 9, 10, 11}, hi4 = {4, 5, 6, 7, 12, 13, 14, 15};
+        for (; c + kLanes <= in_cols; c += kLanes) {
+            Lanes r[kLanes], a[kLanes], b[kLanes];
+            for (int64_t l = 0; l < kLanes; ++l)
+                r[l] = __builtin_convertvector(*reinterpret_cast<const SLanes*>(rows[l] + c), Lanes);
+            for (int l = 0; l < 8; l += 2) {
+                a[l] = __builtin_shuffle(r[l], r[l + 1], lo1);  // columns 0 2 4 6 of rows l, l + 1
+                a[l + 1] = __builtin_shuffle(r[l], r[l + 1], hi1);  // columns 1 3 5 7
+            }
+            for (int l = 0; l < 8; l += 4)
+                for (int h = 0; h < 2; ++h) {
+                    b[l + h] = __builtin_shuffle(a[l + h], a[l + h + 2], lo2);  // columns h, h + 4 of rows l .. l + 3
+                    b[l + h + 2] = __builtin_shuffle(a[l + h], a[l + h + 2], hi2);  // columns h + 2, h + 6
+                }
+            // b[m] (m < 4) holds columns m and m + 4 of rows 0-3, b[m + 4] of rows 4-7.
+            for (int m = 0; m < 4; ++m) {
+                *reinterpret_cast<Lanes*>(t + (c + m) * kLanes) = __builtin_shuffle(b[m], b[m + 4], lo4);
+                *reinterpret_cast<Lanes*>(t + (c + m + 4) * kLanes) = __builtin_shuffle(b[m], b[m + 4], hi4);
+            }
+        }
+    }
+    for (; c < in_cols; ++c) {
         Lanes v;
         for (int64_t l = 0; l < kLanes; ++l) v[l] = load(rows[l][c]);
         *reinterpret_cast<Lanes*>(t + c * kLanes) = v;
@@ -82,11 +132,11 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_cols_impl(const S* src, D* dst, int
             const double* w = weights + (j0 + j) * taps;
             const int32_t* idx = indices + (j0 + j) * taps;
             Lanes acc = {};
-            for (int32_t k = 0; k < taps; ++k)
+            for (int32_t k = 0; k < (K > 0 ? K : taps); ++k)
                 acc = acc + w[k] * *reinterpret_cast<const Lanes*>(t + static_cast<int64_t>(idx[k]) * kLanes);
             *reinterpret_cast<Lanes*>(ob + j * kLanes) = acc;
         }
-        ipt::cpu::convert_detail::convert_row_impl(ob, od, n * kLanes);
+        ipt::cpu::convert_row_finite<std::is_integral_v<S>>(ob, od, n * kLanes);
         for (int64_t l = 0; l < nl; ++l) {
             D* out = dst + (r0 + l) * out_cols + j0;
             for (int64_t j = 0; j < n; ++j) out[j] = od[j * kLanes + l];
@@ -94,21 +144,38 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_cols_impl(const S* src, D* dst, int
     }
 }
 
-// Each pass compiled for AVX-512, AVX2 and the baseline (isa_level chooses).
+// Each pass compiled for AVX-512, AVX2 and the baseline (isa_level chooses),
+// unrolled for the common tap counts.
+#define IPT_IMRESIZE_TAPS(call)            \
+    switch (taps) {                        \
+    case 2: call(2); break;                \
+    case 3: call(3); break;                \
+    case 4: call(4); break;                \
+    case 5: call(5); break;                \
+    case 6: call(6); break;                \
+    case 8: call(8); break;                \
+    default: call(0); break;               \
+    }
+#define IPT_IMRESIZE_ROWS(K) along_rows_impl<K>(plane, out, cols, w, idx, taps)
+#define IPT_IMRESIZE_COLS(K) along_cols_impl<K>(src, dst, r0, nl, in_cols, ax, t)
 #define IPT_IMRESIZE_ISA(name, attr)                                                                               \
     template <class S, class D>                                                                                  \
     attr IPT_NO_TRAPPING void along_rows_##name(const S* plane, D* out, int64_t cols, const double* w,          \
                                                 const int32_t* idx, int32_t taps) {                             \
-        along_rows_impl(plane, out, cols, w, idx, taps);                                                         \
+        IPT_IMRESIZE_TAPS(IPT_IMRESIZE_ROWS)                                                                     \
     }                                                                                                            \
     template <class S, class D>                                                                                  \
     attr IPT_NO_TRAPPING void along_cols_##name(const S* src, D* dst, int64_t r0, int64_t nl, int64_t in_cols,  \
                                                 const ImresizeAxis& ax, double* t) {                            \
-        along_cols_impl(src, dst, r0, nl, in_cols, ax, t);                                                       \
+        const int32_t taps = ax.taps;                                                                            \
+        IPT_IMRESIZE_TAPS(IPT_IMRESIZE_COLS)                                                                     \
     }
 IPT_IMRESIZE_ISA(avx512, __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))))
 IPT_IMRESIZE_ISA(avx2, __attribute__((target("avx2,fma"))))
 IPT_IMRESIZE_ISA(base, )
+#undef IPT_IMRESIZE_TAPS
+#undef IPT_IMRESIZE_ROWS
+#undef IPT_IMRESIZE_COLS
 #undef IPT_IMRESIZE_ISA
 
 // Along dimension 1: output row i mixes input rows indices[i][k], every column alike.
