@@ -136,10 +136,19 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void along_cols_impl(const S* src, D* dst, int
                 acc = acc + w[k] * *reinterpret_cast<const Lanes*>(t + static_cast<int64_t>(idx[k]) * kLanes);
             *reinterpret_cast<Lanes*>(ob + j * kLanes) = acc;
         }
-        ipt::cpu::convert_row_finite<std::is_integral_v<S>>(ob, od, n * kLanes);
-        for (int64_t l = 0; l < nl; ++l) {
-            D* out = dst + (r0 + l) * out_cols + j0;
-            for (int64_t j = 0; j < n; ++j) out[j] = od[j * kLanes + l];
+        // Whole blocks with constant trip counts, which vectorise without a tail.
+        if (n == kOutBlock && nl == kLanes) {
+            ipt::cpu::convert_row_finite<std::is_integral_v<S>>(ob, od, kOutBlock * kLanes);
+            for (int64_t l = 0; l < kLanes; ++l) {
+                D* out = dst + (r0 + l) * out_cols + j0;
+                for (int64_t j = 0; j < kOutBlock; ++j) out[j] = od[j * kLanes + l];
+            }
+        } else {
+            ipt::cpu::convert_row_finite<std::is_integral_v<S>>(ob, od, n * kLanes);
+            for (int64_t l = 0; l < nl; ++l) {
+                D* out = dst + (r0 + l) * out_cols + j0;
+                for (int64_t j = 0; j < n; ++j) out[j] = od[j * kLanes + l];
+            }
         }
     }
 }
