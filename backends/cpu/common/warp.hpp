@@ -70,7 +70,7 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
     const bool projective = p.projective;
     const WarpInterp interp = p.interp;
     const int64_t cols = w.cols;
-    const T* base = w.plane + (w.row0 - 1) * cols + (w.col0 - 1);  // base[y * cols + x] is window pixel (y, x)
+    const int64_t origin = (w.row0 - 1) * cols + (w.col0 - 1);  // plane[origin + y * cols + x] is window pixel (y, x)
     const int64_t win_cols = w.win_cols, win_rows = w.win_rows;
     const double fill = w.fill;
     alignas(64) double xs[kBlock], ys[kBlock], fx[kBlock], fy[kBlock], res[kBlock];
@@ -127,7 +127,7 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                     }
                     const int64_t x0 = static_cast<int64_t>(xs[j]), y0 = static_cast<int64_t>(ys[j]);
                     if (x0 >= 1 && x0 < win_cols && y0 >= 1 && y0 < win_rows) {
-                        const T* q = base + y0 * cols + x0;
+                        const T* q = w.plane + (origin + y0 * cols + x0);
                         v[0][j] = static_cast<C>(q[0]);
                         v[1][j] = static_cast<C>(q[1]);
                         v[2][j] = static_cast<C>(q[cols]);
@@ -155,7 +155,7 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                     }
                     const int64_t x0 = static_cast<int64_t>(xs[j]), y0 = static_cast<int64_t>(ys[j]);
                     if (x0 >= 2 && x0 + 2 <= win_cols && y0 >= 2 && y0 + 2 <= win_rows) {
-                        const T* q = base + (y0 - 1) * cols + (x0 - 1);
+                        const T* q = w.plane + (origin + (y0 - 1) * cols + (x0 - 1));
                         for (int r = 0; r < 4; ++r)
                             for (int c = 0; c < 4; ++c) v[r * 4 + c][j] = static_cast<C>(q[r * cols + c]);
                     } else {
