@@ -339,6 +339,27 @@ TEST(Imresize, SingleAgainstBruteForce) { every_method<float>(6); }
 TEST(Imresize, DoubleAgainstBruteForce) { every_method<double>(7); }
 TEST(Imresize, LogicalAgainstBruteForce) { every_method<bool>(8); }
 
+// Sizes that cross the passes' blocks: rows longer than 512 columns, strips
+// of 8 rows with a partial last strip, outputs wider than 64 columns with a
+// tail, input widths that are not a multiple of 8, and the tap counts of
+// every method (the unrolled 2-8 and the general loop).
+template <class T>
+void block_sizes(uint32_t seed) {
+    for (const char* m : {"nearest", "bilinear", "bicubic", "box", "lanczos2", "lanczos3"}) {
+        check_case<T>(21, 603, 1, 0.6, 0.6, m, -1, seed);
+        check_case<T>(19, 70, 3, 2, 2.1, m, -1, seed + 1);
+        check_case<T>(45, 203, 1, 0.3, 0.77, m, -1, seed + 2);
+        check_case<T>(9, 130, 1, 1, 0.71, m, 0, seed + 3);
+    }
+}
+
+TEST(Imresize, BlocksUint8AgainstBruteForce) { block_sizes<uint8_t>(21); }
+TEST(Imresize, BlocksInt16AgainstBruteForce) { block_sizes<int16_t>(22); }
+TEST(Imresize, BlocksUint32AgainstBruteForce) { block_sizes<uint32_t>(23); }
+TEST(Imresize, BlocksSingleAgainstBruteForce) { block_sizes<float>(24); }
+TEST(Imresize, BlocksDoubleAgainstBruteForce) { block_sizes<double>(25); }
+TEST(Imresize, BlocksLogicalAgainstBruteForce) { block_sizes<bool>(26); }
+
 TEST(Imresize, LargerShrinkAgainstBruteForce) {
     check_case<uint8_t>(64, 48, 3, 0.23, 0.31, "bicubic", -1, 11);
     check_case<double>(40, 40, 1, 0.125, 0.125, "lanczos3", -1, 12);

@@ -74,9 +74,9 @@ TEST(Imwarp, SingularT) {
 }
 
 template <class T>
-void against_reference(double lo, double hi, double tol) {
+void against_reference(double lo, double hi, double tol, int64_t rows = 11, int64_t cols = 14, int64_t channels = 3) {
     std::vector<T> values;
-    const warp_reference::Planes a = warp_reference::random_planes<T>(11, 14, 3, lo, hi, 5, &values);
+    const warp_reference::Planes a = warp_reference::random_planes<T>(rows, cols, channels, lo, hi, 5, &values);
     const ipt::Image img = image<T>(a.rows, a.cols, values, a.channels);
     const std::vector<std::vector<double>> tforms = {{0.9, 0.35, 0, -0.2, 1.1, 0, 3.5, -2.25, 1},
                                                      {1, 0, 0.004, 0.1, 1, 0.002, 0.3, 0, 1}};
@@ -121,6 +121,15 @@ void against_reference(double lo, double hi, double tol) {
 TEST(Imwarp, DoubleAgainstBruteForce) { against_reference<double>(-1, 2, 1e-9); }
 TEST(Imwarp, SingleAgainstBruteForce) { against_reference<float>(0, 1, 1e-5); }
 TEST(Imwarp, Uint16AgainstBruteForce) { against_reference<uint16_t>(0, 65535, 1); }
+
+// Outputs wider than the resampler's 64-pixel blocks, with a partial last
+// block, rows that start and end in the fill region, and integer classes of
+// both conversions (16-bit and 32-bit).
+TEST(Imwarp, WideRowsAgainstBruteForce) {
+    against_reference<double>(-1, 2, 1e-9, 23, 150, 1);
+    against_reference<uint8_t>(0, 255, 1, 23, 150, 3);
+    against_reference<int32_t>(-100000, 100000, 1, 17, 131, 1);
+}
 
 TEST(Imwarp, Logical) {
     const ipt::Image a = ipt_test::logical(2, 2, {1, 0, 0, 1});
