@@ -10,7 +10,7 @@ namespace {
 struct Push {
     uint64_t a, b, params;
     int32_t rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols;
-    int32_t total, interp, projective, unused;
+    int32_t total;
 };
 
 }  // namespace
@@ -36,10 +36,9 @@ void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& p, const ipt_tensor
     push.out_rows = static_cast<int32_t>(p.out_rows);
     push.out_cols = static_cast<int32_t>(p.out_cols);
     push.total = static_cast<int32_t>(total);
-    push.interp = static_cast<int32_t>(p.interp);
-    push.projective = p.projective ? 1 : 0;
     const uint32_t group = ctx.tuning.group_size;
-    VkPipeline pipeline = ctx.pipeline("warp", group, 1, {uint32_t(p.dtype)});
+    VkPipeline pipeline = ctx.pipeline("warp", group, 1,
+                                       {uint32_t(p.dtype), uint32_t(p.interp), p.projective ? 1u : 0u});
     Grid grid = grid_for(ctx.device, uint64_t(total), uint64_t(group) * ctx.tuning.per_invocation);
     rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
     rec.submit();

@@ -9,13 +9,17 @@
 #include "ipt_common.glsl"
 
 layout(constant_id = 4) const int DT = DT_UINT8;
+// Interpolation (0 nearest, 1 bilinear, 2 bicubic) and the kind of map, fixed
+// per pipeline so that each variant carries only its own code and registers.
+layout(constant_id = 5) const int INTERP = 0;
+layout(constant_id = 6) const int PROJECTIVE = 0;
 
 layout(push_constant) uniform Push {
     uint64_t a;
     uint64_t b;
     uint64_t params;  // M[9], fill[3]
     int rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols;
-    int total, interp, projective, unused;
+    int total;
 } pc;
 
 const double kPad = 2.0;
@@ -61,14 +65,14 @@ void main() {
         const double jd = double(j + 1), id = double(i + 1);
         precise double x = (jd * param(0) + id * param(3)) + param(6);
         precise double y = (jd * param(1) + id * param(4)) + param(7);
-        if (pc.projective != 0) {
+        if (PROJECTIVE != 0) {
             precise double h = (jd * param(2) + id * param(5)) + param(8);
             x = x / h;
             y = y / h;
         }
         precise double v = fill;
         if (x >= 1.0 - kPad && x <= double(pc.win_cols) + kPad && y >= 1.0 - kPad && y <= double(pc.win_rows) + kPad) {
-            if (pc.interp == 0) {
+            if (INTERP == 0) {
                 v = at(plane, fill, int(round_away(y)), int(round_away(x)));
             } else {
                 precise double xf = floor(x);
@@ -76,7 +80,7 @@ void main() {
                 precise double fx = x - xf;
                 precise double fy = y - yf;
                 const int x0 = int(xf), y0 = int(yf);
-                if (pc.interp == 1) {
+                if (INTERP == 1) {
                     precise double top = at(plane, fill, y0, x0) * (1.0 - fx) + at(plane, fill, y0, x0 + 1) * fx;
                     precise double bottom =
                         at(plane, fill, y0 + 1, x0) * (1.0 - fx) + at(plane, fill, y0 + 1, x0 + 1) * fx;
