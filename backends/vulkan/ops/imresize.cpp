@@ -2,6 +2,8 @@
 // two dispatches of one shader, one per dimension (the first into scratch of
 // the working class), with the front-end's indices and weights as parameter
 // blocks.
+#include <algorithm>
+
 #include "op_support.hpp"
 #include "common/ops/imresize.hpp"
 
@@ -13,7 +15,7 @@ struct Push {
     uint64_t src, dst, idx, w;
     int32_t in_rows, in_cols, out_rows, out_cols;
     int32_t taps;
-    int32_t total;
+    int32_t channels;
 };
 
 struct Pass {
@@ -25,7 +27,6 @@ struct Pass {
 
 void record_pass(OpContext& ctx, Recorder& rec, const Pass& p, int dim, const ipt::frontend::ImresizeAxis& ax,
                  int64_t channels) {
-    const int64_t total = p.out_rows * p.out_cols * channels;
     Push push{p.src,
               p.dst,
               rec.params(ax.indices.data(), ax.indices.size_bytes()),
@@ -35,13 +36,17 @@ void record_pass(OpContext& ctx, Recorder& rec, const Pass& p, int dim, const ip
               int32_t(p.out_rows),
               int32_t(p.out_cols),
               ax.taps,
-              int32_t(total)};
+              int32_t(channels)};
     const uint32_t group = ctx.tuning.group_size;
     VkPipeline pipeline = ctx.pipeline("imresize", group, 1,
                                        {uint32_t(p.src_dtype), uint32_t(p.dst_dtype), uint32_t(dim),
                                         p.logical_out ? 1u : 0u});
-    Grid grid = grid_for(ctx.device, uint64_t(total), uint64_t(group) * ctx.tuning.per_invocation);
-    rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
+    // Columns, rows and planes on x, y and z, within the counts every device offers.
+    constexpr uint64_t kMaxGroups = 65535;
+    const uint64_t gx = std::min<uint64_t>((uint64_t(p.out_cols) + group - 1) / group, kMaxGroups);
+    const uint64_t gy = std::min<uint64_t>(uint64_t(p.out_rows), kMaxGroups);
+    const uint64_t gz = std::min<uint64_t>(uint64_t(channels), kMaxGroups);
+    rec.dispatch(pipeline, &push, sizeof push, uint32_t(gx), uint32_t(gy), uint32_t(gz));
 }
 
 void run_imresize(OpContext& ctx) {

@@ -19,7 +19,7 @@ layout(push_constant) uniform Push {
     uint64_t w;
     int in_rows, in_cols, out_rows, out_cols;
     int taps;
-    int total;  // out_rows * out_cols * channels
+    int channels;
 } pc;
 
 double source_value(int e) {
@@ -27,17 +27,14 @@ double source_value(int e) {
     return SRC_DT == DT_LOGICAL ? 255.0 * v : v;
 }
 
+// x: output columns, y: rows, z: planes (each a strided loop over the
+// groups launched), so no invocation divides.
 void main() {
-    const int group = int(linear_group());
-    const int lane = int(gl_LocalInvocationID.x);
     const int width = int(gl_WorkGroupSize.x);
-    for (int n = 0; n < int(PER_INV); ++n) {
-        const int e = (group * int(PER_INV) + n) * width + lane;
-        if (e >= pc.total) return;
-        const int c = e % pc.out_cols;
-        const int t = e / pc.out_cols;
-        const int r = t % pc.out_rows;
-        const int ch = t / pc.out_rows;
+    for (int ch = int(gl_WorkGroupID.z); ch < pc.channels; ch += int(gl_NumWorkGroups.z))
+    for (int r = int(gl_WorkGroupID.y); r < pc.out_rows; r += int(gl_NumWorkGroups.y))
+    for (int c = int(gl_WorkGroupID.x) * width + int(gl_LocalInvocationID.x); c < pc.out_cols;
+         c += int(gl_NumWorkGroups.x) * width) {
         const int plane = ch * pc.in_rows * pc.in_cols;
         const int i = ALONG_COLS != 0 ? c : r;
         const int base = ALONG_COLS != 0 ? plane + r * pc.in_cols : plane + c;
@@ -64,6 +61,7 @@ void main() {
             precise double p = BufF64(pc.w).v[i * pc.taps + k] * source_value(base + j * step);
             acc = acc + p;
         }
+        const int e = (ch * pc.out_rows + r) * pc.out_cols + c;
         if (LOGICAL_OUT != 0)
             BufU8(pc.dst).v[e] = uint8_t(saturate_round(acc, 0.0, 255.0) > 128.0 ? 1u : 0u);
         else
