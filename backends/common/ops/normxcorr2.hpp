@@ -101,6 +101,15 @@ struct Normxcorr2Template {
     bool all_equal = false;
 };
 
+// The FFT way's convolution kernel: correlation with t0 is convolution with
+// t0 turned by 180 degrees (row-major m x n).
+inline std::vector<double> normxcorr2_fft_kernel(const Normxcorr2Plan& p, const Normxcorr2Template& tp) {
+    std::vector<double> k(static_cast<size_t>(p.m * p.n));
+    for (int64_t i = 0; i < p.m; ++i)
+        for (int64_t j = 0; j < p.n; ++j) k[i * p.n + j] = tp.t0[(p.m - 1 - i) * p.n + (p.n - 1 - j)];
+    return k;
+}
+
 // Reads the template values (row-major, class dtype), checks them and forms
 // the shifted values and their statistics.
 template <class T>

@@ -151,11 +151,8 @@ void run_fft(const Normxcorr2Plan& p, const Normxcorr2Template& tp, const A* a, 
         for (int64_t x = 0; x < p.q; ++x) centred[y * p.q + x] = (static_cast<double>(a[y * p.q + x]) - shift) - centre;
     }, 64);
 
-    // Correlation with t0 is convolution with t0 rotated by 180 degrees; the
-    // full convolution is the output.
-    std::vector<double> k(static_cast<size_t>(p.m * p.n));
-    for (int64_t i = 0; i < p.m; ++i)
-        for (int64_t j = 0; j < p.n; ++j) k[i * p.n + j] = tp.t0[(p.m - 1 - i) * p.n + (p.n - 1 - j)];
+    // The full convolution with the turned template is the output.
+    const std::vector<double> k = ipt::frontend::normxcorr2_fft_kernel(p, tp);
     ipt::cpu::fft::Geometry g;
     g.ma = p.p;
     g.na = p.q;

@@ -177,11 +177,7 @@ bool run_fft(const Normxcorr2Plan& p, const ipt::frontend::Normxcorr2Template& t
     DeviceArray<double> centred(static_cast<size_t>(count), s);
     centre_a<A><<<grid_for(count), kThreads, 0, s>>>(a, count, shift, centre, centred.get());
     check_launch("ipt.normxcorr2");
-    // Correlation with t0 is convolution with t0 turned by 180 degrees.
-    std::vector<double> k(static_cast<size_t>(p.m * p.n));
-    for (int64_t i = 0; i < p.m; ++i)
-        for (int64_t j = 0; j < p.n; ++j) k[i * p.n + j] = tp.t0[(p.m - 1 - i) * p.n + (p.n - 1 - j)];
-    DeviceArray<double> kernel = to_device(k, s);
+    DeviceArray<double> kernel = to_device(ipt::frontend::normxcorr2_fft_kernel(p, tp), s);
     FftKernel fk;
     fk.matrix.data = kernel.get();
     FftGeometry g;
