@@ -539,8 +539,9 @@ def ingest(path, machine=None, date=None):
         save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], sets=runs))
         written += [data_file, write_table(folder, "conformance")]
     # bench/gpu/session.sh ops: operators run one by one (cuda-<op>.json, the
-    # full run; vulkan-<op>.json, --quick), kept as a set of their own beside
-    # the last full run's sets; a later full run replaces both.
+    # full run; vulkan-<op>.json, --quick), kept as sets of their own (one per
+    # run, oldest first) beside the last full run's sets; a later full run
+    # replaces them all.
     per_op = sorted(n for n in files if re.fullmatch(r"(cuda|vulkan)-ipt\.\w+\.json", n))
     if per_op and not runs:
         meta = run_meta(files, ("ops",), date)
@@ -566,7 +567,7 @@ def ingest(path, machine=None, date=None):
             data_file = os.path.join(folder, "conformance.json")
             data = load(data_file, dict(common(meta, []), runs=[], sets=[]))
             what = "Operators run one by one (bench/gpu/session.sh ops; CUDA full, Vulkan --quick)"
-            data["sets"] = [x for x in data.get("sets", []) if not x["what"].startswith("Operators run one by one")]
+            data["sets"] = [x for x in data.get("sets", []) if x["what"] != f"{what}, {meta['date']}"]
             data["sets"].append({"what": f"{what}, {meta['date']}", "seed": "-",
                                  "device": "; ".join(sorted(devices)),
                                  "summary": f"cases: {totals['pass']} pass, {totals['fail']} fail, "
