@@ -44,32 +44,7 @@ box_direct(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bor
     const int threads = kBoxCols * 4, self = threadIdx.y * kBoxCols + threadIdx.x;
     const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kBoxCols;
     for (int64_t r0 = static_cast<int64_t>(blockIdx.y) * kBoxRows; r0 < m; r0 += int64_t{gridDim.y} * kBoxRows) {
-        {
-            // Every load of the tile is issued before any is stored, so that
-            // their latencies overlap (a loop of load-then-store waits for each).
-            constexpr int kPer = (kBoxHaloRows * kBoxHaloCols + kBoxCols * 4 - 1) / (kBoxCols * 4);
-            const int64_t tr0 = r0 - top, tc0 = c0 - left;
-            const bool inside = tr0 >= 0 && tr0 + th <= m && tc0 >= 0 && tc0 + tw <= n;
-            T v[kPer];
-#pragma unroll
-            for (int q = 0; q < kPer; ++q) {
-                const int idx = self + q * threads;
-                if (idx >= th * tw) break;
-                const int y = idx / tw, x = idx - y * tw;
-                if (inside) {
-                    v[q] = a[(tr0 + y) * n + tc0 + x];
-                } else {
-                    const int64_t ri = border_index(border, tr0 + y, m), ci = border_index(border, tc0 + x, n);
-                    v[q] = (ri < 0 || ci < 0) ? pad : a[ri * n + ci];
-                }
-            }
-#pragma unroll
-            for (int q = 0; q < kPer; ++q) {
-                const int idx = self + q * threads;
-                if (idx >= th * tw) break;
-                tile[idx] = static_cast<int32_t>(v[q]);
-            }
-        }
+        stage_tile<0>(a, m, n, border, pad, r0 - top, c0 - left, th, tw, tile);
         __syncthreads();
         for (int idx = self; idx < th * kBoxCols; idx += threads) {
             const int y = idx / kBoxCols, x = idx - y * kBoxCols;
