@@ -87,9 +87,11 @@ ipt_status run_op(const ipt_kernel_call* call, OpBody body) {
         }
         // IPT_VULKAN_TIMING: the recorder's report names the call and its host time.
         struct Scope {
-            Scope(const char* op) { call_in_progress() = {op, std::chrono::steady_clock::now()}; }
+            Scope(const char* op, const char* variant) {
+                call_in_progress() = {op, variant, std::chrono::steady_clock::now()};
+            }
             ~Scope() { call_in_progress() = {}; }
-        } scope(call->schema->name);
+        } scope(call->schema->name, tuning->variant);
         body(ctx);
     });
 }

@@ -10,7 +10,11 @@
 #   peers        the CUDA harness with NPP, then the Python peers
 #                (python_peers.py: CuPy and cuCIM on the same GPU)
 #
-#   bench/gpu/session.sh conformance|bench|peers|all|vulkan|ops|alone
+#   timing       `ipt bench` of the CUDA and Vulkan plugins at 2048 with
+#                IPT_VULKAN_TIMING=1: each Vulkan call's GPU time beside the
+#                CUDA call (vulkan-timing.txt, vulkan-timing-bench.json)
+#
+#   bench/gpu/session.sh conformance|bench|peers|timing|all|vulkan|ops|alone
 #   (all: both, then the harness in the time left; vulkan: the Vulkan plugin's conformance, then bench;
 #    ops: conformance --json of the operators in $IPT_OPS (space-separated)
 #    on CUDA and on Vulkan, every failing case listed, for diagnosis)
@@ -21,8 +25,9 @@
 #   change only with plugins/facet), leaving the time to the CUDA harness.
 #   IPT_BENCH_SIZES (default 256,2048) sets ipt bench's sizes (8192 alone
 #   takes most of a call: give it IPT_BENCH_UNTIL=570, the second by which
-#   it must end, and IPT_SKIP_FACET=1); with it set the Vulkan timing run is left out.
-#   IPT_BENCH_OPS (comma-separated) narrows ipt bench to those operators.
+#   it must end, and IPT_SKIP_FACET=1).
+#   IPT_BENCH_OPS (comma-separated) narrows ipt bench to those operators;
+#   IPT_TIMING_OPS the timing stage, IPT_TIMING_UNTIL the second by which it ends.
 #
 # Carry (run on the development machine first):
 #   .whl   optional, for the peers stage: cuCIM's wheel (cucim-cu13), which the
@@ -146,12 +151,6 @@ if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
   timeout $(( ${IPT_BENCH_UNTIL:-420} - $(elapsed) )) "$ipt" bench --plugin "$vk" --sizes "$bench_sizes" "${bench_ops[@]}" --repeats 7 --budget 1 --check-auto 1.1 \
     --chart "$out/ipt-bench.png" --json > "$out/ipt-bench.json" 2> "$out/ipt-bench.err"
   note "ipt bench exit $? after $(elapsed) s"
-  if [ -f "$vk" ] && [ -z "${IPT_BENCH_SIZES:-}" ]; then
-    # Per-dispatch GPU times of the Vulkan plugin for the cases furthest from CUDA.
-    IPT_VULKAN_TIMING=1 timeout 60 "$ipt" bench --plugin "$vk" --ops conv2,edge,medfilt2,dither --sizes 2048 \
-      --repeats 3 --budget 1 --chart '' > "$out/vulkan-timing-bench.txt" 2> "$out/vulkan-timing.txt"
-    note "vulkan timing exit $? after $(elapsed) s"
-  fi
   if [ "$(elapsed)" -lt 420 ] && [ -z "${IPT_SKIP_FACET:-}" ]; then
     note "== facet plugin"
     cmake --install "$build" --prefix /tmp/ipt-prefix > /dev/null 2>&1
@@ -162,6 +161,16 @@ if [ "$stage" = bench ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; then
     done
     tail -25 "$out/facet.txt"
   fi
+fi
+if [ "$stage" = timing ] && [ -f "$vk" ]; then
+  # Per-dispatch GPU times of the Vulkan plugin (IPT_VULKAN_TIMING) beside the
+  # CUDA call times of the same run, every operator (or $IPT_TIMING_OPS) at 2048.
+  note "== Vulkan GPU timestamps and CUDA, ipt bench at 2048"
+  timing_ops=(); [ -n "${IPT_TIMING_OPS:-}" ] && timing_ops=(--ops "$IPT_TIMING_OPS")
+  IPT_VULKAN_TIMING=1 timeout $(( ${IPT_TIMING_UNTIL:-570} - $(elapsed) )) "$ipt" bench --no-discovery --plugin "$build/lib/libipt_cuda.so" \
+    --plugin "$vk" --sizes 2048 "${timing_ops[@]}" --repeats 5 --budget 1 --chart '' --json \
+    > "$out/vulkan-timing-bench.json" 2> "$out/vulkan-timing.txt"
+  note "vulkan timing exit $? after $(elapsed) s"
 fi
 if [ "$stage" = alone ] || [ "${IPT_ALONE:-}" = 1 ]; then
   # Each GPU plugin with only the CPU beside it: no second context on the GPU.

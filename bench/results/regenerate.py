@@ -25,6 +25,10 @@ table (.md beside it) is written again:
                     GPU), shown beside ipt-bench.json's CUDA kernel times;
                     replaced whole
   facet.json        the facet plugin's CPU-against-CUDA tables (facet.txt)
+  vulkan-timing.json the Vulkan plugin's per-call GPU times (IPT_VULKAN_TIMING,
+                    vulkan-timing.txt) beside the CUDA and Vulkan call times
+                    of the same `ipt bench` (vulkan-timing-bench.json);
+                    replaced whole
   conformance.json  `ipt conformance` of a full run (conformance-*.txt), or
                     of operators run one by one (session.sh ops:
                     cuda-<op>.json, vulkan-<op>.json) as a set of their own
@@ -290,7 +294,9 @@ def table_cuda_kernels(data, data_name, folder=None):
            f"# CUDA kernels beside NPP and cuFFT on {data.get('title', 'this machine')}\n",
            "bench/gpu/ipt_cuda_bench (bench/gpu/session.sh conformance or all, bench/gpu/run.sh): each "
            "operator checked against the CPU reference, then timed; NPP's function for the same work "
-           "beside it where NPP has one. Times in ms; overall includes the copies to and from the host; "
+           "beside it where NPP has one. Times in ms; kernel is the plugin's call with its output images "
+           "already allocated (as NPP's are), device events, median of 25 runs; overall includes the "
+           "allocations and the copies to and from the host; "
            "GB/s is the bytes every input and output must move over the kernel time, %copy its share of "
            "a device-to-device copy; xNPP = NPP ms / kernel ms.\n",
            machine_lines(data),
@@ -431,9 +437,76 @@ def table_python_peers(data, data_name, folder=None):
     return "\n".join(out) + "\n"
 
 
+def median_of(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+
+def vulkan_timing_rows(text, bench):
+    """Per operator: the medians of the Vulkan calls' timing lines for each
+    variant, beside the CUDA and Vulkan call times of the same bench run."""
+    calls = {}
+    for m in re.finditer(r"^ipt-vulkan-timing op=(\S+?)(?:@(\w+))? dispatches=(\d+) gpu_ms=([\d.]+) "
+                         r"span_ms=([\d.]+) host_ms=([\d.]+)$", text, re.M):
+        op, variant = m.group(1), m.group(2) or ""
+        calls.setdefault((op, variant), []).append(tuple(float(x) for x in m.group(3, 4, 5, 6)))
+    kernel = {}
+    for r in bench.get("rows", []):
+        for i in r.get("impls", []):
+            if (i.get("kernel_ms") or -1) > 0:
+                kernel[(r["op"], i["plugin"], i.get("variant", ""))] = (i["kernel_ms"], r["size"], r.get("dtype", ""))
+    rows = []
+    for op in sorted({op for op, _ in calls}):
+        best = None
+        for (o, variant), cs in calls.items():
+            if o != op:
+                continue
+            row = {"op": op, "variant": variant, "calls": len(cs), "dispatches": int(median_of([c[0] for c in cs])),
+                   "gpu_ms": median_of([c[1] for c in cs]), "span_ms": median_of([c[2] for c in cs]),
+                   "host_ms": median_of([c[3] for c in cs])}
+            if best is None or row["gpu_ms"] < best["gpu_ms"]:
+                best = row
+        vk = kernel.get((op, "vulkan", best["variant"]))
+        cu = kernel.get((op, "cuda", ""))
+        if vk:
+            best.update(vulkan_call_ms=vk[0], size=vk[1], dtype=vk[2])
+        if cu:
+            best["cuda_call_ms"] = cu[0]
+        rows.append(best)
+    return rows
+
+
+def table_vulkan_timing(data, data_name, folder=None):
+    out = [HEADER.format(data=data_name),
+           f"# Vulkan GPU time against CUDA on {data.get('title', 'this machine')}\n",
+           "bench/gpu/session.sh timing: `ipt bench` of the CUDA and Vulkan plugins (no CPU plugin) at 2048 "
+           "with IPT_VULKAN_TIMING=1. For each Vulkan call the plugin reports the GPU time of its dispatches "
+           "(timestamps around each), the span from the first dispatch's start to the last one's end, and "
+           "the host time from the plugin's entry to vkQueueSubmit; medians over the run's calls of the "
+           "variant with the smaller GPU time. Call ms: `ipt bench`'s kernel time of the same run (host time "
+           "around a call and ipt_sync, data on the device). GPU/CUDA compares the Vulkan dispatches alone "
+           f"with CUDA's whole call; over {VK_LIMIT} marked.\n",
+           machine_lines(data) + "\n",
+           "| op | class | variant | dispatches | GPU ms | span ms | host ms | Vulkan call ms | CUDA call ms | "
+           "Vulkan/CUDA (calls) | GPU/CUDA |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in data["rows"]:
+        vk, cu = r.get("vulkan_call_ms"), r.get("cuda_call_ms")
+        calls = f"{vk / cu:.2f}" if vk and cu else "-"
+        gpu = "-"
+        if cu:
+            g = r["gpu_ms"] / cu
+            gpu = f"{g:.2f}" + (f" **>{VK_LIMIT}**" if g > VK_LIMIT else "")
+        out.append(f"| {short(r['op'])} | {r.get('dtype', '')} | {r['variant'] or '-'} | {r['dispatches']} | "
+                   f"{f4(r['gpu_ms'])} | {f4(r['span_ms'])} | {f4(r['host_ms'])} | {f4(vk) if vk else '-'} | "
+                   f"{f4(cu) if cu else '-'} | {calls} | {gpu} |")
+    return "\n".join(out) + "\n"
+
+
 TABLES = {"ipt-bench": table_ipt_bench, "gpu-alone": table_gpu_alone, "cuda-kernels": table_cuda_kernels,
           "cpu-opencv": table_cpu_opencv, "facet": table_facet, "conformance": table_conformance,
-          "python-peers": table_python_peers}
+          "python-peers": table_python_peers, "vulkan-timing": table_vulkan_timing}
 
 
 def write_table(folder, name):
@@ -475,6 +548,8 @@ def ingest(path, machine=None, date=None):
             sys.exit(f"regenerate.py: {path}: no date in the run's files for {what}; pass --date")
 
     for n, j in sorted(parsed.items()):
+        if n == "vulkan-timing-bench.json":
+            continue  # read with vulkan-timing.txt below
         if isinstance(j, dict) and "rows" in j and "host_copy_gbps" in j:
             alone = re.fullmatch(r"ipt-bench-(\w+)-alone\.json", n)
             meta = run_meta(files, ("alone", "ops", "conformance", "all", "bench") if alone else
@@ -575,6 +650,16 @@ def ingest(path, machine=None, date=None):
                                  "rows": rows})
             save(data_file, data)
             written += [data_file, write_table(folder, "conformance")]
+    if "vulkan-timing.txt" in files and "vulkan-timing-bench.json" in parsed:
+        meta = run_meta(files, ("timing",), date)
+        need_date(meta, "vulkan-timing.txt")
+        rows = vulkan_timing_rows(files["vulkan-timing.txt"].decode(errors="replace"),
+                                  parsed["vulkan-timing-bench.json"])
+        if rows:
+            folder = os.path.join(RESULTS, machine_of(meta))
+            data_file = os.path.join(folder, "vulkan-timing.json")
+            save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], rows=rows))
+            written += [data_file, write_table(folder, "vulkan-timing")]
     if "facet.txt" in files:
         text = files["facet.txt"].decode(errors="replace")
         k = text.rfind("== CPU (")

@@ -364,35 +364,47 @@ bool correlate_small_async(const TIn* a, TOut* out, Taps taps, const CorrGeometr
     return false;
 }
 
-// Square K x K kernels of finite taps known on the host, for integer
-// outputs, summed in double as the CPU reference (backends/cpu/common/
-// correlate.hpp) sums them, so that integer results agree to the bit:
+// Square K x K kernels of finite taps known on the host. Integer outputs are
+// summed in double as the CPU reference (backends/cpu/common/correlate.hpp)
+// sums them, so that integer results agree to the bit:
 //  - a kernel that the reference splits into an exact column and row factor
 //    (common/rank1.hpp's separable_route) runs as the reference's two passes,
 //    here fused in one block: the column pass into shared memory (each value
 //    sum_i u[i] x, i in order), then the row pass (sum_j v[j] mid, j in order);
 //  - any other kernel as one 2-D pass: each kernel row's products summed into
 //    a partial (j in order), then the partials (i in order).
+// A single image with such a split and no zero tap (a Gaussian) takes the same
+// two fused passes in single precision, the reference's route and class;
+// every tap being non-zero, no product needs skipping (0 x Inf).
 // The taps travel in the launch parameters, so the fully unrolled loops read
-// them from the constant bank. Zero taps need no skipping: an integer value
-// times 0 adds a zero, which changes no sum. Each thread computes
-// kFixedPerThread outputs of one column from the staged tile.
+// them from the constant bank. Zero taps need no skipping for integers: an
+// integer value times 0 adds a zero, which changes no sum. Each thread
+// computes kFixedPerThread outputs of one column from the staged tile.
 constexpr int kFixedPerThread = 4, kFixedTileH = kBlockRows * kFixedPerThread;
 constexpr int kFixedMaxK = 15;
 
-template <int K>
+template <int K, class Acc>
 struct FixedTaps {
-    double w[K * K];  // 2-D: row-major, already rotated for convolution
-    double u[K], v[K];  // rank-1: column and row factors
+    Acc w[K * K];  // 2-D: row-major, already rotated for convolution
+    Acc u[K], v[K];  // rank-1: column and row factors
 };
 
-template <int K, bool Rank1, class TIn, class TOut>
+__device__ __forceinline__ double fixed_madd(double acc, double w, double x) {
+    return __dadd_rn(acc, __dmul_rn(w, x));
+}
+__device__ __forceinline__ float fixed_madd(float acc, float w, float x) {
+    return __fadd_rn(acc, __fmul_rn(w, x));
+}
+__device__ __forceinline__ double fixed_add(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ float fixed_add(float a, float b) { return __fadd_rn(a, b); }
+
+template <int K, bool Rank1, class Acc, class TIn, class TOut>
 __global__ void __launch_bounds__(kTileW* kBlockRows)
-correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_constant__ FixedTaps<K> taps,
+correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_constant__ FixedTaps<K, Acc> taps,
                 CorrGeometry g, TIn pad) {
     constexpr int th = kFixedTileH + K - 1, tw = kTileW + K - 1;
-    __shared__ double tile[th * tw];
-    __shared__ double mid[Rank1 ? kFixedTileH * tw : 1];
+    __shared__ Acc tile[th * tw];
+    __shared__ Acc mid[Rank1 ? kFixedTileH * tw : 1];
     const int64_t p = blockIdx.z;
     const TIn* plane = a + p * g.in_rows * g.in_cols;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFixedTileH - g.off_r;
@@ -400,40 +412,39 @@ correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_
     stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
     __syncthreads();
     const int row0 = threadIdx.y * kFixedPerThread;
-    double acc[kFixedPerThread];
+    Acc acc[kFixedPerThread];
     if constexpr (Rank1) {
         for (int idx = threadIdx.y * kTileW + threadIdx.x; idx < kFixedTileH * tw; idx += kTileW * kBlockRows) {
             const int r = idx / tw, cc = idx - r * tw;
-            double m = 0.0;
+            Acc m = 0;
 #pragma unroll
-            for (int i = 0; i < K; ++i) m = __dadd_rn(m, __dmul_rn(taps.u[i], tile[(r + i) * tw + cc]));
+            for (int i = 0; i < K; ++i) m = fixed_madd(m, taps.u[i], tile[(r + i) * tw + cc]);
             mid[idx] = m;
         }
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < kFixedPerThread; ++k) {
-            double part = 0.0;
+            Acc part = 0;
 #pragma unroll
-            for (int j = 0; j < K; ++j)
-                part = __dadd_rn(part, __dmul_rn(taps.v[j], mid[(row0 + k) * tw + threadIdx.x + j]));
-            acc[k] = __dadd_rn(0.0, part);
+            for (int j = 0; j < K; ++j) part = fixed_madd(part, taps.v[j], mid[(row0 + k) * tw + threadIdx.x + j]);
+            acc[k] = fixed_add(Acc(0), part);
         }
     } else {
 #pragma unroll
-        for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0.0;
+        for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0;
 #pragma unroll
         for (int t = 0; t < kFixedPerThread + K - 1; ++t) {
-            double x[K];
+            Acc x[K];
 #pragma unroll
             for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
 #pragma unroll
             for (int k = 0; k < kFixedPerThread; ++k) {
                 const int i = t - k;  // the kernel row this staged row is for output k
                 if (i < 0 || i >= K) continue;
-                double part = 0.0;
+                Acc part = 0;
 #pragma unroll
-                for (int j = 0; j < K; ++j) part = __dadd_rn(part, __dmul_rn(taps.w[i * K + j], x[j]));
-                acc[k] = __dadd_rn(acc[k], part);
+                for (int j = 0; j < K; ++j) part = fixed_madd(part, taps.w[i * K + j], x[j]);
+                acc[k] = fixed_add(acc[k], part);
             }
         }
     }
@@ -442,51 +453,69 @@ correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_
 #pragma unroll
     for (int k = 0; k < kFixedPerThread; ++k) {
         const int64_t r = static_cast<int64_t>(blockIdx.y) * kFixedTileH + row0 + k;
-        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
+        if (r < g.out_rows && c < g.out_cols) {
+            if constexpr (std::is_floating_point_v<TOut>) dst[r * g.out_cols + c] = static_cast<TOut>(acc[k]);
+            else dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
+        }
     }
 }
 
-template <int K, class TIn, class TOut>
-void launch_correlate_fixed(const TIn* a, TOut* out, const std::vector<double>& h, const CorrGeometry& g, TIn pad,
-                            cudaStream_t s) {
-    FixedTaps<K> taps{};
-    const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), K, K, g.rotate);
+template <int K, class Acc, class TIn, class TOut>
+void launch_correlate_fixed(const TIn* a, TOut* out, const std::vector<double>& h, const ipt::common::Rank1& f,
+                            const CorrGeometry& g, TIn pad, cudaStream_t s) {
+    FixedTaps<K, Acc> taps{};
     for (int i = 0; i < K; ++i)
-        for (int j = 0; j < K; ++j) taps.w[i * K + j] = g.rotate ? h[(K - 1 - i) * K + (K - 1 - j)] : h[i * K + j];
+        for (int j = 0; j < K; ++j)
+            taps.w[i * K + j] = static_cast<Acc>(g.rotate ? h[(K - 1 - i) * K + (K - 1 - j)] : h[i * K + j]);
     if (f.ok)
         for (int i = 0; i < K; ++i) {
-            taps.u[i] = f.u[static_cast<size_t>(i)];
-            taps.v[i] = f.v[static_cast<size_t>(i)];
+            taps.u[i] = static_cast<Acc>(f.u[static_cast<size_t>(i)]);
+            taps.v[i] = static_cast<Acc>(f.v[static_cast<size_t>(i)]);
         }
     const dim3 block(kTileW, kBlockRows);
     const dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
                     static_cast<unsigned>((g.out_rows + kFixedTileH - 1) / kFixedTileH),
                     static_cast<unsigned>(g.planes));
-    if (f.ok) correlate_fixed<K, true, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
-    else correlate_fixed<K, false, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+    if (f.ok) correlate_fixed<K, true, Acc, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+    else correlate_fixed<K, false, Acc, TIn, TOut><<<grid, block, 0, s>>>(a, out, taps, g, pad);
 }
 
-// True when the fixed-kernel path took the call: an integer output and a
+template <class Acc, class TIn, class TOut>
+bool launch_correlate_fixed_k(const TIn* a, TOut* out, const std::vector<double>& h, const ipt::common::Rank1& f,
+                              const CorrGeometry& g, TIn pad, cudaStream_t s) {
+    switch (g.kh) {
+    case 3: launch_correlate_fixed<3, Acc>(a, out, h, f, g, pad, s); return true;
+    case 5: launch_correlate_fixed<5, Acc>(a, out, h, f, g, pad, s); return true;
+    case 7: launch_correlate_fixed<7, Acc>(a, out, h, f, g, pad, s); return true;
+    case 9: launch_correlate_fixed<9, Acc>(a, out, h, f, g, pad, s); return true;
+    case 11: launch_correlate_fixed<11, Acc>(a, out, h, f, g, pad, s); return true;
+    case 13: launch_correlate_fixed<13, Acc>(a, out, h, f, g, pad, s); return true;
+    case 15: launch_correlate_fixed<15, Acc>(a, out, h, f, g, pad, s); return true;
+    default: return false;
+    }
+}
+
+// True when the fixed-kernel path took the call: an integer output, or a
+// single image with an exactly separable kernel of non-zero taps, and a
 // square kernel of an odd size up to kFixedMaxK whose host taps h
 // (row-major, kh x kw, as given before any rotation) are all finite.
 template <class TIn, class TOut>
 bool correlate_fixed_async(const TIn* a, TOut* out, const std::vector<double>& h, const CorrGeometry& g, TIn pad,
                            cudaStream_t s) {
-    if constexpr (std::is_integral_v<TOut> && !std::is_same_v<TOut, bool>) {
+    constexpr bool integer = std::is_integral_v<TOut> && !std::is_same_v<TOut, bool>;
+    constexpr bool single = std::is_same_v<TIn, float> && std::is_same_v<TOut, float>;
+    if constexpr (integer || single) {
         if (g.kh != g.kw || g.kh > kFixedMaxK || g.kh % 2 == 0 || g.planes > 65535 ||
             g.out_rows > int64_t{65535} * kFixedTileH || h.size() != static_cast<size_t>(g.kh) * g.kw)
             return false;
         for (double v : h)
-            if (!std::isfinite(v)) return false;
-        switch (g.kh) {
-        case 3: launch_correlate_fixed<3>(a, out, h, g, pad, s); return true;
-        case 5: launch_correlate_fixed<5>(a, out, h, g, pad, s); return true;
-        case 7: launch_correlate_fixed<7>(a, out, h, g, pad, s); return true;
-        case 9: launch_correlate_fixed<9>(a, out, h, g, pad, s); return true;
-        case 11: launch_correlate_fixed<11>(a, out, h, g, pad, s); return true;
-        case 13: launch_correlate_fixed<13>(a, out, h, g, pad, s); return true;
-        case 15: launch_correlate_fixed<15>(a, out, h, g, pad, s); return true;
-        default: return false;
+            if (!std::isfinite(v) || (single && v == 0)) return false;
+        const ipt::common::Rank1 f = ipt::common::separable_route(h.data(), g.kh, g.kw, g.rotate);
+        if constexpr (single) {
+            if (!f.ok) return false;
+            return launch_correlate_fixed_k<float>(a, out, h, f, g, pad, s);
+        } else {
+            return launch_correlate_fixed_k<double>(a, out, h, f, g, pad, s);
         }
     }
     return false;

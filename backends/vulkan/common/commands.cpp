@@ -343,6 +343,7 @@ uint64_t Recorder::submit() {
         const CallInProgress& call = call_in_progress();
         timed_.value = value;
         timed_.op = call.op ? call.op : "(internal)";
+        if (call.op && call.variant && *call.variant) timed_.op += std::string("@") + call.variant;
         timed_.host_ms = call.op ? ms_since(call.start) : 0;
         device_.add_timed(std::move(timed_));
         timed_ = TimedSubmission{};

@@ -56,6 +56,7 @@ const ShaderCode* find_shader(const std::string& name);
 // run_op), so that the report names it and gives its host time to submit.
 struct CallInProgress {
     const char* op = nullptr;
+    const char* variant = "";  // the implementation's ("wave32", "wave64", ...)
     std::chrono::steady_clock::time_point start;
 };
 CallInProgress& call_in_progress();  // this thread's
@@ -71,7 +72,7 @@ struct TimedDispatch {
 // The timed dispatches of one submission, reported once it completes.
 struct TimedSubmission {
     uint64_t value = 0;              // timeline value of the submission
-    std::string op;
+    std::string op;                  // "ipt.conv2" or, for a variant, "ipt.conv2@wave64"
     double host_ms = 0;              // run_op's start to the submit
     std::vector<TimedDispatch> dispatches;
     std::vector<VkQueryPool> pools;  // destroyed after the report
