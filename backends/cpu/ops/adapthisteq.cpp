@@ -18,6 +18,7 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/ops/adapthisteq.hpp"
+#include "common/isa.hpp"
 #include "common/parallel.hpp"
 #include "common/simd.hpp"
 
@@ -117,7 +118,7 @@ struct Axis {
 // in any order, and only S / (rn*cn) + 0.5 is left in double, as there.
 bool u8_fast(const AdapthisteqPlan& p) {
 #if defined(IPT_CPU_HAVE_MULTIVERSION)
-    if (!ipt::cpu::cpu_has_avx2()) return false;
+    if (ipt::cpu::isa_level() < 1) return false;
     // int16 row weights; S < 2^31; the quad tables no larger than I.
     return p.tile_h <= 32767 && p.tile_w <= 32767 && 255 * p.tile_h * p.tile_w < (int64_t{1} << 31) &&
            (p.tiles_r + 1) * (p.tiles_c + 1) * 256 <= p.rows * p.cols;
