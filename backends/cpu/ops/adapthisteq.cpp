@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -275,7 +276,25 @@ void equalize(const AdapthisteqPlan& p, const ipt_tensor* J) {
         const int64_t nbins = p.nbins;
         count_tiles(p, in, xsrc, [nbins](T v) { return ipt::common::histogram_bin(v, nbins); }, counts.data());
     }
-    const std::vector<double> tab = adapthisteq_tables(p, counts.data(), range);
+    // The tables one row of tiles at a time on several threads (each tile's
+    // table depends only on its own counts).
+    std::vector<double> tab(static_cast<size_t>(tiles * p.nbins));
+    {
+        AdapthisteqPlan one_row = p;
+        one_row.tiles_r = 1;
+        const int64_t row_size = p.tiles_c * p.nbins;
+        std::vector<std::exception_ptr> failed(static_cast<size_t>(p.tiles_r));
+        ipt::cpu::parallel_for(0, p.tiles_r, [&](int64_t tr) {
+            try {
+                const std::vector<double> t = adapthisteq_tables(one_row, counts.data() + tr * row_size, range);
+                std::copy(t.begin(), t.end(), tab.begin() + tr * row_size);
+            } catch (...) {
+                failed[static_cast<size_t>(tr)] = std::current_exception();
+            }
+        }, 1);
+        for (const std::exception_ptr& e : failed)
+            if (e) std::rethrow_exception(e);
+    }
     const std::vector<int32_t> bins = adapthisteq_value_bins(p, range);
     const int64_t nb = static_cast<int64_t>(bins.size());
     const bool integer = clahe_integer(p.dtype);
