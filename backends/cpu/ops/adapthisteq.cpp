@@ -17,9 +17,9 @@
 #endif
 
 #include "common/image.hpp"
+#include "common/isa.hpp"
 #include "common/op_registry.hpp"
 #include "common/ops/adapthisteq.hpp"
-#include "common/isa.hpp"
 #include "common/parallel.hpp"
 #include "common/simd.hpp"
 
@@ -34,10 +34,7 @@ double working(T v) {
     else return static_cast<double>(v);
 }
 
-// Counts n values into `lanes` interleaved sub-histograms (value i into
-// sub-histogram i % lanes), so that runs of equal values do not wait on the
-// store of the previous count.
-// uint8: eight values per load, two counts into each of four sub-histograms.
+// uint8 counts as count_run does with four lanes, eight values per load.
 template <class BinOf>
 void count_run_u8(const uint8_t* data, int64_t n, int64_t nbins, const BinOf& bin_of, uint32_t* sub) {
     uint32_t *s0 = sub, *s1 = sub + nbins, *s2 = sub + 2 * nbins, *s3 = sub + 3 * nbins;
@@ -57,6 +54,9 @@ void count_run_u8(const uint8_t* data, int64_t n, int64_t nbins, const BinOf& bi
     for (; i < n; ++i) ++s0[bin_of(data[i])];
 }
 
+// Counts n values into `lanes` interleaved sub-histograms (value i into
+// sub-histogram i % lanes), so that runs of equal values do not wait on the
+// store of the previous count.
 template <int lanes, class T, class BinOf>
 void count_run(const T* data, int64_t n, int64_t nbins, const BinOf& bin_of, uint32_t* sub) {
     int64_t i = 0;
