@@ -334,6 +334,28 @@ TEST(Adapthisteq, SixteenBitImagesLargeEnoughForTheValueTable) {
     compare_random<int16_t>(512, 515, o, 78);
 }
 
+// uint8 images with at least 256 pixels per table pair blend eight pixels at
+// a time, the ends of each tile column's run one at a time; smaller ones
+// (above) pixel by pixel.
+TEST(Adapthisteq, EightBitImagesLargeEnoughForTheTilePairTables) {
+    uint32_t seed = 500;
+    const int64_t shapes[][4] = {{67, 1031, 2, 3},  {161, 90, 3, 2},  {256, 256, 8, 8}, {130, 203, 4, 7},
+                                 {3000, 3, 2, 2},   {2, 3000, 2, 2},  {45, 900, 2, 25}, {99, 17, 2, 2}};
+    for (const auto& s : shapes) {
+        Opts o;
+        o.tr = s[2], o.tc = s[3];
+        compare_random<uint8_t>(s[0], s[1], o, seed++);
+    }
+    for (const char* dist : {"uniform", "rayleigh", "exponential"})
+        for (const char* range : {"full", "original"})
+            for (int64_t nbins : {2, 100, 256, 1000}) {
+                Opts o;
+                o.tr = 3, o.tc = 5, o.nbins = nbins, o.range = range, o.dist = dist, o.alpha = 0.5;
+                o.clip = (seed % 4) * 0.3;
+                compare_random<uint8_t>(75, 133, o, seed++);
+            }
+}
+
 TEST(Adapthisteq, Errors) {
     ipt::Call small(context(), "ipt.adapthisteq");
     small.image("I", image<uint8_t>(1, 5, {1, 2, 3, 4, 5}));
