@@ -28,7 +28,7 @@ table (.md beside it) is written again:
   vulkan-timing.json the Vulkan plugin's per-call GPU times (IPT_VULKAN_TIMING,
                     vulkan-timing.txt) beside the CUDA and Vulkan call times
                     of the same `ipt bench` (vulkan-timing-bench.json);
-                    replaced whole
+                    rows replaced per operator
   conformance.json  `ipt conformance` of a full run (conformance-*.txt), or
                     of operators run one by one (session.sh ops:
                     cuda-<op>.json, vulkan-<op>.json) as a set of their own
@@ -489,8 +489,8 @@ def table_vulkan_timing(data, data_name, folder=None):
            f"with CUDA's whole call; over {VK_LIMIT} marked.\n",
            machine_lines(data) + "\n",
            "| op | class | variant | dispatches | GPU ms | span ms | host ms | Vulkan call ms | CUDA call ms | "
-           "Vulkan/CUDA (calls) | GPU/CUDA |",
-           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "Vulkan/CUDA (calls) | GPU/CUDA | run |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in data["rows"]:
         vk, cu = r.get("vulkan_call_ms"), r.get("cuda_call_ms")
         calls = f"{vk / cu:.2f}" if vk and cu else "-"
@@ -500,7 +500,7 @@ def table_vulkan_timing(data, data_name, folder=None):
             gpu = f"{g:.2f}" + (f" **>{VK_LIMIT}**" if g > VK_LIMIT else "")
         out.append(f"| {short(r['op'])} | {r.get('dtype', '')} | {r['variant'] or '-'} | {r['dispatches']} | "
                    f"{f4(r['gpu_ms'])} | {f4(r['span_ms'])} | {f4(r['host_ms'])} | {f4(vk) if vk else '-'} | "
-                   f"{f4(cu) if cu else '-'} | {calls} | {gpu} |")
+                   f"{f4(cu) if cu else '-'} | {calls} | {gpu} | {r.get('run', '-')} |")
     return "\n".join(out) + "\n"
 
 
@@ -658,7 +658,10 @@ def ingest(path, machine=None, date=None):
         if rows:
             folder = os.path.join(RESULTS, machine_of(meta))
             data_file = os.path.join(folder, "vulkan-timing.json")
-            save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], rows=rows))
+            data = merge_rows(load(data_file, {}), rows, {"date": meta["date"]}, lambda r: r["op"])
+            data["rows"] = sorted(data["rows"], key=lambda r: r["op"])
+            data.update(common(meta, []))
+            save(data_file, data)
             written += [data_file, write_table(folder, "vulkan-timing")]
     if "facet.txt" in files:
         text = files["facet.txt"].decode(errors="replace")

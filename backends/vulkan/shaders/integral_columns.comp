@@ -5,9 +5,12 @@
 // invocation the zero first row of its column. Lanes read neighbouring
 // columns of one row at a time (contiguous), and each invocation loads the
 // next batch of BATCH rows before it adds the current one, so that the loads
-// overlap the chain of dependent additions.
+// overlap the chain of dependent additions. Every loop over a batch has the
+// fixed trip count BATCH and is unrolled, so that the batches are indexed by
+// constants and stay in registers (a run-time index puts them in memory).
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 #include "ipt_common.glsl"
 #include "integral.glsl"
 
@@ -21,7 +24,7 @@ layout(push_constant) uniform Push {
 const int BATCH = 32;
 
 void load_batch(int r0, int ac, inout double v[BATCH]) {
-    for (int i = 0; i < BATCH; ++i) {
+    [[unroll]] for (int i = 0; i < BATCH; ++i) {
         const int r = r0 + i;
         v[i] = r < pc.pm ? padded_value(pc.a, pc.n, border(r - pc.top, pc.m), ac, pc.pad) : 0.0;
     }
@@ -44,10 +47,12 @@ void main() {
     for (int r0 = 0; r0 < pc.pm; r0 += BATCH) {
         if (r0 + BATCH < pc.pm) load_batch(r0 + BATCH, ac, next);
         const int rows = min(BATCH, pc.pm - r0);
-        for (int i = 0; i < rows; ++i) {
-            acc = acc + cur[i];
-            J.v[(r0 + i + 1) * stride + c] = acc;
+        [[unroll]] for (int i = 0; i < BATCH; ++i) {
+            if (i < rows) {
+                acc = acc + cur[i];
+                J.v[(r0 + i + 1) * stride + c] = acc;
+            }
         }
-        cur = next;
+        [[unroll]] for (int i = 0; i < BATCH; ++i) cur[i] = next[i];
     }
 }
