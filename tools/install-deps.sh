@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages OpenIPT's build, tests and benchmarks need.
-# Idempotent: only packages that are missing are installed.
+# Installs the Debian packages OpenIPT's build and tests need; with --bench
+# also the peer library of the CPU benchmark (OpenCV, ~150 MiB, for
+# bench/cpu's ipt_cpu_bench only). Idempotent: only packages that are missing
+# are installed.
+#   tools/install-deps.sh [--bench]
 set -euo pipefail
+
+bench=0
+for arg in "$@"; do
+  case "$arg" in
+    --bench) bench=1 ;;
+    *) echo "usage: tools/install-deps.sh [--bench]" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential cmake pkg-config git
@@ -13,10 +24,12 @@ packages=(
   libfftw3-dev                 # FFT variant of conv2 on the CPU
   libvulkan-dev glslang-tools mesa-vulkan-drivers vulkan-validationlayers
   libvkfft-dev glslang-dev     # conv2's fft variant on Vulkan (glslang linked statically)
-  libopencv-dev                # peer library in bench/
   gnuplot-nox                  # charts of `ipt bench`
   clang libclang-rt-dev        # libFuzzer and the sanitizer runtimes for clang (tests/fuzz)
 )
+if [ "$bench" = 1 ]; then
+  packages+=(libopencv-dev)     # the CPU peer of bench/cpu (ipt_cpu_bench)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,7 +3,8 @@
 #   tools/run.sh demo   install what is missing, build, run `ipt demo`
 #   tools/run.sh test   install what is missing, build, run every test, build
 #                       plugins/facet against the installed OpenIPT and run its
-#                       tests and conformance, then build the registry and CPU
+#                       tests and conformance, check the installation's
+#                       versions and pkg-config file, then build the registry and CPU
 #                       backend with ASan+UBSan and run their tests again,
 #                       then build the libFuzzer targets (tests/fuzz) with
 #                       clang and run each for a bounded time
@@ -62,6 +63,8 @@ else
   echo "plugins/facet did not build against the installed OpenIPT"
   status=1
 fi
+step "the installation: one version everywhere, pkg-config"
+tools/check-install.sh "$prefix" || status=1
 
 step "ASan+UBSan build of the registry and the CPU backend"
 asan="${build}-asan"
