@@ -8,6 +8,8 @@
 // rows out column by column (kLanes doubles per column), so that every tap
 // reads kLanes rows' values side by side.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -187,6 +189,243 @@ IPT_IMRESIZE_ISA(base, )
 #undef IPT_IMRESIZE_COLS
 #undef IPT_IMRESIZE_ISA
 
+// ---- uint8 in fixed point ----------------------------------------------------
+//
+// When every weight of an axis is m / 2^shift with a small integer m (scales
+// 2 and 1/2 with the box, triangle and cubic kernels, for instance), each
+// product weight * value of a uint8 pass and each partial sum is exact in
+// double, so the double sum is exactly S / 2^shift with S the integer sum of
+// m * value, in any order. Rounding half away from zero and saturating to
+// uint8 is then (S + 2^(shift - 1)) >> shift clamped to [0, 255]: the same
+// bits as the double pass, at integer cost.
+
+struct FixedAxis {
+    bool ok = false;
+    bool narrow = false;  // int16 sums cannot overflow
+    int shift = 0;
+    std::vector<int32_t> m;  // out_length x taps
+    // Outputs j0 .. j1 - 1 repeat with period p: output j + p reads the
+    // inputs of output j moved by q, with the same weights.
+    int64_t j0 = 0, j1 = 0;
+    int p = 0, q = 0;
+};
+
+FixedAxis fixed_axis(const ImresizeAxis& ax) {
+    FixedAxis f;
+    const int64_t n = ax.out_length, taps = ax.taps;
+    for (int e = 0; e <= 12 && !f.ok; ++e) {
+        bool ok = true;
+        for (double w : ax.weights) {
+            const double s = std::ldexp(w, e);
+            if (!(std::fabs(s) <= 4096) || s != std::floor(s)) {
+                ok = false;
+                break;
+            }
+        }
+        if (ok) {
+            f.ok = true;
+            f.shift = e;
+        }
+    }
+    if (!f.ok) return f;
+    f.m.resize(ax.weights.size());
+    int64_t widest = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        int64_t sum = 0;
+        for (int64_t k = 0; k < taps; ++k) {
+            f.m[j * taps + k] = static_cast<int32_t>(std::ldexp(ax.weights[j * taps + k], f.shift));
+            sum += std::abs(f.m[j * taps + k]);
+        }
+        widest = std::max(widest, sum);
+    }
+    f.narrow = widest * 255 + (int64_t{1} << f.shift) <= 32767;
+    // The periodic run around the middle output, for p = 1 or 2.
+    auto same = [&](int64_t a, int64_t b, int64_t d) {  // output b reads output a's inputs moved by d
+        for (int64_t k = 0; k < taps; ++k)
+            if (ax.weights[a * taps + k] != ax.weights[b * taps + k] ||
+                int64_t{ax.indices[a * taps + k]} + d != ax.indices[b * taps + k])
+                return false;
+        return true;
+    };
+    for (int p = 1; p <= 2 && f.p == 0; ++p) {
+        const int64_t mid = (n / 2) / p * p;
+        if (mid + p >= n || taps == 0) break;
+        const int64_t q = int64_t{ax.indices[(mid + p) * taps]} - ax.indices[mid * taps];
+        if (q < 1 || q > 2) continue;
+        int64_t j0 = mid, j1 = mid + p;  // [j0, j1) in whole periods; each output checked against one period on
+        bool ok = true;
+        for (int r = 0; r < p && ok; ++r) ok = mid + p + r < n && same(mid + r, mid + p + r, q);
+        if (!ok) continue;
+        while (j0 - p >= 0) {
+            bool all = true;
+            for (int r = 0; r < p && all; ++r) all = same(j0 - p + r, j0 + r, q);
+            if (!all) break;
+            j0 -= p;
+        }
+        while (j1 + p <= n) {
+            bool all = true;
+            for (int r = 0; r < p && all; ++r) all = same(j1 - p + r, j1 + r, q);
+            if (!all) break;
+            j1 += p;
+        }
+        if (j1 - j0 >= 16) {
+            f.p = p;
+            f.q = static_cast<int>(q);
+            f.j0 = j0;
+            f.j1 = j1;
+        }
+    }
+    return f;
+}
+
+template <class A>
+IPT_ALWAYS_INLINE uint8_t fixed_round(A s, int shift) {
+    const int v = (static_cast<int>(s) + ((1 << shift) >> 1)) >> shift;
+    return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+// Along dimension 1, one output row in fixed point; A is the sum's type.
+template <int K, class A>
+IPT_ALWAYS_INLINE void fixed_rows_impl(const uint8_t* plane, uint8_t* __restrict out, int64_t cols,
+                                       const int32_t* m, const int32_t* idx, int32_t taps, int shift) {
+    if constexpr (K > 0) {
+        const uint8_t* rows[K];
+        A mk[K];
+        for (int k = 0; k < K; ++k) {
+            rows[k] = plane + static_cast<int64_t>(idx[k]) * cols;
+            mk[k] = static_cast<A>(m[k]);
+        }
+        const A half = static_cast<A>((1 << shift) >> 1);
+        for (int64_t c = 0; c < cols; ++c) {
+            A a = half;
+            for (int k = 0; k < K; ++k) a = static_cast<A>(a + mk[k] * static_cast<A>(rows[k][c]));
+            a = static_cast<A>(a >> shift);
+            a = a < 0 ? A(0) : a;
+            out[c] = static_cast<uint8_t>(a > 255 ? A(255) : a);
+        }
+    } else {
+        for (int64_t c = 0; c < cols; ++c) {
+            int32_t a = 0;
+            for (int32_t k = 0; k < taps; ++k) a += m[k] * plane[static_cast<int64_t>(idx[k]) * cols + c];
+            out[c] = fixed_round(a, shift);
+        }
+    }
+}
+
+// Along dimension 2, one row: the periodic run [f.j0, f.j1) with period P and
+// input step Q, every other output from its table.
+template <int P, int Q, int K, class A>
+IPT_ALWAYS_INLINE void fixed_cols_impl(const uint8_t* in, uint8_t* __restrict out, const ImresizeAxis& ax,
+                                       const FixedAxis& f) {
+    const int32_t taps = ax.taps;
+    const int shift = f.shift;
+    auto one = [&](int64_t j) {
+        int32_t a = 0;
+        for (int32_t k = 0; k < taps; ++k) a += f.m[j * taps + k] * in[ax.indices[j * taps + k]];
+        out[j] = fixed_round(a, shift);
+    };
+    for (int64_t j = 0; j < f.j0; ++j) one(j);
+    if constexpr (P > 0) {
+        const uint8_t* src[P][K];
+        A mk[P][K];
+        for (int r = 0; r < P; ++r)
+            for (int k = 0; k < K; ++k) {
+                src[r][k] = in + ax.indices[(f.j0 + r) * taps + k];
+                mk[r][k] = static_cast<A>(f.m[(f.j0 + r) * taps + k]);
+            }
+        const A half = static_cast<A>((1 << shift) >> 1);
+        uint8_t* o = out + f.j0;
+        const int64_t groups = (f.j1 - f.j0) / P;
+        for (int64_t g = 0; g < groups; ++g)
+            for (int r = 0; r < P; ++r) {
+                A a = half;
+                for (int k = 0; k < K; ++k) a = static_cast<A>(a + mk[r][k] * static_cast<A>(src[r][k][Q * g]));
+                a = static_cast<A>(a >> shift);
+                a = a < 0 ? A(0) : a;
+                o[P * g + r] = static_cast<uint8_t>(a > 255 ? A(255) : a);
+            }
+    } else {
+        for (int64_t j = f.j0; j < f.j1; ++j) one(j);
+    }
+    for (int64_t j = f.j1; j < ax.out_length; ++j) one(j);
+}
+
+#define IPT_FIXED_TAPS(call)  \
+    switch (taps) {           \
+    case 2: call(2); break;   \
+    case 4: call(4); break;   \
+    case 8: call(8); break;   \
+    default: call(0); break;  \
+    }
+#define IPT_FIXED_ROWS(K)                                                         \
+    (narrow ? fixed_rows_impl<K, int16_t>(plane, out, cols, m, idx, taps, shift) \
+            : fixed_rows_impl<K, int32_t>(plane, out, cols, m, idx, taps, shift))
+#define IPT_FIXED_PQ(P, Q, K)                                             \
+    (f.narrow ? fixed_cols_impl<P, Q, K, int16_t>(in, out, ax, f)        \
+              : fixed_cols_impl<P, Q, K, int32_t>(in, out, ax, f))
+#define IPT_FIXED_COLS(K)                                  \
+    if (K > 0 && f.p == 1 && f.q == 2)                     \
+        IPT_FIXED_PQ(1, 2, K);                             \
+    else if (K > 0 && f.p == 2 && f.q == 1)                \
+        IPT_FIXED_PQ(2, 1, K);                             \
+    else if (K > 0 && f.p == 1 && f.q == 1)                \
+        IPT_FIXED_PQ(1, 1, K);                             \
+    else                                                   \
+        fixed_cols_impl<0, 0, 0, int32_t>(in, out, ax, f);
+#define IPT_FIXED_ISA(name, attr)                                                                              \
+    attr void fixed_rows_##name(const uint8_t* plane, uint8_t* out, int64_t cols, const int32_t* m,           \
+                                const int32_t* idx, int32_t taps, int shift, bool narrow) {                   \
+        IPT_FIXED_TAPS(IPT_FIXED_ROWS)                                                                         \
+    }                                                                                                          \
+    attr void fixed_cols_##name(const uint8_t* in, uint8_t* out, const ImresizeAxis& ax, const FixedAxis& f) { \
+        const int32_t taps = ax.taps;                                                                          \
+        IPT_FIXED_TAPS(IPT_FIXED_COLS)                                                                         \
+    }
+IPT_FIXED_ISA(avx512, __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))))
+IPT_FIXED_ISA(avx2, __attribute__((target("avx2,fma"))))
+#undef IPT_FIXED_TAPS
+#undef IPT_FIXED_ROWS
+#undef IPT_FIXED_PQ
+#undef IPT_FIXED_COLS
+#undef IPT_FIXED_ISA
+
+// The fixed-point pass where it applies (uint8 to uint8, exact weights, a
+// machine with AVX2); false: the double pass must run.
+template <class S, class D>
+bool fixed_pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64_t channels,
+                const ImresizeAxis& ax) {
+    if constexpr (!std::is_same_v<S, uint8_t> || !std::is_same_v<D, uint8_t>) {
+        return false;
+    } else {
+        const int isa = ipt::cpu::isa_level();
+        if (isa < 1 || ax.taps == 0) return false;
+        const FixedAxis f = fixed_axis(ax);
+        if (!f.ok) return false;
+        const int64_t out_len = ax.out_length;
+        if (dim == 0) {
+            ipt::cpu::parallel_for(0, channels * out_len, [&](int64_t job) {
+                const int64_t ch = job / out_len, i = job % out_len;
+                const uint8_t* plane = src + ch * rows * cols;
+                uint8_t* out = dst + (ch * out_len + i) * cols;
+                const int32_t* m = &f.m[i * ax.taps];
+                const int32_t* idx = &ax.indices[i * ax.taps];
+                if (isa == 2)
+                    fixed_rows_avx512(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow);
+                else
+                    fixed_rows_avx2(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow);
+            });
+        } else {
+            ipt::cpu::parallel_for(0, channels * rows, [&](int64_t r) {
+                if (isa == 2)
+                    fixed_cols_avx512(src + r * cols, dst + r * out_len, ax, f);
+                else
+                    fixed_cols_avx2(src + r * cols, dst + r * out_len, ax, f);
+            });
+        }
+        return true;
+    }
+}
+
 // Along dimension 1: output row i mixes input rows indices[i][k], every column alike.
 template <class S, class D>
 void along_rows(const S* src, D* dst, int64_t in_rows, int64_t cols, int64_t channels, const ImresizeAxis& ax) {
@@ -225,6 +464,7 @@ void along_cols(const S* src, D* dst, int64_t rows, int64_t in_cols, int64_t cha
 
 template <class S, class D>
 void pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64_t channels, const ImresizeAxis& ax) {
+    if (fixed_pass(dim, src, dst, rows, cols, channels, ax)) return;
     if (dim == 0)
         along_rows(src, dst, rows, cols, channels, ax);
     else
