@@ -213,21 +213,19 @@ struct FixedAxis {
 FixedAxis fixed_axis(const ImresizeAxis& ax) {
     FixedAxis f;
     const int64_t n = ax.out_length, taps = ax.taps;
-    for (int e = 0; e <= 12 && !f.ok; ++e) {
-        bool ok = true;
-        for (double w : ax.weights) {
-            const double s = std::ldexp(w, e);
-            if (!(std::fabs(s) <= 4096) || s != std::floor(s)) {
-                ok = false;
-                break;
-            }
-        }
-        if (ok) {
-            f.ok = true;
-            f.shift = e;
-        }
+    // The least shift (at most 12) that makes every weight an integer.
+    int64_t bits = 0;  // OR of all weights * 2^12
+    for (double w : ax.weights) {
+        const double s = std::ldexp(w, 12);
+        if (!(std::fabs(s) <= double{1 << 24}) || s != std::floor(s)) return f;
+        bits |= static_cast<int64_t>(s);
     }
-    if (!f.ok) return f;
+    f.ok = true;
+    f.shift = 12;
+    while (f.shift > 0 && bits % 2 == 0 && bits != 0) {
+        bits /= 2;
+        --f.shift;
+    }
     f.m.resize(ax.weights.size());
     int64_t widest = 0;
     for (int64_t j = 0; j < n; ++j) {
@@ -237,6 +235,10 @@ FixedAxis fixed_axis(const ImresizeAxis& ax) {
             sum += std::abs(f.m[j * taps + k]);
         }
         widest = std::max(widest, sum);
+    }
+    if (widest * 255 + (int64_t{1} << f.shift) > 2147483647) {
+        f.ok = false;
+        return f;
     }
     f.narrow = widest * 255 + (int64_t{1} << f.shift) <= 32767;
     // The periodic run around the middle output, for p = 1 or 2.
