@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -210,13 +212,13 @@ struct FixedAxis {
     int p = 0, q = 0;
 };
 
-FixedAxis fixed_axis(const ImresizeAxis& ax) {
+FixedAxis make_fixed_axis(const ImresizeAxis& ax) {
     FixedAxis f;
     const int64_t n = ax.out_length, taps = ax.taps;
     // The least shift (at most 12) that makes every weight an integer.
     int64_t bits = 0;  // OR of all weights * 2^12
     for (double w : ax.weights) {
-        const double s = std::ldexp(w, 12);
+        const double s = w * 4096.0;  // exact: a power of two
         if (!(std::fabs(s) <= double{1 << 24}) || s != std::floor(s)) return f;
         bits |= static_cast<int64_t>(s);
     }
@@ -231,7 +233,7 @@ FixedAxis fixed_axis(const ImresizeAxis& ax) {
     for (int64_t j = 0; j < n; ++j) {
         int64_t sum = 0;
         for (int64_t k = 0; k < taps; ++k) {
-            f.m[j * taps + k] = static_cast<int32_t>(std::ldexp(ax.weights[j * taps + k], f.shift));
+            f.m[j * taps + k] = static_cast<int32_t>(ax.weights[j * taps + k] * static_cast<double>(1 << f.shift));
             sum += std::abs(f.m[j * taps + k]);
         }
         widest = std::max(widest, sum);
@@ -277,6 +279,36 @@ FixedAxis fixed_axis(const ImresizeAxis& ax) {
             f.j1 = j1;
         }
     }
+    return f;
+}
+
+// make_fixed_axis through a cache keyed by the front-end's tables (which it
+// shares between calls of one geometry): the scan costs about a tenth of a
+// 2048^2 halving. An entry holds its tables, so their address is not reused
+// while it lives.
+std::shared_ptr<const FixedAxis> fixed_axis(const ImresizeAxis& ax) {
+    struct Entry {
+        std::shared_ptr<const ipt::frontend::ImresizeTables> tables;
+        std::shared_ptr<const FixedAxis> fixed;
+    };
+    constexpr size_t kEntries = 8;
+    static std::mutex mutex;
+    static std::vector<Entry> recent;  // most recently used last
+    if (!ax.tables) return std::make_shared<const FixedAxis>(make_fixed_axis(ax));
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (size_t e = 0; e < recent.size(); ++e)
+            if (recent[e].tables == ax.tables) {
+                std::shared_ptr<const FixedAxis> f = recent[e].fixed;
+                std::rotate(recent.begin() + static_cast<std::ptrdiff_t>(e),
+                            recent.begin() + static_cast<std::ptrdiff_t>(e) + 1, recent.end());
+                return f;
+            }
+    }
+    auto f = std::make_shared<const FixedAxis>(make_fixed_axis(ax));
+    std::lock_guard<std::mutex> lock(mutex);
+    if (recent.size() == kEntries) recent.erase(recent.begin());
+    recent.push_back(Entry{ax.tables, f});
     return f;
 }
 
@@ -401,7 +433,8 @@ bool fixed_pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64
     } else {
         const int isa = ipt::cpu::isa_level();
         if (isa < 1 || ax.taps == 0) return false;
-        const FixedAxis f = fixed_axis(ax);
+        const std::shared_ptr<const FixedAxis> fp = fixed_axis(ax);
+        const FixedAxis& f = *fp;
         if (!f.ok) return false;
         const int64_t out_len = ax.out_length;
         if (dim == 0) {
@@ -426,6 +459,41 @@ bool fixed_pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64
         }
         return true;
     }
+}
+
+// Both passes in fixed point when rows go first: each output row's middle
+// row is made in a small per-thread buffer and resized along dimension 2 at
+// once, so the middle image never goes through memory. The same sums as the
+// two passes one after the other.
+bool fixed_both(const ipt::frontend::ImresizePlan& p, const uint8_t* a, uint8_t* b) {
+    const int isa = ipt::cpu::isa_level();
+    const ImresizeAxis& ax0 = p.axis[0];
+    const ImresizeAxis& ax1 = p.axis[1];
+    if (isa < 1 || p.first != 0 || ax0.taps == 0 || ax1.taps == 0) return false;
+    const std::shared_ptr<const FixedAxis> f0p = fixed_axis(ax0);
+    const FixedAxis& f0 = *f0p;
+    if (!f0.ok) return false;
+    const std::shared_ptr<const FixedAxis> f1p = fixed_axis(ax1);
+    const FixedAxis& f1 = *f1p;
+    if (!f1.ok) return false;
+    const int64_t rows = p.rows, cols = p.cols, out_rows = ax0.out_length, out_cols = ax1.out_length;
+    ipt::cpu::parallel_for(0, p.channels * out_rows, [&](int64_t job) {
+        thread_local std::vector<uint8_t> middle;
+        if (middle.size() < static_cast<size_t>(cols)) middle.resize(static_cast<size_t>(cols));
+        const int64_t ch = job / out_rows, i = job % out_rows;
+        const uint8_t* plane = a + ch * rows * cols;
+        uint8_t* out = b + (ch * out_rows + i) * out_cols;
+        const int32_t* m = &f0.m[i * ax0.taps];
+        const int32_t* idx = &ax0.indices[i * ax0.taps];
+        if (isa == 2) {
+            fixed_rows_avx512(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow);
+            fixed_cols_avx512(middle.data(), out, ax1, f1);
+        } else {
+            fixed_rows_avx2(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow);
+            fixed_cols_avx2(middle.data(), out, ax1, f1);
+        }
+    });
+    return true;
 }
 
 // Along dimension 1: output row i mixes input rows indices[i][k], every column alike.
@@ -476,6 +544,8 @@ void pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64_t cha
 // A (class T) -> middle (class W) -> B; logical B is the uint8 result > 128.
 template <class T, class W>
 void resize(const ipt::frontend::ImresizePlan& p, const T* a, T* b) {
+    if constexpr (std::is_same_v<T, uint8_t>)
+        if (fixed_both(p, a, b)) return;
     int64_t mid_rows, mid_cols;
     ipt::frontend::imresize_middle_size(p, &mid_rows, &mid_cols);
     // The middle image lives in this thread's scratch, kept between calls up
