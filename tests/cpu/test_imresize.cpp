@@ -366,13 +366,14 @@ TEST(Imresize, BlocksSingleAgainstBruteForce) { block_sizes<float>(24); }
 TEST(Imresize, BlocksDoubleAgainstBruteForce) { block_sizes<double>(25); }
 TEST(Imresize, BlocksLogicalAgainstBruteForce) { block_sizes<bool>(26); }
 
-// uint8 with weights that are multiples of a power of two (scales 2 and 1/2
-// with most kernels, 4 and 1/4 with some) runs in fixed point, the periodic
-// middle of each row apart from its folded ends; other scales and kernels
-// (lanczos, 0.3) keep the double pass. Random values, and 0/255 stripes whose
-// cubic overshoot saturates at both ends.
+// uint8 with weights that are multiples of a power of two (scales 2, 4, 1/2
+// and 1/4 with the nearest, box, bilinear and bicubic kernels) runs in fixed
+// point: along dimension 2 only on a periodic run of outputs (the folded ends
+// of each row one by one), both passes row by row when rows go first; other
+// scales and kernels (lanczos, 0.3) keep the double pass. Random values, and
+// 0/255 stripes whose cubic overshoot saturates at both ends.
 TEST(Imresize, Uint8FixedPointAgainstBruteForce) {
-    const std::vector<std::vector<int64_t>> sizes = {{1, 41}, {41, 1}, {37, 53}, {64, 96}, {3, 200}, {33, 35}};
+    const std::vector<std::vector<int64_t>> sizes = {{1, 41}, {41, 1}, {37, 53}, {64, 96}, {3, 200}, {33, 35}, {5, 301}, {301, 5}};
     const std::vector<std::vector<double>> scales = {{0.5, 0.5}, {2, 2}, {0.25, 0.25}, {4, 4},
                                                      {0.5, 2},   {2, 0.5}, {0.3, 0.5}, {1, 2}};
     uint32_t seed = 40;

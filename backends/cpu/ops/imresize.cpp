@@ -7,6 +7,10 @@
 // of accumulators; the pass along the columns first lays a strip of kLanes
 // rows out column by column (kLanes doubles per column), so that every tap
 // reads kLanes rows' values side by side.
+//
+// uint8 axes whose weights are all multiples of a power of two (scales 2, 4,
+// 1/2, 1/4 with the nearest, box, bilinear and bicubic kernels) run in 16- or
+// 32-bit fixed point instead, which gives the same bits (see FixedAxis).
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -243,7 +247,8 @@ FixedAxis make_fixed_axis(const ImresizeAxis& ax) {
         return f;
     }
     f.narrow = widest * 255 + (int64_t{1} << f.shift) <= 32767;
-    // The periodic run around the middle output, for p = 1 or 2.
+    // The periodic run around the middle output, for the (p, q) that
+    // fixed_cols_impl is compiled for.
     auto same = [&](int64_t a, int64_t b, int64_t d) {  // output b reads output a's inputs moved by d
         for (int64_t k = 0; k < taps; ++k)
             if (ax.weights[a * taps + k] != ax.weights[b * taps + k] ||
@@ -251,11 +256,12 @@ FixedAxis make_fixed_axis(const ImresizeAxis& ax) {
                 return false;
         return true;
     };
-    for (int p = 1; p <= 2 && f.p == 0; ++p) {
+    for (int p : {1, 2, 4}) {
+        if (f.p != 0) break;
         const int64_t mid = (n / 2) / p * p;
         if (mid + p >= n || taps == 0) break;
         const int64_t q = int64_t{ax.indices[(mid + p) * taps]} - ax.indices[mid * taps];
-        if (q < 1 || q > 2) continue;
+        if (!(p == 1 && (q == 1 || q == 2 || q == 4)) && !(q == 1 && (p == 2 || p == 4))) continue;
         int64_t j0 = mid, j1 = mid + p;  // [j0, j1) in whole periods; each output checked against one period on
         bool ok = true;
         for (int r = 0; r < p && ok; ++r) ok = mid + p + r < n && same(mid + r, mid + p + r, q);
@@ -280,6 +286,13 @@ FixedAxis make_fixed_axis(const ImresizeAxis& ax) {
         }
     }
     return f;
+}
+
+// Along dimension 2 fixed point pays only on a periodic run with unrolled
+// taps: output by output (the ends of a row) it is slower than the double
+// pass's strips.
+bool fixed_cols_fast(const FixedAxis& f, int32_t taps) {
+    return f.ok && f.p != 0 && (taps == 1 || taps == 2 || taps == 4 || taps == 8);
 }
 
 // make_fixed_axis through a cache keyed by the front-end's tables (which it
@@ -338,10 +351,19 @@ IPT_ALWAYS_INLINE void fixed_rows_impl(const uint8_t* plane, uint8_t* __restrict
             out[c] = static_cast<uint8_t>(a > 255 ? A(255) : a);
         }
     } else {
-        for (int64_t c = 0; c < cols; ++c) {
-            int32_t a = 0;
-            for (int32_t k = 0; k < taps; ++k) a += m[k] * plane[static_cast<int64_t>(idx[k]) * cols + c];
-            out[c] = fixed_round(a, shift);
+        alignas(64) int32_t acc[kBlock];
+        for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
+            const int64_t n = cols - c0 < kBlock ? cols - c0 : kBlock;
+            for (int64_t c = 0; c < n; ++c) acc[c] = (1 << shift) >> 1;
+            for (int32_t k = 0; k < taps; ++k) {
+                const int32_t mk = m[k];
+                const uint8_t* __restrict row = plane + static_cast<int64_t>(idx[k]) * cols + c0;
+                for (int64_t c = 0; c < n; ++c) acc[c] += mk * row[c];
+            }
+            for (int64_t c = 0; c < n; ++c) {
+                const int32_t v = acc[c] >> shift;
+                out[c0 + c] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+            }
         }
     }
 }
@@ -386,6 +408,7 @@ IPT_ALWAYS_INLINE void fixed_cols_impl(const uint8_t* in, uint8_t* __restrict ou
 
 #define IPT_FIXED_TAPS(call)  \
     switch (taps) {           \
+    case 1: call(1); break;   \
     case 2: call(2); break;   \
     case 4: call(4); break;   \
     case 8: call(8); break;   \
@@ -404,6 +427,10 @@ IPT_ALWAYS_INLINE void fixed_cols_impl(const uint8_t* in, uint8_t* __restrict ou
         IPT_FIXED_PQ(2, 1, K);                             \
     else if (K > 0 && f.p == 1 && f.q == 1)                \
         IPT_FIXED_PQ(1, 1, K);                             \
+    else if (K > 0 && f.p == 1 && f.q == 4)                \
+        IPT_FIXED_PQ(1, 4, K);                             \
+    else if (K > 0 && f.p == 4 && f.q == 1)                \
+        IPT_FIXED_PQ(4, 1, K);                             \
     else                                                   \
         fixed_cols_impl<0, 0, 0, int32_t>(in, out, ax, f);
 #define IPT_FIXED_ISA(name, attr)                                                                              \
@@ -435,7 +462,7 @@ bool fixed_pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64
         if (isa < 1 || ax.taps == 0) return false;
         const std::shared_ptr<const FixedAxis> fp = fixed_axis(ax);
         const FixedAxis& f = *fp;
-        if (!f.ok) return false;
+        if (!f.ok || (dim == 1 && !fixed_cols_fast(f, ax.taps))) return false;
         const int64_t out_len = ax.out_length;
         if (dim == 0) {
             ipt::cpu::parallel_for(0, channels * out_len, [&](int64_t job) {
@@ -475,7 +502,7 @@ bool fixed_both(const ipt::frontend::ImresizePlan& p, const uint8_t* a, uint8_t*
     if (!f0.ok) return false;
     const std::shared_ptr<const FixedAxis> f1p = fixed_axis(ax1);
     const FixedAxis& f1 = *f1p;
-    if (!f1.ok) return false;
+    if (!fixed_cols_fast(f1, ax1.taps)) return false;
     const int64_t rows = p.rows, cols = p.cols, out_rows = ax0.out_length, out_cols = ax1.out_length;
     ipt::cpu::parallel_for(0, p.channels * out_rows, [&](int64_t job) {
         thread_local std::vector<uint8_t> middle;
