@@ -13,10 +13,10 @@
 // 32-bit fixed point instead, which gives the same bits (see FixedAxis).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
-#include <cstdint>
 #include <type_traits>
 #include <vector>
 
