@@ -185,10 +185,8 @@ std::vector<T> download(const ipt::Image& b) {
 
 // One case against the brute force: scale given, sizes ceil(scale*size).
 template <class T>
-void check_case(int64_t rows, int64_t cols, int64_t channels, double sr, double sc, const std::string& m, int aa,
-                uint32_t seed) {
-    std::mt19937 rng(seed);
-    const std::vector<T> a = random_values<T>(static_cast<size_t>(rows * cols * channels), rng);
+void check_values(const std::vector<T>& a, int64_t rows, int64_t cols, int64_t channels, double sr, double sc,
+                  const std::string& m, int aa) {
     Options o;
     o.scale = {sr, sc};
     o.method = m;
@@ -205,6 +203,14 @@ void check_case(int64_t rows, int64_t cols, int64_t channels, double sr, double 
     for (size_t i = 0; i < got.size(); ++i)
         ASSERT_EQ(got[i], want[i]) << m << " " << rows << "x" << cols << "x" << channels << " scale " << sr << ","
                                    << sc << " aa " << aa << " element " << i;
+}
+
+template <class T>
+void check_case(int64_t rows, int64_t cols, int64_t channels, double sr, double sc, const std::string& m, int aa,
+                uint32_t seed) {
+    std::mt19937 rng(seed);
+    check_values<T>(random_values<T>(static_cast<size_t>(rows * cols * channels), rng), rows, cols, channels, sr, sc,
+                    m, aa);
 }
 
 // ---- hand computations --------------------------------------------------------
@@ -359,6 +365,33 @@ TEST(Imresize, BlocksUint32AgainstBruteForce) { block_sizes<uint32_t>(23); }
 TEST(Imresize, BlocksSingleAgainstBruteForce) { block_sizes<float>(24); }
 TEST(Imresize, BlocksDoubleAgainstBruteForce) { block_sizes<double>(25); }
 TEST(Imresize, BlocksLogicalAgainstBruteForce) { block_sizes<bool>(26); }
+
+// uint8 with weights that are multiples of a power of two (scales 2, 4, 1/2
+// and 1/4 with the nearest, box, bilinear and bicubic kernels) runs in fixed
+// point: along dimension 2 only on a periodic run of outputs (the folded ends
+// of each row one by one), both passes row by row when rows go first; other
+// scales and kernels (lanczos, 0.3) keep the double pass. Random values, and
+// 0/255 stripes whose cubic overshoot saturates at both ends.
+TEST(Imresize, Uint8FixedPointAgainstBruteForce) {
+    const std::vector<std::vector<int64_t>> sizes = {{1, 41}, {41, 1}, {37, 53}, {64, 96}, {3, 200}, {33, 35}, {5, 301}, {301, 5}};
+    const std::vector<std::vector<double>> scales = {{0.5, 0.5}, {2, 2}, {0.25, 0.25}, {4, 4},
+                                                     {0.5, 2},   {2, 0.5}, {0.3, 0.5}, {1, 2}};
+    uint32_t seed = 40;
+    for (const char* m : {"nearest", "box", "bilinear", "bicubic", "lanczos2"})
+        for (const auto& sz : sizes)
+            for (const auto& sc : scales)
+                for (int aa : {-1, 0}) {
+                    check_case<uint8_t>(sz[0], sz[1], 1, sc[0], sc[1], m, aa, ++seed);
+                    std::vector<uint8_t> stripes(static_cast<size_t>(sz[0] * sz[1]));
+                    for (int64_t r = 0; r < sz[0]; ++r)
+                        for (int64_t c = 0; c < sz[1]; ++c)
+                            stripes[static_cast<size_t>(r * sz[1] + c)] = ((r / 2 + c / 3) % 2) ? 255 : 0;
+                    check_values<uint8_t>(stripes, sz[0], sz[1], 1, sc[0], sc[1], m, aa);
+                }
+    check_case<uint8_t>(19, 70, 3, 0.5, 2, "bilinear", -1, 90);
+    check_case<bool>(40, 50, 1, 0.5, 2, "bilinear", -1, 91);
+    check_case<bool>(40, 50, 1, 2, 0.5, "bicubic", -1, 92);
+}
 
 TEST(Imresize, LargerShrinkAgainstBruteForce) {
     check_case<uint8_t>(64, 48, 3, 0.23, 0.31, "bicubic", -1, 11);

@@ -7,8 +7,16 @@
 // of accumulators; the pass along the columns first lays a strip of kLanes
 // rows out column by column (kLanes doubles per column), so that every tap
 // reads kLanes rows' values side by side.
+//
+// uint8 axes whose weights are all multiples of a power of two (scales 2, 4,
+// 1/2, 1/4 with the nearest, box, bilinear and bicubic kernels) run in 16- or
+// 32-bit fixed point instead, which gives the same bits (see FixedAxis).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -187,6 +195,334 @@ IPT_IMRESIZE_ISA(base, )
 #undef IPT_IMRESIZE_COLS
 #undef IPT_IMRESIZE_ISA
 
+// ---- uint8 in fixed point ----------------------------------------------------
+//
+// When every weight of an axis is m / 2^shift with a small integer m (scales
+// 2 and 1/2 with the box, triangle and cubic kernels, for instance), each
+// product weight * value of a uint8 pass and each partial sum is exact in
+// double, so the double sum is exactly S / 2^shift with S the integer sum of
+// m * value, in any order. Rounding half away from zero and saturating to
+// uint8 is then (S + 2^(shift - 1)) >> shift clamped to [0, 255]: the same
+// bits as the double pass, at integer cost.
+
+struct FixedAxis {
+    bool ok = false;
+    bool narrow = false;  // int16 sums cannot overflow
+    int shift = 0;
+    std::vector<int32_t> m;  // out_length x taps
+    // Outputs j0 .. j1 - 1 repeat with period p: output j + p reads the
+    // inputs of output j moved by q, with the same weights.
+    int64_t j0 = 0, j1 = 0;
+    int p = 0, q = 0;
+};
+
+FixedAxis make_fixed_axis(const ImresizeAxis& ax) {
+    FixedAxis f;
+    const int64_t n = ax.out_length, taps = ax.taps;
+    // The least shift (at most 12) that makes every weight an integer.
+    int64_t bits = 0;  // OR of all weights * 2^12
+    for (double w : ax.weights) {
+        const double s = w * 4096.0;  // exact: a power of two
+        if (!(std::fabs(s) <= double{1 << 24}) || s != std::floor(s)) return f;
+        bits |= static_cast<int64_t>(s);
+    }
+    f.ok = true;
+    f.shift = 12;
+    while (f.shift > 0 && bits % 2 == 0 && bits != 0) {
+        bits /= 2;
+        --f.shift;
+    }
+    f.m.resize(ax.weights.size());
+    int64_t widest = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        int64_t sum = 0;
+        for (int64_t k = 0; k < taps; ++k) {
+            f.m[j * taps + k] = static_cast<int32_t>(ax.weights[j * taps + k] * static_cast<double>(1 << f.shift));
+            sum += std::abs(f.m[j * taps + k]);
+        }
+        widest = std::max(widest, sum);
+    }
+    if (widest * 255 + (int64_t{1} << f.shift) > 2147483647) {
+        f.ok = false;
+        return f;
+    }
+    f.narrow = widest * 255 + (int64_t{1} << f.shift) <= 32767;
+    // The periodic run around the middle output, for the (p, q) that
+    // fixed_cols_impl is compiled for.
+    auto same = [&](int64_t a, int64_t b, int64_t d) {  // output b reads output a's inputs moved by d
+        for (int64_t k = 0; k < taps; ++k)
+            if (ax.weights[a * taps + k] != ax.weights[b * taps + k] ||
+                int64_t{ax.indices[a * taps + k]} + d != ax.indices[b * taps + k])
+                return false;
+        return true;
+    };
+    for (int p : {1, 2, 4}) {
+        if (f.p != 0) break;
+        const int64_t mid = (n / 2) / p * p;
+        if (mid + p >= n || taps == 0) break;
+        const int64_t q = int64_t{ax.indices[(mid + p) * taps]} - ax.indices[mid * taps];
+        if (!(p == 1 && (q == 1 || q == 2 || q == 4)) && !(q == 1 && (p == 2 || p == 4))) continue;
+        int64_t j0 = mid, j1 = mid + p;  // [j0, j1) in whole periods; each output checked against one period on
+        bool ok = true;
+        for (int r = 0; r < p && ok; ++r) ok = mid + p + r < n && same(mid + r, mid + p + r, q);
+        if (!ok) continue;
+        while (j0 - p >= 0) {
+            bool all = true;
+            for (int r = 0; r < p && all; ++r) all = same(j0 - p + r, j0 + r, q);
+            if (!all) break;
+            j0 -= p;
+        }
+        while (j1 + p <= n) {
+            bool all = true;
+            for (int r = 0; r < p && all; ++r) all = same(j1 - p + r, j1 + r, q);
+            if (!all) break;
+            j1 += p;
+        }
+        if (j1 - j0 >= 16) {
+            f.p = p;
+            f.q = static_cast<int>(q);
+            f.j0 = j0;
+            f.j1 = j1;
+        }
+    }
+    return f;
+}
+
+// Along dimension 2 fixed point pays only on a periodic run with unrolled
+// taps: output by output (the ends of a row) it is slower than the double
+// pass's strips.
+bool fixed_cols_fast(const FixedAxis& f, int32_t taps) {
+    return f.ok && f.p != 0 && (taps == 1 || taps == 2 || taps == 4 || taps == 8);
+}
+
+// make_fixed_axis through a cache keyed by the front-end's tables (which it
+// shares between calls of one geometry): the scan costs about a tenth of a
+// 2048^2 halving. An entry holds its tables, so their address is not reused
+// while it lives.
+std::shared_ptr<const FixedAxis> fixed_axis(const ImresizeAxis& ax) {
+    struct Entry {
+        std::shared_ptr<const ipt::frontend::ImresizeTables> tables;
+        std::shared_ptr<const FixedAxis> fixed;
+    };
+    constexpr size_t kEntries = 8;
+    static std::mutex mutex;
+    static std::vector<Entry> recent;  // most recently used last
+    if (!ax.tables) return std::make_shared<const FixedAxis>(make_fixed_axis(ax));
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (size_t e = 0; e < recent.size(); ++e)
+            if (recent[e].tables == ax.tables) {
+                std::shared_ptr<const FixedAxis> f = recent[e].fixed;
+                std::rotate(recent.begin() + static_cast<std::ptrdiff_t>(e),
+                            recent.begin() + static_cast<std::ptrdiff_t>(e) + 1, recent.end());
+                return f;
+            }
+    }
+    auto f = std::make_shared<const FixedAxis>(make_fixed_axis(ax));
+    std::lock_guard<std::mutex> lock(mutex);
+    if (recent.size() == kEntries) recent.erase(recent.begin());
+    recent.push_back(Entry{ax.tables, f});
+    return f;
+}
+
+template <class A>
+IPT_ALWAYS_INLINE uint8_t fixed_round(A s, int shift) {
+    const int v = (static_cast<int>(s) + ((1 << shift) >> 1)) >> shift;
+    return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+}
+
+// Along dimension 1, one output row in fixed point; A is the sum's type.
+template <int K, class A>
+IPT_ALWAYS_INLINE void fixed_rows_impl(const uint8_t* plane, uint8_t* __restrict out, int64_t cols,
+                                       const int32_t* m, const int32_t* idx, int32_t taps, int shift) {
+    if constexpr (K > 0) {
+        const uint8_t* rows[K];
+        A mk[K];
+        for (int k = 0; k < K; ++k) {
+            rows[k] = plane + static_cast<int64_t>(idx[k]) * cols;
+            mk[k] = static_cast<A>(m[k]);
+        }
+        const A half = static_cast<A>((1 << shift) >> 1);
+        for (int64_t c = 0; c < cols; ++c) {
+            A a = half;
+            for (int k = 0; k < K; ++k) a = static_cast<A>(a + mk[k] * static_cast<A>(rows[k][c]));
+            a = static_cast<A>(a >> shift);
+            a = a < 0 ? A(0) : a;
+            out[c] = static_cast<uint8_t>(a > 255 ? A(255) : a);
+        }
+    } else {
+        alignas(64) int32_t acc[kBlock];
+        for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
+            const int64_t n = cols - c0 < kBlock ? cols - c0 : kBlock;
+            for (int64_t c = 0; c < n; ++c) acc[c] = (1 << shift) >> 1;
+            for (int32_t k = 0; k < taps; ++k) {
+                const int32_t mk = m[k];
+                const uint8_t* __restrict row = plane + static_cast<int64_t>(idx[k]) * cols + c0;
+                for (int64_t c = 0; c < n; ++c) acc[c] += mk * row[c];
+            }
+            for (int64_t c = 0; c < n; ++c) {
+                const int32_t v = acc[c] >> shift;
+                out[c0 + c] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+            }
+        }
+    }
+}
+
+// Along dimension 2, one row: the periodic run [f.j0, f.j1) with period P and
+// input step Q, every other output from its table.
+template <int P, int Q, int K, class A>
+IPT_ALWAYS_INLINE void fixed_cols_impl(const uint8_t* in, uint8_t* __restrict out, const ImresizeAxis& ax,
+                                       const FixedAxis& f) {
+    const int32_t taps = ax.taps;
+    const int shift = f.shift;
+    auto one = [&](int64_t j) {
+        int32_t a = 0;
+        for (int32_t k = 0; k < taps; ++k) a += f.m[j * taps + k] * in[ax.indices[j * taps + k]];
+        out[j] = fixed_round(a, shift);
+    };
+    for (int64_t j = 0; j < f.j0; ++j) one(j);
+    if constexpr (P > 0) {
+        const uint8_t* src[P][K];
+        A mk[P][K];
+        for (int r = 0; r < P; ++r)
+            for (int k = 0; k < K; ++k) {
+                src[r][k] = in + ax.indices[(f.j0 + r) * taps + k];
+                mk[r][k] = static_cast<A>(f.m[(f.j0 + r) * taps + k]);
+            }
+        const A half = static_cast<A>((1 << shift) >> 1);
+        uint8_t* o = out + f.j0;
+        const int64_t groups = (f.j1 - f.j0) / P;
+        for (int64_t g = 0; g < groups; ++g)
+            for (int r = 0; r < P; ++r) {
+                A a = half;
+                for (int k = 0; k < K; ++k) a = static_cast<A>(a + mk[r][k] * static_cast<A>(src[r][k][Q * g]));
+                a = static_cast<A>(a >> shift);
+                a = a < 0 ? A(0) : a;
+                o[P * g + r] = static_cast<uint8_t>(a > 255 ? A(255) : a);
+            }
+    } else {
+        for (int64_t j = f.j0; j < f.j1; ++j) one(j);
+    }
+    for (int64_t j = f.j1; j < ax.out_length; ++j) one(j);
+}
+
+#define IPT_FIXED_TAPS(call)  \
+    switch (taps) {           \
+    case 1: call(1); break;   \
+    case 2: call(2); break;   \
+    case 4: call(4); break;   \
+    case 8: call(8); break;   \
+    default: call(0); break;  \
+    }
+#define IPT_FIXED_ROWS(K)                                                         \
+    (narrow ? fixed_rows_impl<K, int16_t>(plane, out, cols, m, idx, taps, shift) \
+            : fixed_rows_impl<K, int32_t>(plane, out, cols, m, idx, taps, shift))
+#define IPT_FIXED_PQ(P, Q, K)                                             \
+    (f.narrow ? fixed_cols_impl<P, Q, K, int16_t>(in, out, ax, f)        \
+              : fixed_cols_impl<P, Q, K, int32_t>(in, out, ax, f))
+#define IPT_FIXED_COLS(K)                                  \
+    if (K > 0 && f.p == 1 && f.q == 2)                     \
+        IPT_FIXED_PQ(1, 2, K);                             \
+    else if (K > 0 && f.p == 2 && f.q == 1)                \
+        IPT_FIXED_PQ(2, 1, K);                             \
+    else if (K > 0 && f.p == 1 && f.q == 1)                \
+        IPT_FIXED_PQ(1, 1, K);                             \
+    else if (K > 0 && f.p == 1 && f.q == 4)                \
+        IPT_FIXED_PQ(1, 4, K);                             \
+    else if (K > 0 && f.p == 4 && f.q == 1)                \
+        IPT_FIXED_PQ(4, 1, K);                             \
+    else                                                   \
+        fixed_cols_impl<0, 0, 0, int32_t>(in, out, ax, f);
+#define IPT_FIXED_ISA(name, attr)                                                                              \
+    attr void fixed_rows_##name(const uint8_t* plane, uint8_t* out, int64_t cols, const int32_t* m,           \
+                                const int32_t* idx, int32_t taps, int shift, bool narrow) {                   \
+        IPT_FIXED_TAPS(IPT_FIXED_ROWS)                                                                         \
+    }                                                                                                          \
+    attr void fixed_cols_##name(const uint8_t* in, uint8_t* out, const ImresizeAxis& ax, const FixedAxis& f) { \
+        const int32_t taps = ax.taps;                                                                          \
+        IPT_FIXED_TAPS(IPT_FIXED_COLS)                                                                         \
+    }
+IPT_FIXED_ISA(avx512, __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))))
+IPT_FIXED_ISA(avx2, __attribute__((target("avx2,fma"))))
+#undef IPT_FIXED_TAPS
+#undef IPT_FIXED_ROWS
+#undef IPT_FIXED_PQ
+#undef IPT_FIXED_COLS
+#undef IPT_FIXED_ISA
+
+// The fixed-point pass where it applies (uint8 to uint8, exact weights, a
+// machine with AVX2); false: the double pass must run.
+template <class S, class D>
+bool fixed_pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64_t channels,
+                const ImresizeAxis& ax) {
+    if constexpr (!std::is_same_v<S, uint8_t> || !std::is_same_v<D, uint8_t>) {
+        return false;
+    } else {
+        const int isa = ipt::cpu::isa_level();
+        if (isa < 1 || ax.taps == 0) return false;
+        const std::shared_ptr<const FixedAxis> fp = fixed_axis(ax);
+        const FixedAxis& f = *fp;
+        if (!f.ok || (dim == 1 && !fixed_cols_fast(f, ax.taps))) return false;
+        const int64_t out_len = ax.out_length;
+        if (dim == 0) {
+            ipt::cpu::parallel_for(0, channels * out_len, [&](int64_t job) {
+                const int64_t ch = job / out_len, i = job % out_len;
+                const uint8_t* plane = src + ch * rows * cols;
+                uint8_t* out = dst + (ch * out_len + i) * cols;
+                const int32_t* m = &f.m[i * ax.taps];
+                const int32_t* idx = &ax.indices[i * ax.taps];
+                if (isa == 2)
+                    fixed_rows_avx512(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow);
+                else
+                    fixed_rows_avx2(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow);
+            });
+        } else {
+            ipt::cpu::parallel_for(0, channels * rows, [&](int64_t r) {
+                if (isa == 2)
+                    fixed_cols_avx512(src + r * cols, dst + r * out_len, ax, f);
+                else
+                    fixed_cols_avx2(src + r * cols, dst + r * out_len, ax, f);
+            });
+        }
+        return true;
+    }
+}
+
+// Both passes in fixed point when rows go first: each output row's middle
+// row is made in a small per-thread buffer and resized along dimension 2 at
+// once, so the middle image never goes through memory. The same sums as the
+// two passes one after the other.
+bool fixed_both(const ipt::frontend::ImresizePlan& p, const uint8_t* a, uint8_t* b) {
+    const int isa = ipt::cpu::isa_level();
+    const ImresizeAxis& ax0 = p.axis[0];
+    const ImresizeAxis& ax1 = p.axis[1];
+    if (isa < 1 || p.first != 0 || ax0.taps == 0 || ax1.taps == 0) return false;
+    const std::shared_ptr<const FixedAxis> f0p = fixed_axis(ax0);
+    const FixedAxis& f0 = *f0p;
+    if (!f0.ok) return false;
+    const std::shared_ptr<const FixedAxis> f1p = fixed_axis(ax1);
+    const FixedAxis& f1 = *f1p;
+    if (!fixed_cols_fast(f1, ax1.taps)) return false;
+    const int64_t rows = p.rows, cols = p.cols, out_rows = ax0.out_length, out_cols = ax1.out_length;
+    ipt::cpu::parallel_for(0, p.channels * out_rows, [&](int64_t job) {
+        thread_local std::vector<uint8_t> middle;
+        if (middle.size() < static_cast<size_t>(cols)) middle.resize(static_cast<size_t>(cols));
+        const int64_t ch = job / out_rows, i = job % out_rows;
+        const uint8_t* plane = a + ch * rows * cols;
+        uint8_t* out = b + (ch * out_rows + i) * out_cols;
+        const int32_t* m = &f0.m[i * ax0.taps];
+        const int32_t* idx = &ax0.indices[i * ax0.taps];
+        if (isa == 2) {
+            fixed_rows_avx512(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow);
+            fixed_cols_avx512(middle.data(), out, ax1, f1);
+        } else {
+            fixed_rows_avx2(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow);
+            fixed_cols_avx2(middle.data(), out, ax1, f1);
+        }
+    });
+    return true;
+}
+
 // Along dimension 1: output row i mixes input rows indices[i][k], every column alike.
 template <class S, class D>
 void along_rows(const S* src, D* dst, int64_t in_rows, int64_t cols, int64_t channels, const ImresizeAxis& ax) {
@@ -225,6 +561,7 @@ void along_cols(const S* src, D* dst, int64_t rows, int64_t in_cols, int64_t cha
 
 template <class S, class D>
 void pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64_t channels, const ImresizeAxis& ax) {
+    if (fixed_pass(dim, src, dst, rows, cols, channels, ax)) return;
     if (dim == 0)
         along_rows(src, dst, rows, cols, channels, ax);
     else
@@ -234,6 +571,8 @@ void pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64_t cha
 // A (class T) -> middle (class W) -> B; logical B is the uint8 result > 128.
 template <class T, class W>
 void resize(const ipt::frontend::ImresizePlan& p, const T* a, T* b) {
+    if constexpr (std::is_same_v<T, uint8_t>)
+        if (fixed_both(p, a, b)) return;
     int64_t mid_rows, mid_cols;
     ipt::frontend::imresize_middle_size(p, &mid_rows, &mid_cols);
     // The middle image lives in this thread's scratch, kept between calls up
