@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages OpenIPT's build, tests and benchmarks need.
-# Idempotent: only packages that are missing are installed.
+# Installs the Debian packages OpenIPT's build, tests and benchmarks need,
+# then the PyPI packages the Python package and its tests need (pip, for the
+# python3 on PATH). Idempotent: only packages that are missing are installed.
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,7 @@ packages=(
   libopencv-dev                # peer library in bench/
   gnuplot-nox                  # charts of `ipt bench`
   clang libclang-rt-dev        # libFuzzer and the sanitizer runtimes for clang (tests/fuzz)
+  python3-dev python3-pip      # the Python package (python/) and its tests
 )
 
 missing=()
@@ -27,12 +29,32 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "install-deps: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# PyPI: import name and package name of each.
+py_modules=(numpy pytest nanobind scikit_build_core)
+py_packages=(numpy pytest nanobind scikit-build-core)
+py_missing=()
+for i in "${!py_modules[@]}"; do
+  python3 -c "import ${py_modules[$i]}" 2>/dev/null || py_missing+=("${py_packages[$i]}")
+done
+if [ ${#py_missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#py_modules[@]} Python packages present"
+  exit 0
+fi
+echo "install-deps: pip installing ${py_missing[*]}"
+pip_flags=(-q --disable-pip-version-check)
+# A Python that Debian manages refuses pip (PEP 668) unless told; these are
+# packages that Debian does not ship (nanobind, scikit-build-core) or newer.
+if python3 -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["stdlib"], "EXTERNALLY-MANAGED")))'; then
+  pip_flags+=(--break-system-packages)
+fi
+python3 -m pip install "${pip_flags[@]}" "${py_missing[@]}"

@@ -3,12 +3,15 @@
 #   tools/run.sh demo   install what is missing, build, run `ipt demo`
 #   tools/run.sh test   install what is missing, build, run every test, build
 #                       plugins/facet against the installed OpenIPT and run its
-#                       tests and conformance, then build the registry and CPU
+#                       tests and conformance, build the Python extension
+#                       against the same installation and run tests/python
+#                       with pytest, then build the registry and CPU
 #                       backend with ASan+UBSan and run their tests again,
 #                       then build the libFuzzer targets (tests/fuzz) with
 #                       clang and run each for a bounded time
 # Environment: JOBS (parallel build jobs, default: number of cores),
 # BUILD_DIR (default: build), IPT_CMAKE_ARGS (extra configure arguments),
+# IPT_PIP_ARGS (extra arguments of the Python package's pip build),
 # FUZZ_SECONDS (time each fuzz target runs, default 30).
 set -euo pipefail
 
@@ -60,6 +63,22 @@ if cmake --install "$build" --prefix "$prefix" > /dev/null &&
     status=1
 else
   echo "plugins/facet did not build against the installed OpenIPT"
+  status=1
+fi
+
+# The Python package as a distribution builds it: only the extension, against
+# the installed OpenIPT (python/pyproject.toml), into a folder of its own
+# (nothing goes into the system's site-packages); libipt is not built again.
+step "Python package against the installed OpenIPT"
+pydir="$(cd "$build" && pwd)-python"
+rm -rf "$pydir/site"
+if python3 -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps --target "$pydir/site" \
+     -Ccmake.define.CMAKE_PREFIX_PATH="$prefix" -Cbuild-dir="$pydir/cmake" ${IPT_PIP_ARGS:-} ./python; then
+  # tests/python loads the ABI test plugin from the build's tests/plugins.
+  (cd "$pydir" && IPT_TUNING_CACHE= IPT_TEST_PLUGIN_DIR="$(cd "$build" && pwd)/tests/plugins" \
+     PYTHONPATH="$pydir/site" python3 -m pytest -q -rs -p no:cacheprovider "$here/tests/python") || status=1
+else
+  echo "the Python package did not build against the installed OpenIPT"
   status=1
 fi
 

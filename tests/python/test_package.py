@@ -181,3 +181,30 @@ def test_stub_is_current():
     from openipt import _stub
     stub = pathlib.Path(ipt.__file__).with_name("__init__.pyi")
     assert stub.read_text() == _stub.generate(), "python/openipt/__init__.pyi is stale: run python -m openipt._stub"
+
+
+def test_inputs_are_not_copied():
+    from openipt import _arrays, _ipt
+    a = rng.random((32, 32))
+    assert np.shares_memory(_arrays.to_image("op", "A", a, 1 << 8)[0], a)  # the array's own bytes
+    planes = ipt.im2double(rng.integers(0, 256, (4, 5, 3), dtype=np.uint8))  # (H, W, 3) view of planes
+    assert np.shares_memory(_arrays.to_image("op", "A", planes, 1 << 8)[0], planes)
+    before = _ipt.input_copies()
+    np.testing.assert_array_equal(ipt.imcomplement(a), 1 - a)
+    np.testing.assert_array_equal(ipt.imcomplement(planes), 1 - planes)
+    assert _ipt.input_copies() == before  # wrapped by ipt_image_wrap_host, not copied
+    # Misaligned for its class: the library copies it, the result is the same.
+    raw = np.zeros(8 * 16 + 1, np.uint8)
+    odd = np.frombuffer(raw.data, dtype=np.float64, count=16, offset=1).reshape(4, 4)
+    assert not odd.flags.aligned
+    np.testing.assert_array_equal(ipt.imcomplement(odd), 1 - odd)
+    assert _ipt.input_copies() == before + 1
+
+
+def test_inputs_are_never_written():
+    a = rng.integers(0, 256, (16, 16), dtype=np.uint8)
+    a.flags.writeable = False  # read-only memory is fine: it is only read
+    keep = a.copy()
+    for f in (ipt.imcomplement, ipt.medfilt2, ipt.imgaussfilt):
+        f(a)
+    np.testing.assert_array_equal(a, keep)
