@@ -21,7 +21,7 @@ globals().update({cls.__name__: cls for cls in _ERROR_CLASSES.values()})
 
 _context = _ipt.Context(0)  # finds plugins as the C library does: IPT_PLUGIN_PATH, then beside libipt
 _lock = threading.Lock()
-_operators = {}  # schema name -> Operator
+_operators = {}  # schema name -> generated function
 _functions = {}  # Python name -> schema name
 _device = contextvars.ContextVar("openipt_device", default=None)
 
@@ -100,13 +100,13 @@ def call(op, *args, **kwargs):
     """Runs an operator by its catalogue name ("ipt.conv2", "acme.facet"),
     with the arguments of its generated function; for operators whose MATLAB
     name is taken or is not a Python name."""
-    operator = _operators.get(op)
-    if operator is None:
+    function = _operators.get(op)
+    if function is None:
         _refresh()
-        operator = _operators.get(op)
-    if operator is None:
+        function = _operators.get(op)
+    if function is None:
         raise_error(4, f"unknown operator '{op}'")
-    return make_function(operator, _run)(*args, **kwargs)
+    return function(*args, **kwargs)
 
 
 def _refresh():
@@ -115,14 +115,14 @@ def _refresh():
         for schema in _context.ops():
             if schema["name"] in _operators:
                 continue
-            operator = Operator(schema)
-            _operators[schema["name"]] = operator
+            function = make_function(Operator(schema), _run)
+            _operators[schema["name"]] = function
             name = python_name(schema)
             # A name already in use (the API, or another plugin's operator) stays
             # as it is; openipt.call(full name) reaches the newcomer.
             if not name.isidentifier() or name in _functions or name in globals():
                 continue
-            globals()[name] = make_function(operator, _run)
+            globals()[name] = function
             _functions[name] = schema["name"]
             __all__.append(name)
 

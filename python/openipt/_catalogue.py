@@ -63,7 +63,7 @@ class Operator:
 
     def _signature(self):
         alternatives = self._alternative_params()
-        sig_params, seen_default = [], False
+        sig_params, seen_default, keyword_only = [], False, False
         for p in self.params:
             if p["default"] is not None:
                 default = _parse_default(p)
@@ -71,18 +71,11 @@ class Operator:
                 default = None
             else:
                 default = inspect.Parameter.empty
+            # A required parameter after one with a default, and all after it, can only be keywords.
+            keyword_only |= seen_default and default is inspect.Parameter.empty
             seen_default |= default is not inspect.Parameter.empty
-            # A required parameter after one with a default can only be a keyword.
-            kind = (inspect.Parameter.KEYWORD_ONLY if seen_default and default is inspect.Parameter.empty
-                    else inspect.Parameter.POSITIONAL_OR_KEYWORD)
-            if kind is inspect.Parameter.KEYWORD_ONLY:
-                seen_default = True
+            kind = inspect.Parameter.KEYWORD_ONLY if keyword_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
             sig_params.append(inspect.Parameter(_arg_name(p["name"]), kind, default=default))
-        if any(q.kind is inspect.Parameter.KEYWORD_ONLY for q in sig_params):
-            # Everything after the first keyword-only parameter is keyword-only too.
-            first = next(i for i, q in enumerate(sig_params) if q.kind is inspect.Parameter.KEYWORD_ONLY)
-            sig_params = sig_params[:first] + [q.replace(kind=inspect.Parameter.KEYWORD_ONLY)
-                                               for q in sig_params[first:]]
         for extra, default in (("nargout", self.default_nargout), ("device", None)):
             if extra not in self.arg_of:
                 sig_params.append(inspect.Parameter(extra, inspect.Parameter.KEYWORD_ONLY, default=default))
