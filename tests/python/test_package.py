@@ -175,6 +175,16 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+    # IPT_PLUGIN_PATH, read when the context is made at import, as in C.
+    code = """
+import openipt as ipt
+assert ipt.operators()["scale"] == "abi_oldest.scale"
+assert any(p["source"] == "IPT_PLUGIN_PATH" and p["name"] == "abi_oldest" for p in ipt.info()["plugins"])
+print("ok")
+"""
+    env = dict(os.environ, IPT_PLUGIN_PATH=str(plugin))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
 def test_stub_is_current():
