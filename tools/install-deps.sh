@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages OpenIPT's build and tests need; with --bench
-# also the peer library of the CPU benchmark (OpenCV, ~150 MiB, for
-# bench/cpu's ipt_cpu_bench only). Idempotent: only packages that are missing
-# are installed.
+# Installs the Debian packages OpenIPT's build and tests need, then the PyPI
+# packages the Python package and its tests need (pip, for the python3 on
+# PATH); with --bench also the peer library of the CPU benchmark (OpenCV,
+# ~150 MiB, for bench/cpu's ipt_cpu_bench only). Idempotent: only packages
+# that are missing are installed.
 #   tools/install-deps.sh [--bench]
 set -euo pipefail
 
@@ -26,6 +27,7 @@ packages=(
   libvkfft-dev glslang-dev     # conv2's fft variant on Vulkan (glslang linked statically)
   gnuplot-nox                  # charts of `ipt bench`
   clang libclang-rt-dev        # libFuzzer and the sanitizer runtimes for clang (tests/fuzz)
+  python3-dev python3-pip      # the Python package (python/) and its tests
 )
 if [ "$bench" = 1 ]; then
   packages+=(libopencv-dev)     # the CPU peer of bench/cpu (ipt_cpu_bench)
@@ -40,12 +42,32 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "install-deps: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# PyPI: import name and package name of each.
+py_modules=(numpy pytest nanobind scikit_build_core)
+py_packages=(numpy pytest nanobind scikit-build-core)
+py_missing=()
+for i in "${!py_modules[@]}"; do
+  python3 -c "import ${py_modules[$i]}" 2>/dev/null || py_missing+=("${py_packages[$i]}")
+done
+if [ ${#py_missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#py_modules[@]} Python packages present"
+  exit 0
+fi
+echo "install-deps: pip installing ${py_missing[*]}"
+pip_flags=(-q --disable-pip-version-check)
+# A Python that Debian manages refuses pip (PEP 668) unless told; these are
+# packages that Debian does not ship (nanobind, scikit-build-core) or newer.
+if python3 -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["stdlib"], "EXTERNALLY-MANAGED")))'; then
+  pip_flags+=(--break-system-packages)
+fi
+python3 -m pip install "${pip_flags[@]}" "${py_missing[@]}"

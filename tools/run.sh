@@ -4,12 +4,15 @@
 #   tools/run.sh test   install what is missing, build, run every test, build
 #                       plugins/facet against the installed OpenIPT and run its
 #                       tests and conformance, check the installation's
-#                       versions and pkg-config file, then build the registry and CPU
+#                       versions and pkg-config file, build the Python
+#                       extension against the same installation and run
+#                       tests/python with pytest, then build the registry and CPU
 #                       backend with ASan+UBSan and run their tests again,
 #                       then build the libFuzzer targets (tests/fuzz) with
 #                       clang and run each for a bounded time
 # Environment: JOBS (parallel build jobs, default: number of cores),
 # BUILD_DIR (default: build), IPT_CMAKE_ARGS (extra configure arguments),
+# IPT_PIP_ARGS (extra arguments of the Python package's pip build),
 # FUZZ_SECONDS (time each fuzz target runs, default 30).
 set -euo pipefail
 
@@ -65,6 +68,23 @@ else
 fi
 step "the installation: one version everywhere, pkg-config"
 tools/check-install.sh "$prefix" || status=1
+
+# The Python package as a distribution builds it: only the extension, against
+# the installed OpenIPT (python/pyproject.toml), into a folder of its own
+# (nothing goes into the system's site-packages); libipt is not built again.
+step "Python package against the installed OpenIPT"
+pydir="$(cd "$build" && pwd)-python"
+rm -rf "$pydir/site"
+test_plugins="$(cd "$build" && pwd)/tests/plugins"  # tests/python loads the ABI test plugin from there
+if PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+     --target "$pydir/site" -Ccmake.define.CMAKE_PREFIX_PATH="$prefix" -Cbuild-dir="$pydir/cmake" \
+     ${IPT_PIP_ARGS:-} ./python; then
+  (cd "$pydir" && IPT_TUNING_CACHE= IPT_TEST_PLUGIN_DIR="$test_plugins" PYTHONPATH="$pydir/site" \
+     python3 -m pytest -q -rs -p no:cacheprovider "$here/tests/python") || status=1
+else
+  echo "the Python package did not build against the installed OpenIPT"
+  status=1
+fi
 
 step "ASan+UBSan build of the registry and the CPU backend"
 asan="${build}-asan"

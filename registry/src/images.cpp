@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -371,9 +372,52 @@ IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dt
     });
 }
 
+IPT_API ipt_status ipt_image_wrap_host(ipt_context* ctx, ipt_dtype dtype, int64_t rows, int64_t cols,
+                                       int64_t channels, const void* data, int64_t row_pitch, ipt_image** out) {
+    return guard([&] {
+        constexpr const char* fn = "ipt_image_wrap_host";
+        if (ipt_status s = check_handle(ctx, HandleType::context, fn, "ctx"); s != IPT_OK) return s;
+        if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": out is NULL");
+        uint64_t bytes = 0;
+        if (ipt_status s = check_dims(dtype, rows, cols, channels, &bytes, {fn}); s != IPT_OK) return s;
+        const size_t elem = dtype_size(dtype);
+        // Implementations read planes tightly packed: another pitch needs a copy (ipt_image_upload).
+        if (row_pitch != 0 && row_pitch != cols * static_cast<int64_t>(elem))
+            return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": row_pitch " + std::to_string(row_pitch) +
+                                                      " must be 0 or cols * element size (" +
+                                                      std::to_string(cols * static_cast<int64_t>(elem)) + ")");
+        if (!data) return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": data is NULL");
+        if (reinterpret_cast<uintptr_t>(data) % elem != 0)
+            return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": data is not aligned to its element size (" +
+                                                      std::to_string(elem) + " bytes)");
+        auto img = std::make_unique<ipt_image>();
+        img->alive = std::make_shared<char>(0);
+        img->ctx = ctx;
+        img->device = find_device(ctx, IPT_DEVICE_HOST);
+        img->bytes = bytes;
+        img->caller_memory = true;
+        ipt_tensor& t = img->tensor;
+        t.struct_size = sizeof(ipt_tensor);
+        t.dtype = dtype;
+        t.rows = rows;
+        t.cols = cols;
+        t.channels = channels;
+        t.row_pitch = cols * static_cast<int64_t>(elem);
+        t.device_id = IPT_DEVICE_HOST;
+        t.data = t.buffer = const_cast<void*>(data);  // read only: see caller_memory
+        context_ref(ctx);  // dropped by release_image, as for every image
+        *out = img.release();
+        return IPT_OK;
+    });
+}
+
 IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t host_row_pitch) {
     return guard([&] {
         if (ipt_status s = check_handle(image, HandleType::image, "ipt_image_upload", "image"); s != IPT_OK) return s;
+        if (image->caller_memory)
+            return fail(IPT_ERR_INVALID_ARGUMENT,
+                        "ipt_image_upload: image wraps the caller's memory (ipt_image_wrap_host), which the "
+                        "library never writes");
         if (!host && image->bytes) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: host is NULL");
         const ipt_tensor& t = image->tensor;
         if (ipt_status s = check_pitch(t, host_row_pitch, "ipt_image_upload"); s != IPT_OK) return s;

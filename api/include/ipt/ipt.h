@@ -38,7 +38,7 @@ extern "C" {
  * and starts again at 1 with each abi_version (docs/abi.md lists what each
  * API version added). */
 #define IPT_ABI_VERSION 2u
-#define IPT_API_VERSION 1u
+#define IPT_API_VERSION 2u
 
 /* Bytes of `type` up to and including `field`: a reader may read `field` of a
  * struct only when its struct_size (or its array's stride) is at least this. */
@@ -245,6 +245,15 @@ IPT_API ipt_status ipt_image_create(ipt_context* ctx, uint32_t device_id, ipt_dt
 /* Copies host data in. host_row_pitch = 0 means tightly packed. Planes follow
  * each other, each rows * host_row_pitch bytes. */
 IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t host_row_pitch);
+/* API version 2. A host image over the caller's memory, without a copy, for
+ * use as a call's input: tightly packed rows (host_row_pitch 0 or cols *
+ * element size), planes one after another, data aligned to the element
+ * size. The library never writes into it (ipt_image_upload into it is
+ * IPT_ERR_INVALID_ARGUMENT) and never frees it; outputs are always images of
+ * their own. Keep the memory valid and unchanged until the image is freed. */
+IPT_API ipt_status ipt_image_wrap_host(ipt_context* ctx, ipt_dtype dtype, int64_t rows, int64_t cols,
+                                       int64_t channels, const void* data, int64_t host_row_pitch,
+                                       ipt_image** out);
 /* Waits for queued work on the image's device, then copies out. */
 IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_t host_row_pitch);
 IPT_API ipt_status ipt_image_get_info(const ipt_image* image, ipt_image_info* out);

@@ -1,7 +1,7 @@
 /*
  * The plugin ABI as a later API version of ABI version 2 might define it:
  * the layout of abi_oldest/ipt/ipt_plugin.h with one field or slot appended
- * to every struct that may grow, and IPT_API_VERSION 2. The plugin built
+ * to every struct that may grow, and IPT_API_VERSION 3 (newer than the host's). The plugin built
  * against it (libipt_abi_newer) is the "newer plugin" the current host must
  * load: the host reads only what it knows, and the plugin reads an appended
  * field only where struct_size or a stride says the host provided it.
@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 #define IPT_ABI_VERSION 2u
-#define IPT_API_VERSION 2u
+#define IPT_API_VERSION 3u
 #define IPT_SIZE_THROUGH(type, field) (offsetof(type, field) + sizeof(((type*)0)->field))
 
 typedef enum ipt_status {

@@ -1,0 +1,4 @@
+import os
+
+# Measurements stay in memory: the suite never writes the user's tuning cache.
+os.environ.setdefault("IPT_TUNING_CACHE", "")
