@@ -129,6 +129,33 @@ IPT_ALWAYS_INLINE void column_chunk(const Acc* const* rows, const int64_t* off, 
         for (int v = 0; v < NW; ++v) std::memcpy(mid[k] + j + v * L, &acc[k][v], sizeof acc[k][v]);
 }
 
+// The same where the taps are kernel rows 0 .. taps-1: each row is loaded once
+// for the R outputs that use it (output k takes row s as tap s - k).
+template <class Acc, int VB, int R, int NW>
+IPT_ALWAYS_INLINE void column_chunk_dense(const Acc* const* rows, const Acc* w, int64_t taps, int64_t j,
+                                          Acc* const* mid) {
+    using V = vec_t<Acc, VB>;
+    constexpr int L = VB / static_cast<int>(sizeof(Acc));
+    V acc[R][NW];
+    for (int k = 0; k < R; ++k)
+        for (int v = 0; v < NW; ++v) acc[k][v] = V{};
+    for (int64_t s = 0; s < taps + R - 1; ++s) {
+        V x[NW];
+        for (int v = 0; v < NW; ++v) std::memcpy(&x[v], rows[s] + j + v * L, sizeof x[v]);
+        for (int k = 0; k < R; ++k) {
+            const int64_t t = s - k;
+            if (t < 0 || t >= taps) continue;
+            const V wv = V{} + w[t];
+            if (t == 0)
+                for (int v = 0; v < NW; ++v) acc[k][v] = wv * x[v];
+            else
+                for (int v = 0; v < NW; ++v) acc[k][v] += wv * x[v];
+        }
+    }
+    for (int k = 0; k < R; ++k)
+        for (int v = 0; v < NW; ++v) std::memcpy(mid[k] + j + v * L, &acc[k][v], sizeof acc[k][v]);
+}
+
 // The column pass of R consecutive output rows over n columns: output row k
 // reads rows[k + off[t]].
 template <class Acc, int VB, int R>
@@ -137,6 +164,12 @@ IPT_ALWAYS_INLINE void column_rows_impl(const Acc* const* rows, const int64_t* o
     constexpr int L = VB / static_cast<int>(sizeof(Acc));
     constexpr int NV = VB == 64 ? 4 : 2;
     int64_t j = 0;
+    bool dense = R > 1;
+    for (int64_t t = 0; t < taps && dense; ++t) dense = off[t] == t;
+    if (dense) {
+        for (; j + NV * L <= n; j += NV * L) column_chunk_dense<Acc, VB, R, NV>(rows, w, taps, j, mid);
+        for (; j + L <= n; j += L) column_chunk_dense<Acc, VB, R, 1>(rows, w, taps, j, mid);
+    }
     for (; j + NV * L <= n; j += NV * L) column_chunk<Acc, VB, R, NV>(rows, off, w, taps, j, mid);
     for (; j + L <= n; j += L) column_chunk<Acc, VB, R, 1>(rows, off, w, taps, j, mid);
     for (; j < n; ++j)
