@@ -326,11 +326,11 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
             if (store.size() < static_cast<size_t>(win * wmax)) store.resize(static_cast<size_t>(win * wmax));
             if (mids.size() < static_cast<size_t>(R * wmax)) mids.resize(static_cast<size_t>(R * wmax));
             if (tmp.size() < static_cast<size_t>(kStrip)) tmp.resize(static_cast<size_t>(kStrip));
-            // The strip's padded columns c0 .. c0 + wp - 1: A's columns from
-            // `first` on where they run on in order, else gathered.
+            // The strip's padded columns c0 .. c0 + wp - 1: A's columns
+            // c0 + q - left for q in [qa, qb), the border's elsewhere.
             const int64_t* cm = colmap.data() + c0;
-            bool contiguous = cm[0] >= 0;
-            for (int64_t q = 1; q < wp && contiguous; ++q) contiguous = cm[q] == cm[0] + q;
+            const int64_t qa = std::min(wp, std::max<int64_t>(0, p.left - c0));
+            const int64_t qb = std::max(qa, std::min(wp, p.left + na - c0));
             // A ring of the strip's padded rows (converted), padded row i in
             // slot i % win; ring[s] is the slot's row or the constant's row.
             thread_local std::vector<const Acc*> ring, rows;
@@ -352,10 +352,9 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
                     }
                     Acc* dst = store.data() + s * wmax;
                     const T* src = A + ar * na;
-                    if (contiguous)
-                        ipt::cpu::convert_row(src + cm[0], dst, wp);
-                    else
-                        for (int64_t q = 0; q < wp; ++q) dst[q] = cm[q] < 0 ? pad : static_cast<Acc>(src[cm[q]]);
+                    for (int64_t q = 0; q < qa; ++q) dst[q] = cm[q] < 0 ? pad : static_cast<Acc>(src[cm[q]]);
+                    if (qb > qa) ipt::cpu::convert_row(src + (c0 + qa - p.left), dst + qa, qb - qa);
+                    for (int64_t q = qb; q < wp; ++q) dst[q] = cm[q] < 0 ? pad : static_cast<Acc>(src[cm[q]]);
                     ring[static_cast<size_t>(s)] = dst;
                 }
                 for (int64_t i = 0; i < nr + kr - 1; ++i) rows[static_cast<size_t>(i)] = ring[static_cast<size_t>((r + i) % win)];
