@@ -192,11 +192,16 @@ IPT_ALWAYS_INLINE void store_rounded(const vec_t<double, VB>& v, T* dst) {
     const V lo = V{} + static_cast<double>(std::numeric_limits<T>::lowest());
     const V hi = V{} + static_cast<double>(std::numeric_limits<T>::max());
     const V half = V{} + 0.49999999999999994;
-    V c = v < lo ? lo : v;
-    c = c > hi ? hi : c;
-    c = v == v ? c : V{};
-    // (copysign but for c = -0, where both give an integer 0.)
-    c += c < V{} ? -half : half;
+    // (NaN takes lo here, then 0; for an unsigned class lo is 0. The sign
+    // of half follows c but for c = -0, where both give an integer 0.)
+    V c = v > lo ? v : lo;
+    c = c < hi ? c : hi;
+    if constexpr (std::is_signed_v<T>) {
+        c = v == v ? c : V{};
+        c += c < V{} ? -half : half;
+    } else {
+        c += half;
+    }
     const TV t = __builtin_convertvector(__builtin_convertvector(c, IV), TV);
     std::memcpy(dst, &t, sizeof t);
 }
