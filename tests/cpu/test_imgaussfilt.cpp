@@ -281,6 +281,37 @@ TEST(Imgaussfilt, LargerImagesEveryPadding) {
     }
 }
 
+// Integer classes run the rank-1 plan in strips of 256 columns and blocks of
+// 128 rows, several output rows at a time: images wider and taller than
+// those, row counts off the multiple, 1xN and Nx1 strips, taps dropped at the
+// kernel's ends (a small sigma in a large FilterSize), every padding.
+TEST(Imgaussfilt, IntegerStripsAndBlocks) {
+    uint32_t seed = 500;
+    for (const char* pad : {"replicate", "circular", "symmetric", "constant"}) {
+        Options o;
+        o.padding = pad;
+        o.X = 17.6;
+        o.sigma = {2};
+        check_case<uint8_t>(262, 531, o, seed++, 0, 255);
+        check_case<int16_t>(131, 259, o, seed++, -32768, 32767);
+        check_case<uint8_t>(1, 600, o, seed++, 0, 255);
+        check_case<uint8_t>(600, 1, o, seed++, 0, 255);
+        check_case<uint8_t>(3, 257, o, seed++, 0, 255);
+        Options t = o;
+        t.sigma = {0.5};
+        t.size = {15};  // taps below eps * max dropped
+        check_case<uint16_t>(141, 263, t, seed++, 0, 65535);
+        Options s = o;
+        s.sigma = {3};
+        s.size = {17};  // MATLAB's separable route: single for 8- and 16-bit
+        check_case<uint8_t>(133, 270, s, seed++, 0, 255);
+        check_case<int32_t>(130, 261, s, seed++, -1e9, 1e9);
+        Options d = o;
+        d.sigma = {1.5, 2.5};
+        check_case<uint32_t>(135, 300, d, seed++, 0, 4e9);
+    }
+}
+
 TEST(Imgaussfilt, EdgeShapes) {
     Options o;
     o.sigma = {1};

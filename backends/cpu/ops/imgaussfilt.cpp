@@ -16,6 +16,7 @@
 // Every value is the same sum of the same products in the same order.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -82,6 +83,302 @@ __attribute__((target("avx2"))) void column_pass_avx2(const Acc* const* src, con
 template <class Acc>
 void column_pass_base(const Acc* const* src, const Acc* w, int64_t taps, Acc pad, int64_t n, Acc* out) {
     column_pass_impl<Acc, 16>(src, w, taps, pad, n, out);
+}
+
+// Integer classes: the image in strips of columns, so that the converted
+// rows, the column sums and the output stay in L1; the column pass works on
+// several output rows at once (each row read is used for all of them), and
+// the row pass rounds in registers. A padded column's values are gathered
+// into the strip's rows, so its column sum is the one the rank-1 plan above
+// copies or takes as the constant's sum. The sums above start from +0 and
+// these from the first product, which changes only the sign of a zero sum;
+// an integer output cannot show it. Every other operation is the same, in the
+// same order.
+
+// mid[k][j] = sum over taps t in order of w[t] * rows[k + off[t]][j], for
+// k < R and the NW vectors of columns from j.
+template <class Acc, int VB, int R, int NW>
+IPT_ALWAYS_INLINE void column_chunk(const Acc* const* rows, const int64_t* off, const Acc* w, int64_t taps,
+                                    int64_t j, Acc* const* mid) {
+    using V = vec_t<Acc, VB>;
+    constexpr int L = VB / static_cast<int>(sizeof(Acc));
+    V acc[R][NW];
+    {
+        const V wv = V{} + w[0];
+        for (int k = 0; k < R; ++k) {
+            const Acc* s = rows[k + off[0]] + j;
+            for (int v = 0; v < NW; ++v) {
+                V x;
+                std::memcpy(&x, s + v * L, sizeof x);
+                acc[k][v] = wv * x;
+            }
+        }
+    }
+    for (int64_t t = 1; t < taps; ++t) {
+        const V wv = V{} + w[t];
+        for (int k = 0; k < R; ++k) {
+            const Acc* s = rows[k + off[t]] + j;
+            for (int v = 0; v < NW; ++v) {
+                V x;
+                std::memcpy(&x, s + v * L, sizeof x);
+                acc[k][v] += wv * x;
+            }
+        }
+    }
+    for (int k = 0; k < R; ++k)
+        for (int v = 0; v < NW; ++v) std::memcpy(mid[k] + j + v * L, &acc[k][v], sizeof acc[k][v]);
+}
+
+// The same where the taps are kernel rows 0 .. taps-1: each row is loaded once
+// for the R outputs that use it (output k takes row s as tap s - k).
+template <class Acc, int VB, int R, int NW>
+IPT_ALWAYS_INLINE void column_chunk_dense(const Acc* const* rows, const Acc* w, int64_t taps, int64_t j,
+                                          Acc* const* mid) {
+    using V = vec_t<Acc, VB>;
+    constexpr int L = VB / static_cast<int>(sizeof(Acc));
+    V acc[R][NW];
+    for (int k = 0; k < R; ++k)
+        for (int v = 0; v < NW; ++v) acc[k][v] = V{};
+    for (int64_t s = 0; s < taps + R - 1; ++s) {
+        V x[NW];
+        for (int v = 0; v < NW; ++v) std::memcpy(&x[v], rows[s] + j + v * L, sizeof x[v]);
+        for (int k = 0; k < R; ++k) {
+            const int64_t t = s - k;
+            if (t < 0 || t >= taps) continue;
+            const V wv = V{} + w[t];
+            if (t == 0)
+                for (int v = 0; v < NW; ++v) acc[k][v] = wv * x[v];
+            else
+                for (int v = 0; v < NW; ++v) acc[k][v] += wv * x[v];
+        }
+    }
+    for (int k = 0; k < R; ++k)
+        for (int v = 0; v < NW; ++v) std::memcpy(mid[k] + j + v * L, &acc[k][v], sizeof acc[k][v]);
+}
+
+// The column pass of R consecutive output rows over n columns: output row k
+// reads rows[k + off[t]].
+template <class Acc, int VB, int R>
+IPT_ALWAYS_INLINE void column_rows_impl(const Acc* const* rows, const int64_t* off, const Acc* w, int64_t taps,
+                                        int64_t n, Acc* const* mid) {
+    constexpr int L = VB / static_cast<int>(sizeof(Acc));
+    constexpr int NV = VB == 64 ? 4 : 2;
+    int64_t j = 0;
+    bool dense = R > 1;
+    for (int64_t t = 0; t < taps && dense; ++t) dense = off[t] == t;
+    if (dense) {
+        for (; j + NV * L <= n; j += NV * L) column_chunk_dense<Acc, VB, R, NV>(rows, w, taps, j, mid);
+        for (; j + L <= n; j += L) column_chunk_dense<Acc, VB, R, 1>(rows, w, taps, j, mid);
+    }
+    for (; j + NV * L <= n; j += NV * L) column_chunk<Acc, VB, R, NV>(rows, off, w, taps, j, mid);
+    for (; j + L <= n; j += L) column_chunk<Acc, VB, R, 1>(rows, off, w, taps, j, mid);
+    for (; j < n; ++j)
+        for (int k = 0; k < R; ++k) {
+            Acc acc = w[0] * rows[k + off[0]][j];
+            for (int64_t t = 1; t < taps; ++t) acc += w[t] * rows[k + off[t]][j];
+            mid[k][j] = acc;
+        }
+}
+
+// T's value of a double: common/convert.hpp's rule (clamp, NaN -> 0, round
+// half away from zero), in L lanes.
+template <class T, int VB>
+IPT_ALWAYS_INLINE void store_rounded(const vec_t<double, VB>& v, T* dst) {
+    using V = vec_t<double, VB>;
+    constexpr int L = VB / 8;
+    using I = std::conditional_t<(sizeof(T) < 4) || std::is_same_v<T, int32_t>, int32_t, int64_t>;
+    typedef I IV __attribute__((vector_size(L * sizeof(I))));
+    typedef T TV __attribute__((vector_size(L * sizeof(T))));
+    const V lo = V{} + static_cast<double>(std::numeric_limits<T>::lowest());
+    const V hi = V{} + static_cast<double>(std::numeric_limits<T>::max());
+    const V half = V{} + 0.49999999999999994;
+    // (NaN takes lo here, then 0; for an unsigned class lo is 0. The sign
+    // of half follows c but for c = -0, where both give an integer 0.)
+    V c = v > lo ? v : lo;
+    c = c < hi ? c : hi;
+    if constexpr (std::is_signed_v<T>) {
+        c = v == v ? c : V{};
+        c += c < V{} ? -half : half;
+    } else {
+        c += half;
+    }
+    const TV t = __builtin_convertvector(__builtin_convertvector(c, IV), TV);
+    std::memcpy(dst, &t, sizeof t);
+}
+
+template <class T>
+IPT_ALWAYS_INLINE T rounded(double v) {
+    constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+    constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+    using I = std::conditional_t<(sizeof(T) < 4) || std::is_same_v<T, int32_t>, int32_t, int64_t>;
+    double c = v < lo ? lo : v;
+    c = c > hi ? hi : c;
+    c = v == v ? c : 0.0;
+    return static_cast<T>(static_cast<I>(__builtin_trunc(c + __builtin_copysign(0.49999999999999994, c))));
+}
+
+// out[c] = T(sum over taps t in order of w[t] * m[c + col[t]]), c < n
+// (double); Acc's sums for single, rounded afterwards by convert_row.
+template <class T, class Acc, int VB>
+IPT_ALWAYS_INLINE void row_pass_impl(const Acc* m, const int32_t* col, const Acc* w, int64_t taps, int64_t n,
+                                     T* out, Acc* tmp) {
+    using V = vec_t<Acc, VB>;
+    constexpr int L = VB / static_cast<int>(sizeof(Acc));
+    constexpr int NV = 4;
+    constexpr bool fused = std::is_same_v<Acc, double>;
+    int64_t c = 0;
+    for (; c + NV * L <= n; c += NV * L) {
+        V acc[NV];
+        const V w0 = V{} + w[0];
+        for (int v = 0; v < NV; ++v) {
+            V x;
+            std::memcpy(&x, m + c + col[0] + v * L, sizeof x);
+            acc[v] = w0 * x;
+        }
+        for (int64_t t = 1; t < taps; ++t) {
+            const V wv = V{} + w[t];
+            for (int v = 0; v < NV; ++v) {
+                V x;
+                std::memcpy(&x, m + c + col[t] + v * L, sizeof x);
+                acc[v] += wv * x;
+            }
+        }
+        for (int v = 0; v < NV; ++v) {
+            if constexpr (fused) store_rounded<T, VB>(acc[v], out + c + v * L);
+            else std::memcpy(tmp + c + v * L, &acc[v], sizeof acc[v]);
+        }
+    }
+    for (; c < n; ++c) {
+        Acc acc = w[0] * m[c + col[0]];
+        for (int64_t t = 1; t < taps; ++t) acc += w[t] * m[c + col[t]];
+        if constexpr (fused) out[c] = rounded<T>(acc);
+        else tmp[c] = acc;
+    }
+    if constexpr (!fused) ipt::cpu::convert_row(tmp, out, n);
+}
+
+constexpr int kIntRowsAvx512 = 4, kIntRowsAvx2 = 4, kIntRowsBase = 2;
+
+template <class Acc>
+__attribute__((target("avx512f,avx512dq"))) void column_rows_avx512(const Acc* const* rows, const int64_t* off,
+                                                                   const Acc* w, int64_t taps, int64_t n,
+                                                                   Acc* const* mid, bool full) {
+    if (full) column_rows_impl<Acc, 64, kIntRowsAvx512>(rows, off, w, taps, n, mid);
+    else column_rows_impl<Acc, 64, 1>(rows, off, w, taps, n, mid);
+}
+template <class Acc>
+__attribute__((target("avx2"))) void column_rows_avx2(const Acc* const* rows, const int64_t* off, const Acc* w,
+                                                      int64_t taps, int64_t n, Acc* const* mid, bool full) {
+    if (full) column_rows_impl<Acc, 32, kIntRowsAvx2>(rows, off, w, taps, n, mid);
+    else column_rows_impl<Acc, 32, 1>(rows, off, w, taps, n, mid);
+}
+template <class Acc>
+void column_rows_base(const Acc* const* rows, const int64_t* off, const Acc* w, int64_t taps, int64_t n,
+                      Acc* const* mid, bool full) {
+    if (full) column_rows_impl<Acc, 16, kIntRowsBase>(rows, off, w, taps, n, mid);
+    else column_rows_impl<Acc, 16, 1>(rows, off, w, taps, n, mid);
+}
+template <class T, class Acc>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))) void row_pass_avx512(
+    const Acc* m, const int32_t* col, const Acc* w, int64_t taps, int64_t n, T* out, Acc* tmp) {
+    row_pass_impl<T, Acc, 64>(m, col, w, taps, n, out, tmp);
+}
+template <class T, class Acc>
+__attribute__((target("avx2"))) void row_pass_avx2(const Acc* m, const int32_t* col, const Acc* w, int64_t taps,
+                                                   int64_t n, T* out, Acc* tmp) {
+    row_pass_impl<T, Acc, 32>(m, col, w, taps, n, out, tmp);
+}
+template <class T, class Acc>
+void row_pass_base(const Acc* m, const int32_t* col, const Acc* w, int64_t taps, int64_t n, T* out, Acc* tmp) {
+    row_pass_impl<T, Acc, 16>(m, col, w, taps, n, out, tmp);
+}
+
+// The rank-1 plan for an integer class (see above).
+template <class T, class Acc>
+void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<Acc>& plan, Acc pad,
+                          const std::vector<int64_t>& colmap, T* B) {
+    const int64_t ma = p.rows, na = p.cols, kc = plan.kcols, kr = plan.krows;
+    const Border border = ipt::frontend::border_as<Border>(p.boundary);
+    const ipt::cpu::TapKernel<Acc>& ck = plan.column;
+    const ipt::cpu::TapKernel<Acc>& rk = plan.row;
+    const int64_t taps = static_cast<int64_t>(ck.tap_rows.size());
+    std::vector<Acc> w(static_cast<size_t>(taps));
+    std::vector<int64_t> offset(static_cast<size_t>(taps));
+    for (int64_t t = 0; t < taps; ++t) {
+        w[static_cast<size_t>(t)] = ck.w[static_cast<size_t>(ck.tap_rows[static_cast<size_t>(t)].begin)];
+        offset[static_cast<size_t>(t)] = ck.tap_rows[static_cast<size_t>(t)].row;
+    }
+    // The row kernel is one kernel row (1 x kc).
+    const int32_t* rcol = rk.col.data();
+    const Acc* rw = rk.w.data();
+    const int64_t rtaps = static_cast<int64_t>(rk.w.size());
+    const int level = ipt::cpu::isa_level();
+    const int64_t R = level == 2 ? kIntRowsAvx512 : level == 1 ? kIntRowsAvx2 : kIntRowsBase;
+    // Strips of kStrip output columns and blocks of kBlock output rows.
+    constexpr int64_t kStrip = 256, kBlock = 128;
+    const int64_t strips = (na + kStrip - 1) / kStrip, blocks = (ma + kBlock - 1) / kBlock;
+    const int64_t wmax = std::min(na, kStrip) + kc - 1;  // padded columns of a strip
+    const int64_t win = kr + R - 1;                       // padded rows the column pass reads
+    const std::vector<Acc> pad_row(static_cast<size_t>(wmax), pad);
+    for (int64_t ch = 0; ch < p.channels; ++ch) {
+        const T* A = static_cast<const T*>(p.A->data) + ch * ma * na;
+        T* Bp = B + ch * ma * na;
+        ipt::cpu::parallel_for(0, strips * blocks, [&](int64_t task) {
+            const int64_t c0 = (task % strips) * kStrip, c1 = std::min(na, c0 + kStrip);
+            const int64_t r0 = (task / strips) * kBlock, r1 = std::min(ma, r0 + kBlock);
+            const int64_t wp = c1 - c0 + kc - 1;
+            thread_local std::vector<Acc> store, mids, tmp;
+            if (store.size() < static_cast<size_t>(win * wmax)) store.resize(static_cast<size_t>(win * wmax));
+            if (mids.size() < static_cast<size_t>(R * wmax)) mids.resize(static_cast<size_t>(R * wmax));
+            if (tmp.size() < static_cast<size_t>(kStrip)) tmp.resize(static_cast<size_t>(kStrip));
+            // The strip's padded columns c0 .. c0 + wp - 1: A's columns
+            // c0 + q - left for q in [qa, qb), the border's elsewhere.
+            const int64_t* cm = colmap.data() + c0;
+            const int64_t qa = std::min(wp, std::max<int64_t>(0, p.left - c0));
+            const int64_t qb = std::max(qa, std::min(wp, p.left + na - c0));
+            // A ring of the strip's padded rows (converted), padded row i in
+            // slot i % win; ring[s] is the slot's row or the constant's row.
+            thread_local std::vector<const Acc*> ring, rows;
+            ring.assign(static_cast<size_t>(win), nullptr);
+            rows.resize(static_cast<size_t>(win));
+            int64_t next = r0;
+            Acc* mid[8];
+            for (int64_t k = 0; k < R; ++k) mid[k] = mids.data() + k * wmax;
+            for (int64_t r = r0; r < r1;) {
+                const bool full = r + R <= r1;
+                const int64_t nr = full ? R : 1;
+                // Padded rows r .. r + nr + kr - 2.
+                for (; next < r + nr + kr - 1; ++next) {
+                    const int64_t s = next % win;
+                    const int64_t ar = ipt::cpu::border_index(border, next - p.top, ma);
+                    if (ar < 0) {
+                        ring[static_cast<size_t>(s)] = pad_row.data();
+                        continue;
+                    }
+                    Acc* dst = store.data() + s * wmax;
+                    const T* src = A + ar * na;
+                    for (int64_t q = 0; q < qa; ++q) dst[q] = cm[q] < 0 ? pad : static_cast<Acc>(src[cm[q]]);
+                    if (qb > qa) ipt::cpu::convert_row(src + (c0 + qa - p.left), dst + qa, qb - qa);
+                    for (int64_t q = qb; q < wp; ++q) dst[q] = cm[q] < 0 ? pad : static_cast<Acc>(src[cm[q]]);
+                    ring[static_cast<size_t>(s)] = dst;
+                }
+                for (int64_t i = 0; i < nr + kr - 1; ++i) rows[static_cast<size_t>(i)] = ring[static_cast<size_t>((r + i) % win)];
+                switch (level) {
+                case 2: column_rows_avx512(rows.data(), offset.data(), w.data(), taps, wp, mid, full); break;
+                case 1: column_rows_avx2(rows.data(), offset.data(), w.data(), taps, wp, mid, full); break;
+                default: column_rows_base(rows.data(), offset.data(), w.data(), taps, wp, mid, full); break;
+                }
+                for (int64_t k = 0; k < nr; ++k, ++r) {
+                    T* out = Bp + r * na + c0;
+                    switch (level) {
+                    case 2: row_pass_avx512(mid[k], rcol, rw, rtaps, c1 - c0, out, tmp.data()); break;
+                    case 1: row_pass_avx2(mid[k], rcol, rw, rtaps, c1 - c0, out, tmp.data()); break;
+                    default: row_pass_base(mid[k], rcol, rw, rtaps, c1 - c0, out, tmp.data()); break;
+                    }
+                }
+            }
+        });
+    }
 }
 
 // The rank-1 plan without padded rows (see the top of the file).
@@ -171,6 +468,14 @@ void filter(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<Acc>& plan, T* 
     std::vector<int64_t> colmap(static_cast<size_t>(pcols));
     for (int64_t q = 0; q < pcols; ++q) colmap[static_cast<size_t>(q)] = ipt::cpu::border_index(border, q - p.left, na);
     if (plan.separable) {
+        // (An empty column or row kernel, all of whose taps are 0, stays
+        // with the generic pass.)
+        if constexpr (std::is_integral_v<T>) {
+            if (!plan.column.empty() && plan.row.tap_rows.size() == 1) {
+                filter_separable_int<T, Acc>(p, plan, pad, colmap, B);
+                return;
+            }
+        }
         filter_separable<T, Acc>(p, plan, pad, colmap, B);
         return;
     }
