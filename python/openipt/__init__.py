@@ -19,6 +19,8 @@ from ._errors import Error, raise_error
 
 globals().update({cls.__name__: cls for cls in _ERROR_CLASSES.values()})
 
+__version__ = _ipt.VERSION  # the OpenIPT the extension was built with
+
 _context = _ipt.Context(0)  # finds plugins as the C library does: IPT_PLUGIN_PATH, then beside libipt
 _lock = threading.Lock()
 _operators = {}  # schema name -> generated function

@@ -24,6 +24,8 @@ import numpy.typing as npt
 _Array = npt.NDArray[Any]
 _Device = int | str | None
 
+__version__: str
+
 class Error(Exception):
     status: int | None
     status_name: str | None

@@ -338,6 +338,7 @@ NB_MODULE(_ipt, m) {
     m.attr("DEVICE_HOST") = IPT_DEVICE_HOST;
     m.attr("DEVICE_ANY") = IPT_DEVICE_ANY;
     m.attr("CONTEXT_NO_DISCOVERY") = IPT_CONTEXT_NO_DISCOVERY;
+    m.attr("VERSION") = IPT_PACKAGE_VERSION;
     m.attr("ABI_VERSION") = ipt_version_abi();
     m.attr("API_VERSION") = ipt_version_api();
     m.def("status_names", &status_names);

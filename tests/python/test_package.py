@@ -218,3 +218,14 @@ def test_inputs_are_never_written():
     for f in (ipt.imcomplement, ipt.medfilt2, ipt.imgaussfilt):
         f(a)
     np.testing.assert_array_equal(a, keep)
+
+
+def test_one_version_for_the_library_and_the_package():
+    cmake = (pathlib.Path(__file__).resolve().parents[2] / "CMakeLists.txt").read_text()
+    want = cmake.split("project(OpenIPT VERSION ", 1)[1].split()[0]
+    assert ipt.__version__ == want
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        assert version("openipt") == want
+    except PackageNotFoundError:
+        pass  # run from a build folder: no distribution metadata
