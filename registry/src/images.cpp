@@ -100,6 +100,18 @@ private:
     size_t held_ = 0, capacity_ = 0;
 };
 
+// The shape of a tightly packed image (rows one after another, planes after
+// the rows) on a device.
+void describe_tensor(ipt_tensor& t, int32_t dtype, int64_t rows, int64_t cols, int64_t channels, uint32_t device) {
+    t.struct_size = sizeof(ipt_tensor);
+    t.dtype = dtype;
+    t.rows = rows;
+    t.cols = cols;
+    t.channels = channels;
+    t.row_pitch = cols * static_cast<int64_t>(dtype_size(dtype));
+    t.device_id = device;
+}
+
 }  // namespace
 
 std::string ImageRequest::prefix() const {
@@ -163,13 +175,7 @@ ImagePtr allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype, int6
     context_ref(ctx);
     ImagePtr img(owned.release());
     ipt_tensor& t = img->tensor;
-    t.struct_size = sizeof(ipt_tensor);
-    t.dtype = dtype;
-    t.rows = rows;
-    t.cols = cols;
-    t.channels = channels;
-    t.row_pitch = cols * static_cast<int64_t>(dtype_size(dtype));
-    t.device_id = dev.id;
+    describe_tensor(t, dtype, rows, cols, channels, dev.id);
     // At least one block so that even an empty image has a valid address.
     const uint64_t alloc_bytes = bytes == 0 ? host_alignment : bytes;
     if (dev.is_host()) {
@@ -397,13 +403,7 @@ IPT_API ipt_status ipt_image_wrap_host(ipt_context* ctx, ipt_dtype dtype, int64_
         img->bytes = bytes;
         img->caller_memory = true;
         ipt_tensor& t = img->tensor;
-        t.struct_size = sizeof(ipt_tensor);
-        t.dtype = dtype;
-        t.rows = rows;
-        t.cols = cols;
-        t.channels = channels;
-        t.row_pitch = cols * static_cast<int64_t>(elem);
-        t.device_id = IPT_DEVICE_HOST;
+        describe_tensor(t, dtype, rows, cols, channels, IPT_DEVICE_HOST);
         t.data = t.buffer = const_cast<void*>(data);  // read only: see caller_memory
         context_ref(ctx);  // dropped by release_image, as for every image
         *out = img.release();

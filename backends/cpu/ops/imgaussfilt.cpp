@@ -293,6 +293,18 @@ void row_pass_base(const Acc* m, const int32_t* col, const Acc* w, int64_t taps,
     row_pass_impl<T, Acc, 16>(m, col, w, taps, n, out, tmp);
 }
 
+// The column kernel's taps (one per kernel row, in order) and their rows.
+template <class Acc>
+void column_taps(const ipt::cpu::TapKernel<Acc>& ck, std::vector<Acc>& w, std::vector<int64_t>& offset) {
+    const size_t taps = ck.tap_rows.size();
+    w.resize(taps);
+    offset.resize(taps);
+    for (size_t t = 0; t < taps; ++t) {
+        w[t] = ck.w[static_cast<size_t>(ck.tap_rows[t].begin)];
+        offset[t] = ck.tap_rows[t].row;
+    }
+}
+
 // The rank-1 plan for an integer class (see above).
 template <class T, class Acc>
 void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<Acc>& plan, Acc pad,
@@ -302,12 +314,9 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
     const ipt::cpu::TapKernel<Acc>& ck = plan.column;
     const ipt::cpu::TapKernel<Acc>& rk = plan.row;
     const int64_t taps = static_cast<int64_t>(ck.tap_rows.size());
-    std::vector<Acc> w(static_cast<size_t>(taps));
-    std::vector<int64_t> offset(static_cast<size_t>(taps));
-    for (int64_t t = 0; t < taps; ++t) {
-        w[static_cast<size_t>(t)] = ck.w[static_cast<size_t>(ck.tap_rows[static_cast<size_t>(t)].begin)];
-        offset[static_cast<size_t>(t)] = ck.tap_rows[static_cast<size_t>(t)].row;
-    }
+    std::vector<Acc> w;
+    std::vector<int64_t> offset;
+    column_taps(ck, w, offset);
     // The row kernel is one kernel row (1 x kc).
     const int32_t* rcol = rk.col.data();
     const Acc* rw = rk.w.data();
@@ -390,12 +399,9 @@ void filter_separable(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<Acc>&
     // The column kernel: one tap per kernel row, in order.
     const ipt::cpu::TapKernel<Acc>& ck = plan.column;
     const int64_t taps = static_cast<int64_t>(ck.tap_rows.size());
-    std::vector<Acc> w(static_cast<size_t>(taps));
-    std::vector<int64_t> offset(static_cast<size_t>(taps));
-    for (int64_t t = 0; t < taps; ++t) {
-        w[static_cast<size_t>(t)] = ck.w[static_cast<size_t>(ck.tap_rows[static_cast<size_t>(t)].begin)];
-        offset[static_cast<size_t>(t)] = ck.tap_rows[static_cast<size_t>(t)].row;
-    }
+    std::vector<Acc> w;
+    std::vector<int64_t> offset;
+    column_taps(ck, w, offset);
     // A padded column that holds the constant throughout.
     Acc pad_sum = 0;
     for (int64_t t = 0; t < taps; ++t) pad_sum += w[static_cast<size_t>(t)] * pad;
