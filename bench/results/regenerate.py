@@ -385,7 +385,9 @@ def table_conformance(data, data_name, folder=None):
 def parse_conformance(text, what):
     """The device line, seed, per-operator rows and summary of `ipt conformance`'s table."""
     seed = re.search(r"seed (\d+)", text)
-    device = re.search(r"^device \d+: (.+)$", text, re.M)
+    # The device under test: the first one that is not the host's CPU.
+    devices = re.findall(r"^device \d+: (.+)$", text, re.M)
+    device = next((d for d in devices if "(cpu," not in d), devices[0] if devices else None)
     summary = re.search(r"^summary: (.+)$", text, re.M)
     rows = []
     for m in re.finditer(r"^  (\S+\.\S+)\s+(\S+)\s+(pass|FAIL|expected fail|skip)\s+(\d+)\s+(\d+)\s+(\d+)"
@@ -395,7 +397,7 @@ def parse_conformance(text, what):
                      "skip": int(m.group(8))})
     if not rows or not summary:
         return None
-    return {"what": what, "seed": seed.group(1) if seed else "?", "device": device.group(1) if device else "?",
+    return {"what": what, "seed": seed.group(1) if seed else "?", "device": device or "?",
             "summary": summary.group(1), "rows": rows}
 
 
