@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Summarise `ipt bench --json` output as two markdown tables.
 
   bench/auto_vs_best.py ipt-bench.json [title] [--alone CUDA.json VULKAN.json] > auto-vs-best.md

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OpenIPT conformance suite: every operator, on every device (or the
 // devices and implementations one plugin brings), against the CPU reference.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the outputs of a device are compared with the reference's. Each rule of
 // the catalogue (ipt_compare_kind) is implemented here once; the suite and
 // `ipt demo` both call compare_outputs().

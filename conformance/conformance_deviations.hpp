@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Known deviations: one data file (conformance/deviations.txt, built
 // into the library; --deviations FILE replaces it), one deviation per line:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host images, class facts and the deterministic input generators of the
 // conformance suite. Everything here is plain host code: no library calls.
 #pragma once

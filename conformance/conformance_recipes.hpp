@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Recipes: the cases (inputs and parameters) every operator is run with. One
 // source of inputs per operator, used by the conformance suite and `ipt demo`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running one case on one implementation through the public API, and the CPU
 // reference. Used by the suite (conformance.cpp) and by `ipt demo`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Isolation of the plugin under test: its calls run in a child process (the
 // worker), so a crash or a hang in one case becomes a failure of that case
 // and the suite goes on with a fresh worker.

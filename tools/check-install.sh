@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks an installed OpenIPT as its users meet it:
 #   tools/check-install.sh PREFIX
 # - one version everywhere: CMakeLists.txt's project(VERSION), `ipt --version`,

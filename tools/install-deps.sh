@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages OpenIPT's build and tests need, then the PyPI
 # packages the Python package and its tests need (pip, for the python3 on
 # PATH); with --bench also the peer library of the CPU benchmark (OpenCV,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One entry point for a fresh machine:
 #   tools/run.sh demo   install what is missing, build, run `ipt demo`
 #   tools/run.sh test   install what is missing, build, run every test, build

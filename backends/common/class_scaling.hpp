@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MATLAB's image class conversions, one element at a time
 // (docs/matlab-semantics.md#image-scaling): the rules of im2double,
 // im2single, im2uint8, im2uint16 and im2int16, for every operator that

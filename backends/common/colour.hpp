@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Colour-space rules shared by rgb2hsv, hsv2rgb, rgb2ycbcr and ycbcr2rgb
 // (docs/matlab-semantics.md#rgb2hsv, #hsv2rgb, #rgb2ycbcr, #ycbcr2rgb): where
 // the three components of a pixel live (an m x n x 3 image or a c x 3

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The class of an element type, and dispatch from a run-time class (ipt_dtype) to the C++ element type that
 // holds it, shared by every backend's host code. logical is one byte holding
 // 0 or 1; bool has the same layout.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading and replacing the files OpenIPT keeps for itself (the tuning cache,
 // the Vulkan pipeline and FFT kernel caches) and writes for a user (the
 // CLI's outputs). Header-only and POSIX, shared by libipt, the plugins and

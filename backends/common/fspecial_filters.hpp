@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Construction of MATLAB's predefined 2-D filters (fspecial), header-only so
 // that every backend, and operators such as edge, build exactly the same taps.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Intensity value rules shared by imhist, stretchlim, imadjust, otsuthresh,
 // graythresh and histeq (docs/matlab-semantics.md#imhist-bins, #stretchlim,
 // #imadjust, #otsuthresh): imhist's bin of a value and its bin locations, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks a shared library file before it is handed to dlopen. The dynamic
 // linker maps segments by the offsets the file declares and trusts them: a
 // truncated file (a half-copied install, a full disk) dies with SIGBUS inside

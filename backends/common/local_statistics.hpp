@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The neighbourhood shared by the front-ends of ipt.stdfilt, ipt.rangefilt
 // and ipt.entropyfilt (docs/matlab-semantics.md#local-statistics): the
 // members of a logical nhood (default true(size) x true(size)) as offsets

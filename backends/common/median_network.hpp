@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Comparator networks that select the median of N values (N odd), built at
 // compile time: Batcher's odd-even merge sort on the next power of two (wires
 // at N and above hold +Inf and never move, so their comparators are dropped),

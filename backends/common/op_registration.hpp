@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one shape of a registration line in every backend:
 //
 //   IPT_CPU_OP("ipt.conv2", "", 100, run_conv2)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rank-1 test every backend applies to a filter before running it as a
 // column pass then a row pass, written once so that all of them take the same
 // route as the CPU reference (integer outputs must match it bit for bit):

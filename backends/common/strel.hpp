@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Structuring elements exactly as MATLAB's strel builds them
 // (docs/matlab-semantics.md#strel, #centre and #angles), with their
 // decompositions. Header only and host only: every backend builds the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entry of libipt_cpu, the reference backend. Its implementations run on the
 // host device, so it owns no device and no memory functions.
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entry of libipt_cuda: finds the NVIDIA GPUs, gives each one stream, and
 // hands the host the memory functions and every registered implementation.
 // The CUDA runtime is linked statically, so on a machine without a driver the

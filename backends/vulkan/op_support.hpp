@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What an operator file of the Vulkan backend uses: registration, the tuning
 // of each variant, device and image access, and dispatch geometry.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Entry of libipt_vulkan: devices found through the Vulkan loader, memory
 // functions over the sub-allocator, native handles, and the operator table.
 #include <cstdlib>

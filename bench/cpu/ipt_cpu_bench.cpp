@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt_cpu_bench: the same inputs through OpenIPT's CPU backend and through
 // OpenCV, in one process, and the ratio of their times.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt_cuda_bench: check and benchmark of libipt_cuda, with no registry in
 // between. It loads libipt_cuda and libipt_cpu (the reference) from the
 // folder given (default: ../lib next to this program), plays the host's part

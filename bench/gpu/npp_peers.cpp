@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The same cases as OpenIPT's CUDA backend, through NVIDIA's NPP, in the same
 // process and on the same stream (compiled only when NPP's headers are found).
 #include "timing.hpp"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Run on the development machine (Debian, with tools/install-deps.sh done) before
 # a GPU run: copies the header-only dependencies the build needs into
 # <repo>/.deps (git-ignored), because the GPU machine has no Debian packages

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """GPU peers from Python, for the operators NPP lacks or defines differently:
 CuPy (cupyx.scipy.ndimage, cupyx.scipy.signal) and cuCIM's scikit-image
 functions (cucim.skimage) where cuCIM imports.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # On the GPU machine (nvcc, CMake, NPP, cuFFT; no Debian packages, no network):
 # builds OpenIPT with the CUDA backend, runs `ipt conformance` on the CUDA
 # device, runs bench/gpu's check-and-benchmark harness (with NPP side by side),

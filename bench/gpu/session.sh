@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One call on the GPU machine, in stages that each stay inside a 10-minute
 # command: build everything that builds there, then
 #   conformance  `ipt conformance` on the CUDA device and, through NVIDIA's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timing helpers of bench/gpu: CUDA events on one stream, median of runs
 // after warm-up.
 #pragma once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """OpenIPT: MATLAB Image Processing Toolbox functions on the CPU and GPUs.
 
 Every operator of the catalogue is a function of this module, named as in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Type stub of openipt, generated from the operator catalogue by
 python -m openipt._stub; do not edit."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """NumPy arrays to and from the C API's images (MATLAB classes, planar channels)."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Python functions generated from the operator schemas (ipt_ops.h), at import
 and again when a plugin is loaded. No operator is written here by hand."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """openipt.Error and one subclass per ipt_status, named from ipt_status_name."""
 
 from . import _ipt

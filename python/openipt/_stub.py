@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes openipt/__init__.pyi from the built-in catalogue (no plugins loaded).
 
     python -m openipt._stub [path]     (default: print to stdout)
@@ -12,7 +13,8 @@ import sys
 from . import _ipt
 from ._catalogue import ENUM, FLOAT, FLOATS, INPUT, INT, Operator, python_name
 
-_HEADER = '''"""Type stub of openipt, generated from the operator catalogue by
+_HEADER = '''# SPDX-License-Identifier: Apache-2.0
+"""Type stub of openipt, generated from the operator catalogue by
 python -m openipt._stub; do not edit."""
 
 from collections.abc import Sequence

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // openipt._ipt: a thin layer over the public C API (ipt.h, ipt_ops.h). The
 // Python side (openipt/__init__.py) turns schemas into functions; this file
 // only moves values and bytes across and turns statuses into exceptions.

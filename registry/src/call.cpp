@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Calls: parameters set by name, validation, trying implementations in the
 // order the selection gives (selection/), moving inputs to the device of each,
 // running it, and the dispatch record.

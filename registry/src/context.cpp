@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contexts: the host device, plugin discovery, and the read-only queries
 // (load report, devices, operators, implementations).
 #include <unistd.h>

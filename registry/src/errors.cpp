@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-thread error messages, status and class names, versions.
 #include <cstring>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Handle checking (SQLite's misuse detection): type tags, the quarantine of
 // freed handles, and the reference a context keeps for its images and calls.
 #include <cstdio>

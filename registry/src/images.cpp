@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Images: allocation on any device, transfers through host memory.
 #include <chrono>
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internals of libipt, the registry: what a context holds and the pieces the
 // C API functions share. Nothing here is visible to plugins.
 #pragma once

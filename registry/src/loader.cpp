@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plugin loading with Boost.DLL: discovery, version negotiation, checks of
 // every table a plugin hands over, and the load report.
 #include <boost/dll/runtime_symbol_info.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outputs a call must produce. For the built-in operators the front-ends
 // (backends/common/ops) decide them, as they do for every backend; this file
 // only reads their plans. Front-ends whose full plan builds tables or filters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What each output of a call must be: for a built-in operator its front-end's
 // plan (backends/common/ops), else the schema's rules on outputs. The
 // registry refuses an output a plugin asks for that differs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parameters: parsing their textual form (defaults and the CLI), and checking
 // every rule of a schema before any backend sees a call.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C++ wrapper (ipt/ipt.hpp): an image handed to Call::image as a
 // temporary is kept by the call until it runs, an lvalue is referred to, and a
 // const temporary does not compile. Under AddressSanitizer (IPT_SANITIZE) a

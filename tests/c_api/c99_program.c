@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The public C headers compile as C99 and the host API links from C. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ipt_image_wrap_host: the caller's memory as an input image, without a
  * copy; never written, never freed by the library. C99, as callers write it. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image files built byte by byte from their specifications (NPY format
 // description, PNG specification, TIFF 6.0), so that tests can make sound
 // files the CLI's writers never produce and damaged ones on purpose.

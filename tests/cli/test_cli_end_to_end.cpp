@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The built `ipt` binary, end to end: `ipt run` against results computed by
 // hand from MATLAB's definitions, `ipt info --json`, and the error paths.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // File IO of the `ipt` program (tools/ipt/image_io): .npy for every class,
 // checked against bytes written by hand from the NPY format description, and
 // PNG / TIFF round trips plus files built by hand from their specifications.

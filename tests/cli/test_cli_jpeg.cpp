@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JPEG files of the `ipt` program (tools/ipt/image_jpeg.cpp): files encoded
 // here with libjpeg itself and decoded by the reader, the writer read back
 // (within a tolerance: JPEG is lossy), and damaged or hostile files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compile-time median networks (backends/common/median_network.hpp)
 // against std::nth_element: every 0/1 input for 9 wires (a comparator network
 // selects correctly on all inputs exactly when it does on every 0/1 input),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU backend's fixed-point sum of three uint8 planes gives exactly what
 // the double formula gives: (w0*x0 + w1*x1) + w2*x2 + offset in double, then
 // rounded half away from zero (std::round) and saturated to [0, 255].

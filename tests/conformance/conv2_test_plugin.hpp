@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pieces the conformance tests' conv2 plugins share: a brute-force
 // ipt.conv2 on the host (double sums, output single only when every operand
 // is single) and a plugin table that registers it with a priority above the

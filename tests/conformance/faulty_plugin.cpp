@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libipt_crashconv / libipt_hangconv: plugins whose ipt.conv2 is right
 // (brute force) except in a few cases, where it crashes the process or never
 // returns. `ipt conformance --plugin` must report those cases as failures,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs `ipt ARGS...` for ctest and checks the outcome:
 #   EXPECT=pass   exit 0
 #   EXPECT=fail   exit 1 (a failure was found)

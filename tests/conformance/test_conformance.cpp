@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the conformance suite itself: each comparison rule catches what it
 // must (expected values worked out by hand below), the deviation list, the
 // coverage of the recipes, and whole runs: a plugin that is wrong on purpose,

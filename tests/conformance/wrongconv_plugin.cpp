@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libipt_wrongconv: a plugin that is wrong on purpose. It registers ipt.conv2
 // on the host device with a higher priority than the CPU backend, and gets
 // every size, class and 'shape' right, but never flips the kernel: it

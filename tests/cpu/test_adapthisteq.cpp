@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq: a hand-computed constant image, the documented checks,
 // and an independent transcription of MATLAB's algorithm (padarray
 // 'symmetric', imhist per tile, clipHistogram's loops, makeMapping, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adaptthresh: the scale factors of the sensitivity and polarity on
 // constant images, a hand-computed window mean with replicated borders, the
 // default neighbourhood 2*floor(size/16)+1, clipping to [0,1] (NaN gives 1),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist against MATLAB's documentation example and a brute-force nearest
 // feature search for all four metrics. The implementation promises the lowest
 // linear index among equally near features, so IDX is checked at every pixel,

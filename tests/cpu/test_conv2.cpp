@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2 against MathWorks' documentation examples, hand-computed values
 // and an independent brute-force convolution written from the definition
 //   full(p, q) = sum_{i,j} A(i, j) * B(p - i, q - j)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither against hand-worked cases and a straightforward transcription of
 // MATLAB's ditherc definition (docs/matlab-semantics.md#dither): whole-image integer
 // accumulators, a full inverse colormap, column-major scan.

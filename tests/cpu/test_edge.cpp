@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.edge against hand-computed step images (sobel, prewitt, roberts:
 // thresholds, thinning, directions) and independent transcriptions of the
 // documented algorithms (docs/matlab-semantics.md#edge) for log, zerocross and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt against a brute force of MATLAB's definition (the image
 // made uint8 with im2uint8's rules, logical kept as two bins; the histogram of
 // each symmetrically padded neighbourhood; -sum(p.*log2(p))), for every class

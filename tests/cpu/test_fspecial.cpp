@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.fspecial against values from MathWorks' documentation and MATLAB
 // Answers, hand computation, and for 'disk' an independent numerical
 // integration of each pixel's overlap with the circle.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.graythresh: two-valued images (the documented EM = 1 case and the
 // threshold midway), constant and empty images (0, 0), every class, colour
 // images counted whole, and an independent transcription of graythresh

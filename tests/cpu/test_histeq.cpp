@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.histeq: hand-computed equalisations (see tests/frontends/test_histeq.cpp
 // for the arithmetic of the transformation), every class, T, the n/hgram
 // rules, and an independent transcription of MATLAB's histeq (the full

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.hsv2rgb against MathWorks' documentation example and the textbook
 // sextant formulas written here (for H, S, V in [0, 1]):
 // i = floor(6H) mod 6, f = 6H - floor(6H), p = V(1-S), q = V(1-fS), t = V(1-(1-f)S).

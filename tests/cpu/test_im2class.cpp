@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2double, im2single, im2uint8, im2uint16 and im2int16 against
 // MathWorks' documented examples and brute-force expectations written here:
 // integer results by searching the nearest integer in integer arithmetic,

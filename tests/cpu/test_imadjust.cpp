@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imadjust against hand-computed values and an independent transcription
 // of MATLAB's definition: clamp to [low_in, high_in], normalise, ^gamma,
 // scale to [low_out, high_out]; integer classes through a LUT at

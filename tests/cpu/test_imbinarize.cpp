@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imbinarize: levels by hand at T = 0.5 for every class, ties (I equal
 // to the level is false), NaN and Inf, 'global' on documented two-valued
 // images (graythresh's T), constant and empty images, a matrix T, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imboxfilt against hand computation and a brute-force window sum
 // written here: pad in A's class, add the window, times the factor, convert.
 #include <algorithm>

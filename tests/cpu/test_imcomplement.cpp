@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcomplement against MathWorks' documented examples and the rules per
 // class written out by hand: ~I, intmax-I, -1-I, 1-I.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcrop against MathWorks' documented rule (a rect of width w and
 // height h from pixel centre (xmin, ymin) keeps every pixel it touches: about
 // h+1 rows and w+1 columns; [20 20 40 30] gives 31-by-41) and a brute force

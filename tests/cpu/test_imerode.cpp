@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imerode against an independent brute force of MATLAB's definition
 // (docs/matlab-semantics.md#centre and #dilation-reflects: the SE is not reflected, pixels
 // outside count as +Inf), for every class, every planning route of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imfilter against MathWorks' documentation examples and an independent
 // brute-force filter written from the definition:
 //   B(r,c) = sum_{i,j} hh(i,j) * Aext(r + i - o_r, c + j - o_c)

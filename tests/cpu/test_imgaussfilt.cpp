@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgaussfilt against hand computation and a brute-force version of
 // MATLAB's two spatial routes written here: imfilter with the 2-D kernel
 // (small filters) and conv2(hcol, hrow) of the padded image in single or

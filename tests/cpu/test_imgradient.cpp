@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradientxy and ipt.imgradient against hand-computed gradients (ramps,
 // a single bright pixel) and brute force written here: MATLAB's recipe
 // spelled out as imfilter (correlation, replicate padding, zero taps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imhist against hand-computed histograms and an independent brute-force
 // binning written here from MathWorks' description (floor(x*(n-1)+0.5) on
 // the [0,1] scale, values outside it in the end bins, NaN in the first).

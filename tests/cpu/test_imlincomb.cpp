@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imlincomb against MathWorks' documentation examples and the definition
 // (a double sum, left to right, offset last, converted once with round half
 // away from zero and saturation; NaN -> 0).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imregionalmax against MathWorks' documentation example, hand cases for
 // plateaus and connectivity, and an independent brute force (label each
 // plateau, test its neighbours) for every class.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imresize against values computed by hand from the kernel formulas and a
 // brute-force resize written here from MATLAB's description: for each output
 // index x the input coordinate u = x/scale + 0.5*(1 - 1/scale), weights

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imrotate against rot90 written out by hand, values worked by hand and
 // the independent resampler of warp_reference.hpp: the rotation
 // [cos -sin; sin cos] (counter-clockwise on screen) about the world origin,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imtranslate against shifts worked by hand and the independent resampler
 // of warp_reference.hpp (A padded by the fill value, sampled at (j - tx, i - ty)).
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imwarp against values worked by hand and the independent resampler of
 // warp_reference.hpp: the default output view (the transformed limits of A
 // at A's pixel size, widened evenly to whole pixels), RB, affine and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.integralImage against MathWorks' documented examples (magic(5), both
 // orientations) and brute-force sums written here: the rectangle above and
 // left for 'upright', the 45-degree cone for 'rotated'.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.intlut against MATLAB's documentation example and the definition
 // B(i) = LUT(A(i)+1) (int16: LUT(A(i)+32769)).
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mat2gray against hand-computed values and a brute-force version of
 // MATLAB's rule written here: limits [min max] of A (NaN skipped) unless
 // given; equal limits keep double(A); otherwise delta = 1/(amax-amin) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mean2 against hand values and exact sums computed here (integers in
 // 128 bits, floating values with long double and error-free pairs).
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.medfilt2 against an independent brute force (sort each window; for an
 // even m*n MATLAB's imlincomb(0.5, a, 0.5, b), or a | b for logical), hand
 // examples for the even-size rounding, every class, odd and even sizes

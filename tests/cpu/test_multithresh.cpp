@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.multithresh: hand-computed thresholds for two- and three-valued images
 // (the maxima of Otsu's criterion tie over whole ranges of bins, whose mean
 // is taken), NaN ignored, int16's saturating difference, and MATLAB's

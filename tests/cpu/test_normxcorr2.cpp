@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.normxcorr2: a hand-computed 1x3 case, zero coefficients where A's
 // window is constant, the errors that name 'template' or 'A', every class of
 // both inputs (signed data shifted), and an independent transcription of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ordfilt2 against an independent brute force (sort each window, NaN
 // last), hand-computed examples and MathWorks' documented filters, for every
 // class, full and arbitrary domains of odd and even sizes (every kernel

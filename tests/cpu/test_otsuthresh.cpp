@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.otsuthresh through the C API: hand-computed thresholds (dyadic
 // histograms), scalar outputs, and an independent transcription of MATLAB's
 // otsuthresh for random histograms.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.padarray against MathWorks' documented examples and an independent
 // brute force that builds MATLAB's index vectors per dimension (replicate:
 // [1 ... 1 1:M M ... M]; circular: mod over M; symmetric: [1:M M:-1:1]

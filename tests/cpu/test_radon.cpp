@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.radon against MathWorks' documented values and a straightforward
 // per-pixel re-implementation of the definition (four sub-pixels at +-0.25,
 // a quarter of the value each, split linearly between the two bins around

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rangefilt against a brute force of MATLAB's definition (the largest
 // minus the smallest value of each neighbourhood; pixels outside the image
 // and NaN never count), for every class with its output class (signed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2gray against hand-computed values and a brute-force weighted sum
 // written here: 0.298936021293775 R + 0.587043074451121 G + 0.114020904255103 B
 // in double, rounded half away from zero for uint8 and uint16.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2hsv against MathWorks' documentation examples and a textbook
 // hexcone written here: V = max, S = (max-min)/max, H from the largest
 // channel (blue before green before red where they tie), in sixths, wrapped

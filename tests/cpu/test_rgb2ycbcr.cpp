@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2ycbcr against MathWorks' documented ranges (Y in [16, 235], Cb and
 // Cr in [16, 240], scaled by 257 for uint16 and by 1/255 for floating
 // classes), hand-computed colours, and the definition evaluated here as

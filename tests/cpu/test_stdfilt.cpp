@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt against a brute force of MATLAB's definition (the sample
 // standard deviation, n-1 normalisation, of each symmetrically padded
 // neighbourhood, taken in two passes here), for every class, edge shapes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.strel against MATLAB's documented shapes and sizes
 // (docs/matlab-semantics.md#strel; MathWorks strel documentation), and the decomposition checked by an
 // independent Minkowski sum of its channels.

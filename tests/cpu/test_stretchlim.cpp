@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stretchlim against hand-computed limits and an independent
 // transcription of MATLAB's definition (imhist bins, cdf, '>' and '>=').
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.wiener2: hand-computed single pixels and constant images, the noise
 // estimate, every class, even and odd windows, 1xN and Nx1 images, NaN and
 // Inf, and an independent transcription of wiener2.m (zero-padded window

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ycbcr2rgb against hand-computed colours (the ends of MathWorks'
 // documented ranges map to black and white), the inverse of the BT.601 map
 // solved here by Gaussian elimination in long double, clamping of floating

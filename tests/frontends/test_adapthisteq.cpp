@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq's front-end: padding to even tiles, the clip count, the
 // blend weights along a side, the clipping loops and the value bins, each
 // computed by hand.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adaptthresh's front-end: the scale from sensitivity and polarity, the
 // default and given windows and their box plan, the conversion to [0,1] per
 // class, the clip, and the refusals.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist's front-end: the method (euclidean by default), output sizes and
 // classes (D single, IDX uint32, MATLAB's), whether IDX is wanted, and the
 // rules the schema cannot express.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Front-ends of the colour-space operators (rgb2hsv, hsv2rgb, rgb2ycbcr,
 // ycbcr2rgb): output classes, the image and colormap layouts, the refusals,
 // and the class-scaled BT.601 coefficients against hand computation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2's plan (backends/common/ops/conv2.hpp) on hand-computed cases:
 // MATLAB's full / same / valid sizes (including empty results), the position
 // of C in the full convolution, the kernel size of conv2(u,v,A) and the

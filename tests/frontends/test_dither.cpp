@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither's front-end: the gray form (logical, the colormap [0 0 0; 1 1 1])
 // and the colormap form (uint8 or uint16 indices), the quantised colormap,
 // the gray threshold and the inverse colormap, the pixel rules, and the

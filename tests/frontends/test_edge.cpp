@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.edge's plan (backends/common/ops/edge.hpp) on hand-computed cases:
 // each method's defaults (sobel by default, log sigma 2, canny sigma sqrt(2)),
 // the gradient operators, the filter sizes, canny's derivative-of-Gaussian

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt's front-end: default 9x9 nhood, bins per class, the classes
 // im2uint8 cannot convert and the odd-size rule.
 #include <gtest/gtest.h>

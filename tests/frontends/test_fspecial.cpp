@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.fspecial's front-end: MATLAB's defaults per type, the parameters each
 // type takes, and the filters of MathWorks' documentation of fspecial.
 #include <gtest/gtest.h>

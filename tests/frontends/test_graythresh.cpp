@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.graythresh's front-end: every element counts (channels too), an empty
 // image needs no histogram and gives 0, and each value's bin is its im2uint8
 // value (hand-computed per class).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.histeq's front-end: the target histogram (64 flat levels by default, n
 // flat levels, or hgram scaled to numel(I)), the n/hgram rule, and the
 // transformation and tables for hand-computed histograms.

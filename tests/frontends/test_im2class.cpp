@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The front-end of ipt.im2double, im2single, im2uint8, im2uint16 and
 // im2int16 (the output class each names, the size of I) and the per-element
 // rules of backends/common/class_scaling.hpp, against hand-computed values

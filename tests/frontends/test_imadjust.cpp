@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imadjust's front-end: the curves per channel (RGB's column-major 2x3
 // limits), the default limits (stretchlim(I) with [0.01 0.99]), and MATLAB's
 // tables for the integer classes, checked entry by entry against hand

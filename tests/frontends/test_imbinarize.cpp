@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imbinarize's front-end: the class ranges of the level, the sources of
 // T ('global' or given), the shapes T may take, and the refusals.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imboxfilt's front-end: defaults, sizes, padding constant and the
 // normalisation factor, against hand computation.
 #include <gtest/gtest.h>

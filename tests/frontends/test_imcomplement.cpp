@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcomplement's front-end: J keeps I's class and size, and the rule per
 // class on its extreme values, written out by hand.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcrop's front-end: the rows and columns kept for rectangles in spatial
 // coordinates, worked out by hand from MATLAB's rule (round half away of the
 // corners, width + 1 pixels, clipping, [] when the rectangle misses), and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imdilate's plan (backends/common/ops/imdilate.hpp): the members of the
 // reflected structuring element around the origin floor((size+1)/2), the pad
 // of every class, flat and non-flat elements, the decomposition of flat ones,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imerode's plan (backends/common/ops/imerode.hpp): imdilate's rules
 // without the reflection, the heights subtracted, and the pad the highest
 // value of the class; every expected value computed by hand.

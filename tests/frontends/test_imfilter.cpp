@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imfilter's plan (backends/common/ops/imfilter.hpp) on hand-computed
 // cases: the kernel centre floor((size(h)+1)/2) for odd and even filters,
 // 'same' and 'full' sizes, every boundary option, the pad value X in A's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgaussfilt's front-end: defaults, filter sizes, MATLAB's choice of
 // route and the taps, checked against values computed by hand.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradientxy's and ipt.imgradient's front-ends: output classes (single
 // for single I, double otherwise; roberts' direction double), the method
 // named, sizes kept, and the stencils at the borders written out by hand.

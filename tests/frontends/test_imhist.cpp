@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imhist's front-end: the default bin count (256, 2 for logical), the
 // logical rule, and the bin locations per class (linspace over the class's
 // range, hand-computed). Also the shared binning rule for bin counts other

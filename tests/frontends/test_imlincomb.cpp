@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imlincomb's front-end: the terms (images given, in order, gaps
 // skipped), the coefficients and the offset, and the output class
 // ('default' is the class of A1, double for logical A1).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imregionalmax's plan (backends/common/ops/imregionalmax.hpp): the size
 // and class of I, the connectivity (8 by default), for every class and the
 // edge shapes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imresize's front-end: output sizes ceil(scale * size), the aspect ratio
 // kept for a NaN size, the dimension order, kernels, antialiasing defaults,
 // contributions computed by hand, and each error.

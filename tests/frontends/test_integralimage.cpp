@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.integralImage's front-end: output sizes of both orientations, empty
 // images included.
 #include <gtest/gtest.h>

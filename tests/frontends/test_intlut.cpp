@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.intlut's front-end: sizes and classes of B, the table's size and the
 // entry of the value 0 per class, and the table checks.
 #include <gtest/gtest.h>

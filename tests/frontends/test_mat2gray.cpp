@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mat2gray's front-end: the output is double of A's size, the limits'
 // scale (equal limits keep A's values, reversed limits invert), the default
 // limits from a reduction's result, and the clipping with NaN -> 1, each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mean2's front-end: the class of m (single for single A, double for
 // every other class) and the count it divides by.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan of ipt.medfilt2 (backends/common/ops/medfilt2.hpp) on hand-computed
 // cases: window and centre, the middle orders and how an even window combines
 // them, padding, output class, and the bounds of the window size.

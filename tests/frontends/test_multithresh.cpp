@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.multithresh's front-end: the classes and N, each value's code (its bin
 // after MATLAB's scaling, inside the limits or not, NaN), the thresholds
 // without a histogram, and MATLAB's degenerate thresholds.

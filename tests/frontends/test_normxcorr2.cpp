@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.normxcorr2's front-end: the full output size, the size rules that name
 // 'template', the template's statistics and checks, A's shift by class, the
 // tolerance and the [-1, 1] backstop; the FFT way's exact running sums,

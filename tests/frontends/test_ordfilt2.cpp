@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan of ipt.ordfilt2 (backends/common/ops/ordfilt2.hpp) on hand-computed
 // cases: the domain's centre and offsets, S, padding, output class.
 #include <gtest/gtest.h>

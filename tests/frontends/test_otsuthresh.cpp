@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.otsuthresh's front-end (which computes T and EM on the host) and the
 // shared ipt::common::otsu_threshold: hand-computed histograms with dyadic
 // probabilities (so every quotient is exact), ties averaged, the cases with

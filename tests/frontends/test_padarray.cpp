@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.padarray's front-end: output sizes per direction, the scalar padsize,
 // padval in A's class, the source index of each rule written out by hand, and
 // the refusals.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.radon's front-end: output sizes from MATLAB's documented formula
 // 2*ceil(norm(size(I)-floor((size(I)-1)/2)-1))+3, worked by hand per size,
 // the image centre floor((size+1)/2), xp, theta's default 0:179 and radonc's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rangefilt's front-end: output classes, and the two windows (the
 // maximum over imdilate's reading of the reflected nhood, the minimum over
 // imerode's reading of nhood) for odd and even sizes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2gray's front-end: I is m x n of RGB's class, the weights are
 // MathWorks' published ones, and one plane is refused.
 #include <gtest/gtest.h>

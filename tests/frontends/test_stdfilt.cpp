@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt's front-end: output class, the default and given nhood (members
 // about the centre), the odd-size rule and the all-zero case.
 #include <gtest/gtest.h>

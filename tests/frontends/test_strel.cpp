@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.strel's plan (backends/common/ops/strel.hpp): the neighbourhood and the
 // framed decomposition of hand-computed shapes, and the rules between
 // parameters that the schema cannot express.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stretchlim's front-end: the tolerance (a scalar t is [t 1-t]), the bins
 // per class (256 for uint8, 65536 for every other class), the output (2 x
 // channels double), when no histogram is needed, and the count thresholds,

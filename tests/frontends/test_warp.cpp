@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The front-ends of ipt.imrotate, ipt.imtranslate and ipt.imwarp: output
 // sizes and world limits worked by hand, the inverse matrices, fill values
 // cast to the class, methods, and each error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.wiener2's front-end: J keeps I's class and size, the window's default
 // [3 3] and its offsets for odd and even sizes (filter2's 'same' centre), and
 // the noise when given; the shared arithmetic of one pixel.

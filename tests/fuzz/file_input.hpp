@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The readers that take a path (libpng and libtiff read through FILE* and
 // file descriptors) get the input through an anonymous in-memory file.
 #pragma once

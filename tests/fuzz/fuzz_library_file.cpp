@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The check of a shared library file before dlopen (backends/common/
 // library_file.hpp) on arbitrary bytes: a reason or an acceptance, never a
 // read outside what it read from the file. An accepted file has its headers

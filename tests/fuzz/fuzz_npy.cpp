@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The .npy reader on arbitrary bytes: it returns an image or throws
 // UsageError, nothing else. What it returns is written and read back whole.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parameter text parser through the C API: an operator and a few of its
 // parameters set from arbitrary text (number lists, ranges, enumerations),
 // then the call run on host images so that the schema's rules and defaults

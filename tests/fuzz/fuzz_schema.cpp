@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plugin schema validator on schemas built from arbitrary bytes: sizes,
 // strides, counts, names, kinds, flags and references as a careless or
 // hostile plugin might declare them. The validator reads nothing outside

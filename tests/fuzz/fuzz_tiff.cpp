@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TIFF reader on arbitrary bytes: an image that matches its own
 // description, or UsageError; never a crash, a leak or undefined behaviour.
 #include <cstddef>

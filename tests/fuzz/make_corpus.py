@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the seed corpus of tests/fuzz (corpus/<target>/): tiny valid files of
 each kind the readers accept and a few edge cases. Run once; the output is
 committed, so CI never needs to run this."""

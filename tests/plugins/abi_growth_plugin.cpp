@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A plugin built against a frozen plugin header instead of api/include:
 // abi_oldest/ (libipt_abi_oldest: every struct at its API version 1 layout) or
 // abi_newer/ (libipt_abi_newer, IPT_ABI_NEWER: every struct one field longer,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One source, one fault per build (IPT_FAULT_<name>): each plugin breaks the
 // ABI in one way, and the registry must record why and keep going.
 #include <cstddef>

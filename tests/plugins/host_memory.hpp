@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device memory of the test plugins' own devices: host memory from malloc,
 // so that tests can read it back. Include after the plugin header the plugin
 // is built against (the current one or a frozen one: these slots have the

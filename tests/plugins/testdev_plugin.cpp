@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A well-behaved plugin with one device of its own ("testdev", memory from
 // malloc, so the tests can read it back), used to test dispatch, transfers
 // between devices, declined calls and native handles.

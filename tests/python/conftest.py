@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 import os
 
 # Measurements stay in memory: the suite never writes the user's tuning cache.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Operators through the generated functions, against values from MATLAB's
 documentation or computed here by brute force."""
 

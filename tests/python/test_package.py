@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Classes, layouts, errors, devices, dispatch records, threads, plugins and
 the stub of the openipt package."""
 

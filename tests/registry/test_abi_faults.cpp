@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every ABI fault gives a load-report entry with its reason, while the
 // process and the other plugins keep working.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ABI grows without breaking compiled plugins: a plugin built against the
 // oldest layout of this ABI (libipt_abi_oldest) and one built against a newer
 // layout whose structs each have a field more (libipt_abi_newer) load beside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host C API: argument checks, images and transfers, calls and outputs,
 // struct_size handling, names.
 #include <gtest/gtest.h>

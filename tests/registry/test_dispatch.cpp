@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dispatch: the device where the inputs live, pinning and its fallback
 // policy, declined calls falling through to the next candidate, moves between
 // devices, and the dispatch record.

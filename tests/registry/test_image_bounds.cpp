@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image dimensions are bounded so that no size arithmetic overflows: each of
 // rows, cols and channels at most IPT_IMAGE_MAX_DIM, the bytes at most
 // IPT_IMAGE_MAX_BYTES, for images the caller creates and for outputs a plugin

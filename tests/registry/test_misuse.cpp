@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Misuse of handles (SQLite's misuse detection): a freed handle, or a handle
 // of another type, is IPT_ERR_MISUSE with the function and the parameter
 // named, never a crash or a read of freed memory. Freed handles stay in the

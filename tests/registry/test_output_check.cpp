@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registry checks every output a plugin asks for against the operator's
 // plan (built-in operators: the front-end's sizes and classes) or, for an
 // operator a plugin introduces, against the schema's rules on outputs. A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plugin files that dlopen would die or block on (truncated libraries, FIFOs,
 // directories, text, segments past the end) are refused with a reason in the
 // load report before dlopen sees them; the context is created and the CPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validation against the catalogue: one test per rule. Each bad call gets
 // IPT_ERR_INVALID_ARGUMENT (or NOT_FOUND for unknown names) with a message
 // that names the operator and the parameter, and no output is produced.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measured selection: candidates are measured on a miss, the cheapest
 // wins, measurements persist in the tuning cache (hit, miss, stale, corrupt,
 // concurrent writers), and measuring never touches the caller's outputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One context used from 8 threads at once: identical results, per-thread
 // dispatch records and errors.
 #include <gtest/gtest.h>

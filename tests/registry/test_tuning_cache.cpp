@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tuning cache file is only ever replaced when it is a tuning cache: a
 // text file, a FIFO, a directory or a huge file at its path is reported and
 // left alone (measurements stay in memory); a corrupt cache is reported and

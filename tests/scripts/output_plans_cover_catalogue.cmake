@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Every built-in operator of the catalogue (api/include/ipt/ipt_ops.h) has a
 # planner in registry/src/output_plan.cpp: without one the registry can only
 # check a backend's outputs against the schema's rules, not the front-end's

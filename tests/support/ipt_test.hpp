@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared helpers for the GoogleTest suites: one context per process with the
 // plugins found next to libipt, and short ways to make and read images.
 #pragma once

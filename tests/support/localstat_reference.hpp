@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Brute-force neighbourhood statistics for the tests of ipt.stdfilt,
 // ipt.rangefilt and ipt.entropyfilt, written from MATLAB's definitions and
 // independently of the library: each pixel's neighbourhood gathered from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Independent brute-force references for the morphology and order-statistic
 // suites (strel, imdilate, imerode, ordfilt2, medfilt2, imregionalmax): plain
 // loops over MATLAB's documented definitions, sharing no code with the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A kernel call built in memory for the unit tests of the operator
 // front-ends (backends/common/ops/): the values an implementation would
 // receive after the registry validated the call, without a registry or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An independent resampler for the imrotate, imtranslate and imwarp suites,
 // written from MATLAB's description of imwarp: A is padded by two pixels of
 // the fill value on every side, each output pixel's world centre

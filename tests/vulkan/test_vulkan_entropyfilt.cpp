@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt on Vulkan against the CPU reference, bit for bit: both
 // slide a running histogram and subtract the same table of terms over the
 // occupied bins in increasing order. Every class it accepts, odd sizes,

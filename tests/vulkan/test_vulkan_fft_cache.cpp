@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // VkFFT's kernels stored on disk (vulkan-vkfft-*.bin beside the tuning cache)
 // are checked before VkFFT reads them: a blob of garbage, a blob cut short in
 // the middle of a kernel, or one cut at a kernel's end with its kernel count

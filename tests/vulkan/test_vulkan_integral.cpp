@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // integralImage (upright) and imboxfilt on the Vulkan device against
 // brute-force references written here and against the CPU reference, across
 // both sides of each route switch: the exact integral route (integer and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IPT_VULKAN_LOADER naming a file dlopen would die on (a truncated library):
 // the Vulkan plugin refuses it with a warning naming the variable and the
 // file, has no device, and the process goes on with the CPU plugin.

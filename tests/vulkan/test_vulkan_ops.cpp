@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Vulkan backend against the CPU reference: random inputs of every class
 // and edge shapes, every variant the plugin registers, the catalogue's
 // comparison rule per operator. Validation layers are on (vulkan_compare.hpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.padarray and ipt.imcrop on Vulkan against the CPU reference, every
 // variant: every class, every method and direction, pads larger than the
 // image, empty images, RGB, output sizes whose bytes are not a multiple of

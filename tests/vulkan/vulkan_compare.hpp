@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers of the Vulkan backend tests: find the Vulkan device (or say why
 // there is none), run one call on a chosen device and variant, and compare
 // outputs with the CPU reference under the catalogue's comparison rules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmark matrix shared by `ipt bench` and `ipt tune`.
 #include "bench_matrix.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmark matrix shared by `ipt bench` and `ipt tune`: which operators,
 // sizes and data locations, and how one call is prepared from the
 // conformance suite's representative case of an operator.

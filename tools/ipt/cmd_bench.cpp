@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ipt bench`: the seed study's Table 2 for this machine. Per operator, size
 // and data location (the host, or already on a device): each implementation's
 // kernel time (data on its device) and overall time (from where the data is,

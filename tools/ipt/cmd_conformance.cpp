@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ipt conformance`: certifies devices and plugins against the CPU reference
 // with the engine in conformance/ (see docs/conformance.md).
 #include <unistd.h>

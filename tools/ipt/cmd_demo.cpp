@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ipt demo`: first a colour photo (--photo, else a synthetic colour scene)
 // through the steps a MATLAB script takes first: grey, resized, rotated,
 // equalised, thresholded, each on the device the registry picks; then every

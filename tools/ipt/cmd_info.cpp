@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ipt info`: what this machine offers — plugins and every load attempt,
 // devices, operators with their implementations and parameter schemas.
 #include <iostream>

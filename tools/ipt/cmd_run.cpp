@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ipt run OP --in NAME=FILE ... --out NAME=FILE ... --param NAME=VALUE ...`:
 // one operator call on image files, with the dispatch decision on request.
 #include <iostream>

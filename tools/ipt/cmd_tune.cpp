@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `ipt tune`: fills the tuning cache ahead of time. For every operator and
 // size of the matrix, and for data on each device, one call runs under the
 // measured selection; a miss measures every candidate, which the cache keeps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Subcommand registry of the `ipt` program.
 //
 // A file tools/ipt/cmd_<name>.cpp adds a subcommand without touching main.cpp:

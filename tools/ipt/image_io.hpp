@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image files for the `ipt` program: .npy (every OpenIPT class), .png,
 // .tif/.tiff and .jpg/.jpeg (when built with libpng / libtiff / libjpeg).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JPEG through libjpeg(-turbo)'s classic interface: 8-bit samples, gray or
 // RGB, as MATLAB's imread returns them.
 #include "image_io.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PNG through libpng's classic interface: the simplified interface converts
 // 16-bit data to linear light, which would change the values.
 #include "image_io.hpp"

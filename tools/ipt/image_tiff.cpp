@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TIFF through libtiff's scanline interface: strips, one page, gray or RGB.
 #include "image_io.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The `ipt` program: subcommands register themselves (command.hpp); main only
 // builds the parser, runs the chosen action and turns errors into exit codes
 // (command.hpp lists them).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text helpers shared by the subcommands: NAME=VALUE arguments, aligned
 // tables, JSON printing, and catalogue terms (classes, kinds, flags) in words.
 // Nothing here calls into libipt, so the pieces can be tested on their own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Header-only C++ wrapper over ipt.h: RAII handles, typed calls, and
 // exceptions that carry the status and the library's message.
 //

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * OpenIPT operator catalogue: the built-in operators, their parameters,
  * accepted classes and MATLAB defaults, as data. This header is the one source

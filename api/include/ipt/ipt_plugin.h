@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * OpenIPT plugin C ABI: what a plugin exports and what it may call back.
  *

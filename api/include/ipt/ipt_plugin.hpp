@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Header-only C++ helpers for plugin authors, over the C ABI of ipt_plugin.h.
 // They add nothing to the ABI: a plugin may use them or not.
 //

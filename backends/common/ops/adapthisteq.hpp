@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq's front-end: J = adapthisteq(I, Name, Value)
 // (docs/matlab-semantics.md#adapthisteq), contrast-limited adaptive
 // histogram equalization as MATLAB computes it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adaptthresh's front-end: T = adaptthresh(I, sensitivity,
 // 'NeighborhoodSize', n, 'ForegroundPolarity', p, 'Statistic', s)
 // (docs/matlab-semantics.md#adaptthresh), also imbinarize's 'adaptive'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist's front-end: [D, IDX] = bwdist(BW, method).
 //
 // For every pixel, D is the distance to the nearest nonzero pixel of BW (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2's front-end: C = conv2(A,B,shape) and C = conv2(u,v,A,shape)
 // turned into the part of the full convolution a backend computes.
 //

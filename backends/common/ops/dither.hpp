@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither's front-end: MATLAB's ditherc (docs/matlab-semantics.md#dither).
 //
 //   BW = dither(I): I grayscale, the colormap [0 0 0; 1 1 1] with I in all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.edge's front-end: [BW, thresh] = edge(I, method, threshold, direction,
 // thinning, sigma, h) turned into the filters, defaults and given thresholds
 // of one detector (docs/matlab-semantics.md#edge).

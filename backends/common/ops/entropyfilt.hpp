@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt's rules (MATLAB's entropyfilt; docs/matlab-semantics.md#entropyfilt):
 //
 //   J = entropyfilt(I, nhood)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.fspecial's front-end: h = fspecial(type, ...). Which parameters each
 // type takes, MATLAB's defaults, and the filter itself, built on the host by
 // the shared construction (backends/common/fspecial_filters.hpp). Backends

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.graythresh's front-end: [T, EM] = graythresh(I)
 // (docs/matlab-semantics.md#graythresh): Otsu's threshold of
 // imhist(im2uint8(I(:)), 256). Every element counts, whatever the number of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.histeq's front-end: J = histeq(I, n) or histeq(I, hgram), [J, T]
 // (docs/matlab-semantics.md#histeq). The indexed form histeq(X, map) is not
 // offered.

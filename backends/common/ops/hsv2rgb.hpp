@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.hsv2rgb's front-end: RGB = hsv2rgb(HSV) (docs/matlab-semantics.md#hsv2rgb).
 // HSV is m x n x 3 or a c x 3 colormap of class double, single or logical;
 // RGB has its size and class (double for logical). The formulas are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan shared by the front-ends of the image class conversions
 // (ops/im2double.hpp, im2single.hpp, im2uint8.hpp, im2uint16.hpp,
 // im2int16.hpp): J = im2xxx(I) has the size of I (every channel converted

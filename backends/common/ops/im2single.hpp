@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2single's front-end: J = im2single(I), the size of I, class single
 // (docs/matlab-semantics.md#image-scaling; the plan is common to the class
 // conversions, ops/im2class.hpp).

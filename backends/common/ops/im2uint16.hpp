@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2uint16's front-end: J = im2uint16(I), the size of I, class uint16
 // (docs/matlab-semantics.md#image-scaling; the plan is common to the class
 // conversions, ops/im2class.hpp).

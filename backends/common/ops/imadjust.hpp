@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imadjust's front-end: J = imadjust(I, low_high_in, low_high_out, gamma)
 // (docs/matlab-semantics.md#imadjust). J has the class and size of I. Per
 // channel, a value x on the [0,1] scale becomes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imbinarize's front-end: BW = imbinarize(I), imbinarize(I, 'global'),
 // imbinarize(I, 'adaptive', ...) and imbinarize(I, T)
 // (docs/matlab-semantics.md#imbinarize). T is on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imboxfilt's front-end: B = imboxfilt(A, filterSize, 'Padding', p,
 // 'NormalizationFactor', f) (docs/matlab-semantics.md#imboxfilt), as
 // MATLAB's integral-image route computes it: A padded in its own class by

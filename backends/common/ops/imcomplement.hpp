@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcomplement's front-end: J = imcomplement(I)
 // (docs/matlab-semantics.md#imcomplement). J has the class and size of I;
 // each element, every channel alike, is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcrop's front-end: J = imcrop(I, rect), rect = [xmin ymin width height]
 // in I's default spatial coordinates (pixel centres at integers, x along
 // columns) (docs/matlab-semantics.md#imcrop). MATLAB's rule, in double:

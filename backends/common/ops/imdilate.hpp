@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imdilate's front-end, shared with ipt.imerode (ops/imerode.hpp): the
 // structuring element given as a neighbourhood and optional heights turned
 // into the members every backend reads (docs/matlab-semantics.md#centre and #dilation-reflects).

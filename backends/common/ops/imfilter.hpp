@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imfilter's front-end: B = imfilter(A, h, boundary, output, mode) turned
 // into a padded correlation.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgaussfilt's front-end: B = imgaussfilt(A, sigma, 'FilterSize', n,
 // 'Padding', p, 'FilterDomain', d) turned into one of MATLAB's two spatial
 // routes (docs/matlab-semantics.md#imgaussfilt).

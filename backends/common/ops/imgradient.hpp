@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradient's front-end: [Gmag, Gdir] = imgradient(I, method)
 // (docs/matlab-semantics.md#imgradient). Gx and Gy come from imgradientxy's
 // stencils (common/ops/imgradientxy.hpp, which also gives roberts), in T:

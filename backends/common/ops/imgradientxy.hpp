@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradientxy's front-end: [Gx, Gy] = imgradientxy(I, method)
 // (docs/matlab-semantics.md#imgradientxy), and the stencils ipt.imgradient
 // shares (common/ops/imgradient.hpp). I is 2-D (one channel, any class); Gx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imhist's front-end: [counts, binLocations] = imhist(I, n)
 // (docs/matlab-semantics.md#imhist). n bins, 256 by default and 2 for
 // logical I (the only count MATLAB allows for logical); counts and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imlincomb's front-end: Z = imlincomb(K1,A1,...,Kn,An[,K][,outclass])
 // (docs/matlab-semantics.md#imlincomb). The rule every backend computes: each
 // element is K1*A1 + ... + Kn*An, summed in double from left to right, plus

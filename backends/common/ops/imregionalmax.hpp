@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imregionalmax's front-end: BW(p) is true when p belongs to a connected
 // plateau of equal values (connectivity conn) with no strictly higher pixel
 // adjacent to any of its pixels; the image border disqualifies nothing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imresize's front-end: B = imresize(A, Scale) or imresize(A, OutputSize)
 // with one of the kernels 'nearest', 'bilinear' ('triangle'), 'bicubic'
 // ('cubic', the default), 'box', 'lanczos2' and 'lanczos3'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imrotate's front-end: J = imrotate(I, angle, method, bbox)
 // (docs/matlab-semantics.md#imrotate).
 //

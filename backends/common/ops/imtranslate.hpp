@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imtranslate's front-end: B = imtranslate(A, [tx ty], method,
 // 'OutputView', view, 'FillValues', f) (docs/matlab-semantics.md#imtranslate).
 //

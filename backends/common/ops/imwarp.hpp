@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imwarp's front-end: [B, RB] = imwarp(A, tform, interp, 'OutputView',
 // RB, 'FillValues', f) with tform an affine2d or projective2d matrix T
 // ([x y w] = [u v 1] * T) (docs/matlab-semantics.md#imwarp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.integralimage's front-end: J = integralImage(I, orientation)
 // (docs/matlab-semantics.md#integralimage).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.intlut's front-end: B = intlut(A, LUT), B(i) = LUT(A(i)+1) for uint8
 // and uint16, LUT(A(i)+32769) for int16 (the table is indexed from -32768);
 // B has the class and size of A, and every channel uses the one table

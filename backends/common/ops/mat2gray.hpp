@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mat2gray's front-end: I = mat2gray(A) and I = mat2gray(A,[amin amax])
 // (docs/matlab-semantics.md#mat2gray). I is double, of A's size; A may be of
 // any class, logical included. With limits [amin amax]:

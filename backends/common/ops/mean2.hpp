@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mean2's front-end: m = mean2(A) = sum(double(A(:))) / numel(A) over
 // every element (every channel). m is 1x1, single for single A and double for
 // every other class; an empty A gives NaN (0/0), as in MATLAB.

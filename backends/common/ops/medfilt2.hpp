@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.medfilt2's rules, written once for every backend (MATLAB's medfilt2):
 //
 //   B = medfilt2(A, [m n], padopt)

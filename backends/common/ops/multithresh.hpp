@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.multithresh's front-end: [thresh, metric] = multithresh(A, N) for
 // N = 1 and 2 (docs/matlab-semantics.md#multithresh). Every element of A
 // (all channels) counts; NaN is ignored. With lo and hi the least and

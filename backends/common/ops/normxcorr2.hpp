@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.normxcorr2's front-end: C = normxcorr2(template, A)
 // (docs/matlab-semantics.md#normxcorr2), as normxcorr2.m computes it.
 // template (m x n, at least 2 elements, no larger than A) and A (p x q) are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ordfilt2's rules, written once for every backend (MATLAB's ordfilt2):
 //
 //   B = ordfilt2(A, order, domain[, S][, padopt])

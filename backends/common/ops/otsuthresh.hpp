@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.otsuthresh's front-end: [T, EM] = otsuthresh(counts)
 // (docs/matlab-semantics.md#otsuthresh). counts is a nonempty vector of any
 // numeric class, read on the host (IPT_P_HOST); MATLAB requires its values

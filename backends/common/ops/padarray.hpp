@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.padarray's front-end: B = padarray(A, padsize, method or padval, direction)
 // (docs/matlab-semantics.md#padarray).
 //

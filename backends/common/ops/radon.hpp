@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.radon's front-end: [R, xp] = radon(I, theta), MATLAB's radonc geometry.
 //
 // The image centre is floor((size+1)/2) (1-based), i.e. x_origin =

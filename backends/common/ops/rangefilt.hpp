@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rangefilt's rules (MATLAB's rangefilt; docs/matlab-semantics.md#rangefilt):
 //
 //   J = rangefilt(I, nhood)

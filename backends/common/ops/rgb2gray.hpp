@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2gray's front-end: I = rgb2gray(RGB) for an m x n x 3 truecolor
 // image of class uint8, uint16, single or double
 // (docs/matlab-semantics.md#rgb2gray). Each element of I is

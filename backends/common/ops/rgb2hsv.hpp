@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2hsv's front-end: HSV = rgb2hsv(RGB) (docs/matlab-semantics.md#rgb2hsv).
 // RGB is m x n x 3 (uint8, uint16, single or double) or a c x 3 colormap
 // (double, as MathWorks documents rgbmap). HSV has RGB's size; it is single

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2ycbcr's front-end: YCBCR = rgb2ycbcr(RGB)
 // (docs/matlab-semantics.md#rgb2ycbcr). RGB is m x n x 3 or a c x 3 colormap
 // of class uint8, uint16, single or double; YCBCR has its size and class.

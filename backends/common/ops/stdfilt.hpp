@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt's rules (MATLAB's stdfilt; docs/matlab-semantics.md#stdfilt):
 //
 //   J = stdfilt(I, nhood)

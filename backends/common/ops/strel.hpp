@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.strel's front-end: which parameters each shape takes, their rules the
 // schema cannot express, and the structuring element they build (the
 // construction itself is in backends/common/strel.hpp). A backend only copies

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stretchlim's front-end: LOWHIGH = stretchlim(I, tol), the limits for
 // contrast stretching, one column [low; high] per channel, double, on the
 // [0,1] scale (docs/matlab-semantics.md#stretchlim). Also the default input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What ipt.imrotate, ipt.imtranslate and ipt.imwarp share
 // (docs/matlab-semantics.md#geometric-warps): an inverse mapping from B's
 // pixel grid into A, sampled with one interpolation method, and a fill value

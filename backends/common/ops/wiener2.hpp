@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.wiener2's front-end: [J, noise] = wiener2(I, [m n], noise)
 // (docs/matlab-semantics.md#wiener2), as wiener2.m computes it. I is taken to
 // double by im2double (g); over the m x n window that filter2(ones([m n]), .)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ycbcr2rgb's front-end: RGB = ycbcr2rgb(YCBCR)
 // (docs/matlab-semantics.md#ycbcr2rgb). YCBCR is m x n x 3 or a c x 3
 // colormap of class uint8, uint16, single or double; RGB has its size and

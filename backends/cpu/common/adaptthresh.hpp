@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // adaptthresh's local thresholds (common/ops/adaptthresh.hpp): 'mean' row by
 // row (adaptthresh_mean_rows), so that imbinarize's 'adaptive' never holds T;
 // into a double buffer of I's size for ipt.adaptthresh. 'median' runs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine of ipt.im2double, im2single, im2uint8, im2uint16 and im2int16 on
 // the CPU: every element of I converted by ipt::common::convert_image_class
 // (backends/common/class_scaling.hpp), in chunks across threads. Channels are

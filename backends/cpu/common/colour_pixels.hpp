@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-pixel loop of the colour-space operators (rgb2hsv, hsv2rgb,
 // rgb2ycbcr, ycbcr2rgb): reads the three components of each pixel where
 // common/colour.hpp's layout puts them and writes the three results at the

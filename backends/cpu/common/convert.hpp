@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversions between MATLAB classes for inner loops. Same results as
 // rounding.hpp's saturate_round (round half away from zero, saturate,
 // NaN -> 0; logical: nonzero and not NaN -> true) without a call to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The 2-D correlation engine shared by conv2, imfilter and edge.
 //
 //   out(r, c) = sum over taps (i, j) of w(i, j) * P(r + i, c + j)

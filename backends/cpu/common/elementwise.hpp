@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory-bound passes over the elements of an image, shared among threads in
 // contiguous ranges. Small passes stay on the calling thread: waking the
 // workers costs more than they save below about a megabyte moved.

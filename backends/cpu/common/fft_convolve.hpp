@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linear 2-D convolution through FFTW (double precision) for large kernels,
 // by overlap-save over tiles:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rows of imgradientxy's Gx and Gy and of imgradient's magnitude, shared by
 // ops/imgradientxy.cpp and ops/imgradient.cpp. Sobel and Prewitt run their
 // interior columns as a loop the compiler vectorises (compiled for AVX-512,

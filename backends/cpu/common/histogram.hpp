@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Histograms on the host, and stretchlim's limits of one image plane, shared
 // by ipt.stretchlim and ipt.imadjust (whose default low_high_in is
 // stretchlim(I)). The binning and limit rules live in backends/common.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Typed views of the images a CPU implementation receives, and dispatch from
 // a run-time class (ipt_dtype) to a C++ element type.
 #pragma once

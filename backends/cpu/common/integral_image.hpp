@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Upright integral image of a (possibly padded) plane, shared by
 // integralImage and imboxfilt: J is (pm+1) x (pn+1) doubles with a zero first
 // row and column, J(r+1, c+1) = sum of P(0..r, 0..c), formed as MATLAB's

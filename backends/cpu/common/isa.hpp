@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run-time choice of the instruction set for the hot loops that are compiled
 // several times (with __attribute__((target(...)))): 2 = AVX-512F,
 // 1 = AVX2+FMA, 0 = the x86-64 baseline (SSE2). IPT_CPU_ISA=sse2|avx2 caps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Table look-up over a whole plane stack, shared by ipt.intlut and
 // ipt.imadjust (whose integer classes go through a LUT, as MATLAB's do).
 #pragma once

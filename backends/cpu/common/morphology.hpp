@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Flat and non-flat grayscale morphology on the CPU, shared by ipt.imdilate
 // and ipt.imerode (docs/matlab-semantics.md#centre and #dilation-reflects).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Order-statistic filtering on the CPU, shared by ipt.ordfilt2 and
 // ipt.medfilt2 (docs/matlab-semantics.md#ordfilt2 and #medfilt2).
 //

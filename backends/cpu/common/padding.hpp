@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Index mapping for the padding rules of MATLAB (docs/matlab-semantics.md#imfilter-boundary).
 // Each maps a possibly out-of-range index i onto [0, n) or returns -1 for
 // "use the constant".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work sharing across the host's cores (the thread count the host asks for).
 //
 // A small pool of its own instead of OpenMP: an OpenMP parallel region ends in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Double to a MATLAB class for values known to be finite (weighted sums of
 // integer-class values with finite weights): convert_row's results without
 // its NaN test, and for unsigned classes without the sign handling, which

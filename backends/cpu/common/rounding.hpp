@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversion of a double to a MATLAB class: round half away from zero, then
 // saturate; NaN becomes 0 (docs/matlab-semantics.md#rounding). Floating classes
 // are a plain conversion.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run-time choice of the instruction set for hot loops. The plugin is built
 // for the baseline x86-64 (SSE2) so that it loads everywhere; a body passed to
 // simd_dispatch is compiled a second time with AVX2 enabled (everything it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The inverse-mapping resampler of ipt.imrotate, ipt.imtranslate and
 // ipt.imwarp: every output pixel samples A through the plan's matrix with the
 // rule common/ops/warp.hpp states (the reference for the GPU backends).

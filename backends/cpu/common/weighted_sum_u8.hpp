@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // uint8 results of w0*x0 + w1*x1 + w2*x2 + offset over three uint8 planes,
 // rounded half away from zero and saturated, exactly as `exact(x0, x1, x2)`
 // computes them in double (rgb2gray, rgb2ycbcr, ycbcr2rgb), at integer speed.

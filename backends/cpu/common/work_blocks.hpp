@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work sharing by claimed blocks: the workers take the next block of [0, n)
 // from a shared counter, so a worker that the OS schedules late finds the
 // work done instead of holding a fixed share (on a busy machine fixed halves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq as the front-end plans it (common/ops/adapthisteq.hpp):
 // each tile's histogram over the symmetrically padded image, the clipped
 // tables on the host, then every pixel of I blended from its four nearest

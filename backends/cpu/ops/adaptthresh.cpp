@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adaptthresh as the front-end plans it (common/ops/adaptthresh.hpp):
 // the converted image's local mean through imboxfilt's integral-image route,
 // scaled and clipped (common/adaptthresh.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist: distance to the nearest nonzero pixel, and that pixel's 1-based
 // column-major linear index (docs/matlab-semantics.md#bwdist; the rules are the
 // front-end's, backends/common/ops/bwdist.hpp).

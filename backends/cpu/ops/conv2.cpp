@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2: C = conv2(A,B,shape) and C = conv2(u,v,A,shape).
 //
 // Two implementations:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither: MATLAB's ditherc (docs/matlab-semantics.md#dither): Floyd-Steinberg
 // error diffusion with integer error terms over a column-major scan. The
 // rules, the quantised colormap and the inverse colormap are the front-end's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.edge: [BW, thresh] = edge(I, method, threshold, direction, thinning,
 // sigma, h), as described in docs/matlab-semantics.md#edge. The front-end
 // (common/ops/edge.hpp) resolves the method's defaults and filters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt as the front-end plans it (common/ops/entropyfilt.hpp):
 // each plane converted to its bins (im2uint8, or 0/1 for logical) and padded
 // symmetrically once, then a running histogram per output row slides along

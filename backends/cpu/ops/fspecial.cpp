@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.fspecial: h = fspecial(type, ...). The front-end (backends/common/ops/
 // fspecial.hpp) builds the filter; the reference copies it into the output.
 #include <cstring>

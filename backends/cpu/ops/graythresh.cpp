@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.graythresh as the front-end plans it (common/ops/graythresh.hpp): the
 // 256-bin histogram of im2uint8 values over every element, then Otsu's
 // threshold on the host.

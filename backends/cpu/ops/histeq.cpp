@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.histeq as the front-end plans it (common/ops/histeq.hpp): imhist's
 // 256-bin histogram over every element, the transformation and its table on
 // the host, then each value replaced by the table entry of its bin.

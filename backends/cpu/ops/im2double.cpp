@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2double: J = im2double(I), planned by backends/common/ops/im2double.hpp;
 // every element through ipt::common::convert_image_class, as the shared
 // engine of the class conversions does (common/class_conversion.hpp), but in

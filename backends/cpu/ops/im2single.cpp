@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2single: J = im2single(I), planned by backends/common/ops/im2single.hpp; the
 // engine is shared with the other class conversions (common/class_conversion.hpp).
 #include "common/class_conversion.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imadjust as the front-end plans it (common/ops/imadjust.hpp): single
 // and double through the curve per element, uint8, uint16 and int16 through
 // the front-end's table. Without low_high_in the limits are stretchlim(I) per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imbinarize as the front-end plans it (common/ops/imbinarize.hpp):
 // 'global' counts graythresh's 256 bins and forms one level on the host;
 // 'adaptive' takes adaptthresh's T (common/adaptthresh.hpp); a given or

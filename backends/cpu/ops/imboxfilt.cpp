@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imboxfilt: MATLAB's integral-image route as the front-end plans it
 // (common/ops/imboxfilt.hpp): the padded plane's integral image through the
 // shared engine (common/integral_image.hpp), then four corners per output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcomplement as the front-end plans it (common/ops/imcomplement.hpp):
 // every element, every channel, through imcomplement_value in I's class.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcrop as the front-end plans it (common/ops/imcrop.hpp): the kept rows
 // of each plane, each a contiguous run of columns, copied as they are.
 #include <cstdint>

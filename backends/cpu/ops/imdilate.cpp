@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imdilate: dilation by a flat or non-flat structuring element given as
 // its neighbourhood (and heights), planned by backends/common/ops/imdilate.hpp.
 // The kernels are shared with ipt.imerode (common/morphology.hpp;

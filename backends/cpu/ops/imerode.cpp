@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imerode: erosion by a flat or non-flat structuring element given as its
 // neighbourhood (and heights), planned by backends/common/ops/imerode.hpp.
 // The kernels are shared with ipt.imdilate (common/morphology.hpp;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imfilter: B = imfilter(A, h, boundary, output, mode).
 //
 // The front-end (common/ops/imfilter.hpp) gives the padding, the kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgaussfilt: B = imgaussfilt(A, sigma, ...), the route and the taps as
 // the front-end plans them (common/ops/imgaussfilt.hpp,
 // docs/matlab-semantics.md#imgaussfilt), on the shared correlation engine

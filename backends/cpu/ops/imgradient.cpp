@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradient as the front-end plans it (common/ops/imgradient.hpp): each
 // pixel's Gx and Gy from imgradientxy's stencils, then hypot and the
 // direction in degrees, rows shared among threads (a row of Gx and Gy at a

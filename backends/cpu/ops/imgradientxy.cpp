@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradientxy as the front-end plans it (common/ops/imgradientxy.hpp):
 // each pixel's stencil in the class of Gx, rows shared among threads (a row
 // at a time, common/gradient_rows.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imhist as the front-end plans it (common/ops/imhist.hpp): one histogram
 // over every element of I (channel planes are contiguous), counts and the
 // plan's bin locations written as n x 1 doubles.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imlincomb as the front-end plans it (common/ops/imlincomb.hpp): the
 // terms summed in double from left to right, the offset last, converted once
 // to the output class; channels (RGB) are combined element by element like

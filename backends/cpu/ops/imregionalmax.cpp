@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imregionalmax (the rule: backends/common/ops/imregionalmax.hpp).
 //
 // (1) every pixel with a strictly higher neighbour is marked "not a maximum";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imresize as the front-end plans it (common/ops/imresize.hpp): two
 // separable passes, each a weighted sum in double per output element over the
 // plan's taps in order, converted to the working class after each pass.

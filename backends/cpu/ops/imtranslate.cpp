@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imtranslate as the front-end plans it (common/ops/imtranslate.hpp), sampled by the
 // shared resampler (common/warp.hpp).
 #include "common/op_registry.hpp"

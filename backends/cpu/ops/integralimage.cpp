@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.integralimage: the upright table as cumsum(cumsum(I, 1), 2) in
 // MATLAB's order of additions, or in one pass for the classes whose sums are
 // exact in any order; the rotated one by its recurrence, row after row (each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.intlut as the front-end plans it (common/ops/intlut.hpp): every channel
 // plane through the one table.
 #include <type_traits>

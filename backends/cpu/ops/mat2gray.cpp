@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mat2gray as the front-end plans it (common/ops/mat2gray.hpp): without
 // limits, the least and greatest non-NaN elements first (one threaded pass),
 // then mat2gray_value per element.

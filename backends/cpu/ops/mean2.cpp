@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mean2 as the front-end plans it (common/ops/mean2.hpp): the sum of
 // every element divided by their count.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.medfilt2 on the CPU: the plan's middle order of each m x n window, or
 // for an even window the plan's combination of the two middle orders (rules:
 // common/ops/medfilt2.hpp; kernels: common/order_filter.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.multithresh as the front-end plans it (common/ops/multithresh.hpp):
 // the limits of A, the codes' counts, Otsu's search on the host.
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.normxcorr2 as the front-end plans it (common/ops/normxcorr2.hpp): the
 // template's statistics and A's shift on the host, then one of the
 // front-end's two ways to the numerators and denominators, the largest

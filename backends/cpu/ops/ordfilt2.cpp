@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ordfilt2 on the CPU: the plan's order statistic of each window
 // (rules: common/ops/ordfilt2.hpp; kernels: common/order_filter.hpp).
 #include "common/op_registry.hpp"

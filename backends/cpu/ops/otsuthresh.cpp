@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.otsuthresh: the front-end computes T and EM on the host
 // (common/ops/otsuthresh.hpp); this writes them.
 #include "common/op_registry.hpp"

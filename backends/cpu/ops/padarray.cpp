@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.padarray as the front-end plans it (common/ops/padarray.hpp): each row
 // of B is padval, or one row of A (chosen by padarray_source) whose columns
 // are copied as they are in the middle and through padarray_source at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.radon: MATLAB's radonc algorithm (docs/matlab-semantics.md#radon). The
 // geometry, the angles' cos and sin and the sub-pixel rule are the
 // front-end's (backends/common/ops/radon.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rangefilt as the front-end plans it (common/ops/rangefilt.hpp): the
 // local maximum and minimum of each plane by the morphology kernels
 // (common/morphology.hpp), then their difference in double converted once to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2gray as the front-end plans it (common/ops/rgb2gray.hpp): the
 // weighted sum of the three planes in double, converted once to RGB's class
 // (uint8: the same results through common/weighted_sum_u8.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2ycbcr as the front-end plans it (common/ops/rgb2ycbcr.hpp):
 // BT.601's affine map scaled for the class; each component summed in
 // double and converted once (round half away from zero and saturate for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt as the front-end plans it (common/ops/stdfilt.hpp): the two
 // window sums of each pixel taken directly over the symmetrically padded
 // plane, in double, then MATLAB's formula.

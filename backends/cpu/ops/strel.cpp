@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.strel: the neighbourhood of a structuring element and, on request, its
 // decomposition; the plan (backends/common/ops/strel.hpp) holds both, built
 // by the shared construction (docs/matlab-semantics.md#strel).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stretchlim as the front-end plans it (common/ops/stretchlim.hpp): a
 // histogram per channel and the limits read off it (common/histogram.hpp,
 // shared with ipt.imadjust).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.wiener2 as the front-end plans it (common/ops/wiener2.hpp): the local
 // statistics of each pixel over its window, the noise as the ordered sum of
 // the column sums of the variances, then the filtered value converted back to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ycbcr2rgb as the front-end plans it (common/ops/ycbcr2rgb.hpp):
 // the inverse BT.601 map scaled for the class, floating results clamped to [0, 1]; each component summed in
 // double and converted once (round half away from zero and saturate for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // adaptthresh's local thresholds (common/ops/adaptthresh.hpp) into a device
 // buffer of I's size, shared by ipt.adaptthresh and imbinarize's 'adaptive':
 // I converted to [0,1] in double, its replicated integral image

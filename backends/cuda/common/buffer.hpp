@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream-ordered scratch memory with RAII: allocated with cudaMallocAsync and
 // released with cudaFreeAsync on the same stream, so freeing at scope exit is
 // safe while kernels that use it are still queued.

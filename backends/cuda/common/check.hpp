@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CUDA errors as ipt_status: every CUDA call's result goes through check(),
 // which throws ipt::plugin::Error with a message naming what failed. The
 // operator entry (guarded) turns that into a status and the host's message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine of ipt.im2double, im2single, im2uint8, im2uint16 and im2int16 on
 // CUDA: one packed pass (common/packed.cuh) converting every element with
 // ipt::common::convert_image_class (backends/common/class_scaling.hpp), the

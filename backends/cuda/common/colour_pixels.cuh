@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-pixel kernel of the colour-space operators (rgb2hsv, hsv2rgb,
 // rgb2ycbcr, ycbcr2rgb): each pixel reads its three components
 // where common/colour.hpp's layout puts them and writes three results at the

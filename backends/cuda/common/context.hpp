@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The devices of libipt_cuda and the stream of each: every operation of a
 // device is enqueued on its one stream, in call order.
 #pragma once

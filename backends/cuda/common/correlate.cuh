@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 2-D correlation engine shared by conv2, imfilter and edge:
 //
 //   out(p, r, c) = sum_{i<kh} sum_{j<kw} w(i, j) * A_b(p, r + i - off_r, c + j - off_c)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cuFFT, opened at run time. libipt_cuda never links libcufft: the plugin must
 // load and run its other operators on machines without it, where the FFT
 // variants decline with the loader's reason instead. The library is opened on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device-side helpers shared by every CUDA operator: element types of the
 // MATLAB classes, conversion with MATLAB's rounding and saturation, the
 // padding index rules, and launch geometry. Host and device share the same

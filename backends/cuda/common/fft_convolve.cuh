@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linear 2-D convolution through cuFFT in double precision, for large kernels
 // (conv2's "fft" variant):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imgaussfilt's two routes on the correlation engine, shared by
 // ipt.imgaussfilt and adaptthresh's 'gaussian' statistic. Direct route:
 // imfilter's arithmetic with the 2-D kernel (as ops/imfilter.cu). Separable

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Upright integral image on CUDA, shared by integralImage, imboxfilt and
 // adaptthresh: the table of backends/cpu/common/integral_image.hpp,
 // cumsum(cumsum(P, 1), 2) of the padded plane P, in one of two routes.

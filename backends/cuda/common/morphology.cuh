@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grey-scale and binary morphology shared by imdilate and imerode
 // (docs/matlab-semantics.md#dilation-reflects). The front-end (backends/common/ops/
 // imdilate.hpp) plans both as B(p) = op over the members d of A(p + d)

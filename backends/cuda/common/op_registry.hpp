@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How an operator file of the CUDA backend registers an implementation (the
 // line has the same shape in every backend, see op_registration.hpp):
 //

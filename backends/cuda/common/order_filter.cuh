@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Order-statistic filtering shared by ordfilt2 and medfilt2: the order-th
 // smallest of A(p + offset) (+ S(offset)) over the nonzero elements of the
 // domain, whose centre is floor((size+1)/2) (docs/matlab-semantics.md#centre).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element-wise passes in which each thread moves a pack of V neighbouring
 // elements with one 16-byte load or store on the wider side (and one narrower
 // aligned access on the other), so that a pass over 1- and 2-byte classes

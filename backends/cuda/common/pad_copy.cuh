@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A copy of rows and columns of an image into another, each output element
 // taken from the source element that padarray's rules pick, or a fill value:
 // out(p, r, c) = A(p, src(r - top, rows), src(c - left, cols)), src being

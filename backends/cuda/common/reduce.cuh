@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic reductions on the device, in two launches (per-block partials,
 // then one block): exact integer sums, and double sums carried as double-double
 // (TwoSum) so that the result is the correctly rounded sum for all practical

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stretchlim on the device, shared by ipt.stretchlim and ipt.imadjust (whose
 // default input limits are stretchlim(I)). Histogram per channel (256 bins for
 // uint8, 65536 otherwise, MATLAB's imhist binning), then one block per channel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device copies of read-only host tables that operators reuse across calls
 // (imresize's contribution tables): uploaded once per device, then found by
 // the address of the host tables while their owner stays cached. A pageable

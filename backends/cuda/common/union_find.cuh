@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lock-free union-find over pixel indices (label[i] = a smaller index of the
 // same set, roots point to themselves): unite with atomicMin on roots, as in
 // Playne and Hawick's GPU connected-component labelling. Used for plateaus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq as the front-end plans it (common/ops/adapthisteq.hpp):
 // one block per tile counts the tile's histogram of the symmetrically padded
 // image (shared-memory counts up to kSharedBins bins, global atomics above),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // adaptthresh as the front-end plans it (common/ops/adaptthresh.hpp): the
 // converted image's local mean through imboxfilt's integral-image route,
 // scaled and clipped, or its median or Gaussian-weighted mean scaled and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // bwdist: distance to the nearest nonzero pixel, exact for every metric, with
 // IDX (1-based column-major index; ties go to the lowest index). NaN pixels
 // are features.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // conv2: true 2-D convolution, shapes full / same / valid
 // (docs/matlab-semantics.md#conv2-same) as the front-end plans them (common/ops/conv2.hpp). Two
 // implementations, both candidates of the registry:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dither: MATLAB's Floyd-Steinberg (ditherc) with integer error terms over a
 // column-major scan, exactly as the reference.
 //

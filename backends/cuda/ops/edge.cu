@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // edge: Sobel, Prewitt, Roberts, Laplacian of Gaussian, zero-cross and Canny,
 // following MATLAB's edge (docs/matlab-semantics.md#edge) step by step as the CPU
 // reference (backends/cpu/ops/edge.cpp) computes it, with the filters and

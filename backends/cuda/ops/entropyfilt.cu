@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // entropyfilt as the front-end plans it (common/ops/entropyfilt.hpp): every
 // plane binned once (im2uint8, or 0/1 for logical) into a symmetrically
 // padded copy, then one thread per column slides a running histogram down a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.fspecial on CUDA: the front-end (backends/common/ops/fspecial.hpp)
 // builds the filter on the host; it is copied into the output on the
 // device's stream, so a filter made for a CUDA pipeline is already there.

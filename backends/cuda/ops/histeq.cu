@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // histeq as the front-end plans it (common/ops/histeq.hpp): imhist's 256-bin
 // histogram over every element, counted on the device (common/stretchlim.cuh)
 // and read back; the transformation and its table on the host; then every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.hsv2rgb as the front-end plans it (common/ops/hsv2rgb.hpp): one thread
 // per pixel, MATLAB's formulas in the output class (common/colour.hpp);
 // logical reads as 0 and 1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2int16 on CUDA, planned by backends/common/ops/im2int16.hpp; the
 // kernel is shared with the other class conversions (common/class_conversion.cuh).
 #include "common/class_conversion.cuh"

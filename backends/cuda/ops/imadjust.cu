@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imadjust as the front-end plans it (common/ops/imadjust.hpp). uint8, uint16
 // and int16 map through the front-end's table (MATLAB's, computed on the host
 // with the reference's arithmetic); without low_high_in the limits are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imbinarize as the front-end plans it (common/ops/imbinarize.hpp):
 // 'global' counts graythresh's 256 bins on the device (common/stretchlim.cuh)
 // and forms the level on the host; 'adaptive' computes adaptthresh's T on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imcomplement as the front-end plans it (common/ops/imcomplement.hpp). For
 // every integer class intmax-I (unsigned) and -1-I (signed) are the bitwise
 // complement, and ~I on logical's 0/1 bytes is I xor 1: those classes are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imdilate: the front-end's plan (backends/common/ops/imdilate.hpp) run by
 // the morphology engine shared with imerode (common/morphology.cuh).
 #include "common/morphology.cuh"

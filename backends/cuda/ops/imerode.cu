@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imerode: the front-end's plan (backends/common/ops/imerode.hpp) run by the
 // morphology engine shared with imdilate (common/morphology.cuh).
 #include "common/morphology.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imfilter: correlation (or convolution) of each channel with h, every border
 // rule of MATLAB, 'same' or 'full' output
 // (docs/matlab-semantics.md#centre and #imfilter-boundary), as the front-end plans it (common/ops/imfilter.hpp): in double,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgaussfilt: the front-end's route and taps (common/ops/imgaussfilt.hpp)
 // on the shared correlation engine (tiles in shared memory), through the two
 // routes of common/imgaussfilt.cuh.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradient as the front-end plans it (common/ops/imgradient.hpp): one
 // thread per pixel: the shared stencil, then hypot and the direction in
 // degrees with CUDA's hypot and atan2 (a few ulp; single through double).

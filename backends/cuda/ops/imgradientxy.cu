@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradientxy as the front-end plans it (common/ops/imgradientxy.hpp):
 // one thread per pixel evaluating the shared stencil in the class of Gx.
 // The stencil adds and subtracts only (no products to contract into fused

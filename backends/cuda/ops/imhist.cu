@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imhist as the front-end plans it (common/ops/imhist.hpp): one histogram
 // over every element of I (the channel planes are one contiguous array) with
 // the device histogram shared with stretchlim (common/stretchlim.cuh), then

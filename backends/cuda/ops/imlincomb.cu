@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imlincomb as the front-end plans it (common/ops/imlincomb.hpp): Z = K1*A1 +
 // ... + Kn*An + K, each element in double and converted once (round half
 // away, saturate). The classes of the images are read at

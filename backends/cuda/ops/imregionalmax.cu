@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imregionalmax: exact plateaus. Equal-valued neighbours (conn 4 or 8) are
 // joined with a lock-free union-find (atomicMin on roots, as in Playne and
 // Hawick's GPU labelling); labels are flattened; every pixel with a strictly

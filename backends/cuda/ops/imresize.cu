@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imresize as the front-end plans it (common/ops/imresize.hpp): one
 // kernel launch per dimension, the first into scratch of the working class,
 // with the front-end's tables kept on the device across calls.

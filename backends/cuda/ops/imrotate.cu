@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imrotate as the front-end plans it (common/ops/imrotate.hpp), sampled by the
 // shared resampler (common/warp.cuh).
 #include "common/context.hpp"

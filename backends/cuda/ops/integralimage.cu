@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.integralImage (common/ops/integralimage.hpp): the upright table through
 // the shared integral-image passes (common/integral_image.cuh); the rotated
 // one by its recurrence, one block per plane filling the rows in order (row

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // intlut as the front-end plans it (common/ops/intlut.hpp): B = LUT(A + 1)
 // (int16: LUT(A + 32769)). Bandwidth-bound: 16-byte
 // loads and stores per thread, grid-stride; the uint8 table sits in shared

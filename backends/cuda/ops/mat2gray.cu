@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mat2gray as the front-end plans it (common/ops/mat2gray.hpp). Without
 // limits, the greatest of -A and of A (NaN skipped) come from one pass of the
 // shared max reduction (common/reduce.cuh) and are read back for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mean2 as the front-end plans it (common/ops/mean2.hpp). Integer and logical classes accumulate
 // exactly in 64-bit integers (uint8/logical four bytes at a time with one
 // SAD instruction, 16-byte loads); floating classes accumulate in

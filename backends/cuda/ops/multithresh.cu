@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // multithresh as the front-end plans it (common/ops/multithresh.hpp): the
 // limits of A from two passes of the shared max reduction
 // (common/reduce.cuh), read back; the codes of every element counted on the

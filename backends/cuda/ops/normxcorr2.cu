@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.normxcorr2 as the front-end plans it (common/ops/normxcorr2.hpp): the
 // template is read back for its checks and statistics, one block finds A's
 // minimum, sum and whether it is finite, then one of the front-end's two ways

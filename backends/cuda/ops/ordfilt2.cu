@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ordfilt2 on CUDA: the plan's order statistic of each window, with the
 // additive offsets S when given (rules: common/ops/ordfilt2.hpp; kernel:
 // common/order_filter.cuh).

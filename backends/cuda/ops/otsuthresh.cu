@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // otsuthresh: the front-end computes T and EM on the host from the counts
 // (common/ops/otsuthresh.hpp); this copies them to the device outputs.
 #include "common/context.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // radon: MATLAB's four-sub-pixel projection (radonc). A sub-pixel with value
 // v/4 at r = x cos(theta) + y sin(theta) lands at t = r - rFirst and gives
 // (1-delta)*v/4 to bin k = floor(t) and delta*v/4 to bin k+1. No atomics:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rangefilt as the front-end plans it (common/ops/rangefilt.hpp): the local
 // maximum and minimum of each plane by the morphology engine
 // (common/morphology.cuh) with the plan's imdilate and imerode plans, then

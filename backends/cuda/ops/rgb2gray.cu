@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // rgb2gray as the front-end plans it (common/ops/rgb2gray.hpp): a packed pass
 // (common/packed.cuh); each pixel reads R, G and B from the three planes, sums rgb2gray_value in
 // double (this backend is built without fused multiply-adds) and converts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2hsv as the front-end plans it (common/ops/rgb2hsv.hpp): one thread
 // per pixel, integer values scaled to [0, 1] in double, MATLAB's formulas in
 // the output class (common/colour.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stdfilt as the front-end plans it (common/ops/stdfilt.hpp): each pixel
 // sums its neighbourhood's offsets through symmetric padding, in double, in
 // the members' order, with separately rounded products and sums (no fused

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.strel on CUDA: the plan (backends/common/ops/strel.hpp) is built on
 // the host and copied into the outputs on the device's stream. Registered
 // below the CPU reference's priority: the measured selection decides where it

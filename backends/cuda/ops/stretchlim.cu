@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stretchlim as the front-end plans it (common/ops/stretchlim.hpp), on the
 // device (common/stretchlim.cuh).
 #include "common/context.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.wiener2 as the front-end plans it (common/ops/wiener2.hpp), with the
 // front-end's arithmetic (no fused multiply-adds): one thread per pixel for
 // its local mean and variance, one per column for the column sums of the

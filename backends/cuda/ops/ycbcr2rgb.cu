@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ycbcr2rgb as the front-end plans it (common/ops/ycbcr2rgb.hpp): one thread per
 // pixel, each component summed in double in the host's order and converted
 // once (round half away from zero and saturate for integer classes).

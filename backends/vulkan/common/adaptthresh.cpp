@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // adaptthresh's passes (adaptthresh.hpp): I to [0,1] in double, then for
 // 'mean' the replicated integral image and the windows scaled and clipped;
 // for 'median' medfilt2's order filter (order_filter.cpp) and for 'gaussian'

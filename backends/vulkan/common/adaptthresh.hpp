@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // adaptthresh's local thresholds (common/ops/adaptthresh.hpp) recorded into a
 // double buffer of I's size (shaders/adaptthresh.comp around the shared
 // integral image), for ipt.adaptthresh and imbinarize's 'adaptive'.

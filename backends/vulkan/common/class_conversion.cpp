@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image class conversions on Vulkan (common/class_conversion.hpp).
 #include "class_conversion.hpp"
 

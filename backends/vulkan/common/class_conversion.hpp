@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine of ipt.im2double, im2single, im2uint8, im2uint16 and im2int16 on
 // Vulkan: one elementwise pass of shaders/im2class.comp (input and output
 // class as specialisation constants).

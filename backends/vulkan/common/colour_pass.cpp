@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/colour_pass.hpp"
 
 namespace ipt::vk {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-pixel colour conversions on Vulkan (rgb2hsv, hsv2rgb, rgb2ycbcr,
 // ycbcr2rgb) as one pass over a ColourLayout, image planes or colormap rows:
 // an invocation per pixel, the input and output classes as specialisation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command recording and submission: Recorder, in-order submission on one
 // queue with a timeline semaphore, command buffer reuse, waiting, and the
 // IPT_VULKAN_TIMING report.

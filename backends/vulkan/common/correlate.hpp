@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host side of the correlation engine (shaders/correlate.comp), shared by
 // conv2, imfilter and edge.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vulkan devices of libipt_vulkan: instance and device set-up, a sub-allocator
 // for device memory, in-order submission on one queue with a timeline
 // semaphore, deferred release of everything queued work may still use, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the files of the Vulkan device share (instance.cpp, memory.cpp,
 // commands.cpp, pipelines.cpp); operator files use device.hpp.
 #pragma once

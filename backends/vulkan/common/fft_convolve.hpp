@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 2-D linear convolution through the FFT on the device, for conv2's fft
 // variant: VkFFT (Debian's libvkfft-dev, used as a library) transforms in
 // double precision; our shaders (conv2_fft_*.comp) lay the operands out,

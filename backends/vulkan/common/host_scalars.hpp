@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 1 x 1 outputs computed on the host (a threshold and its metric), written
 // to the device outputs.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imgaussfilt's routes as the CPU reference computes them
 // (common/ops/imgaussfilt.hpp). Direct route: imfilter's arithmetic with the
 // 2-D kernel (single in single, every other class in double; the reference's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imgaussfilt's passes on the correlation engine (common/imgaussfilt.cpp),
 // shared by ipt.imgaussfilt and adaptthresh's 'gaussian' statistic.
 #pragma once

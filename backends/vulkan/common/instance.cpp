@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instance and devices: the process-wide Vulkan instance, the choice of
 // physical devices, a device's queue, features and description, its health.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host side of the Vulkan integral image (declarations in integral_image.hpp).
 #include "integral_image.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Upright integral image on Vulkan, shared by integralImage, imboxfilt and
 // adaptthresh: the CPU reference's table (backends/cpu/common/integral_image.hpp).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory: blocks of VkDeviceMemory, each sub-allocated first-fit, buffers
 // released once the work queued before them has completed, and transfers
 // between host memory and buffers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Minimum and maximum on the device (common/minmax.hpp): shaders/minmax.comp
 // twice, as edge's reductions are laid out: each group takes a chunk of whole
 // multiples of its width, then one group reduces the groups' (min, max) pairs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The least and greatest element of an image on the device, NaN skipped, in
 // two levels (per-group partials, then one group): ipt.mat2gray's default
 // limits. Written as two doubles [min max] at an address on the device;

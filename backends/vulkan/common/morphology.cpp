@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grayscale and binary morphology on Vulkan, shared by ipt.imdilate and
 // ipt.imerode: the plan's members (reflected for dilation by the front-end,
 // backends/common/ops/imdilate.hpp) as a list of offsets, one pass over them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Grayscale and binary morphology on the device, shared by ipt.imdilate and
 // ipt.imerode (common/morphology.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Order-statistic filtering on the device, shared by ipt.ordfilt2 and
 // ipt.medfilt2: radix selection over the window offsets, or for medfilt2's
 // small windows a sorting network (shaders/order_filter.comp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Order-statistic filtering on the device, shared by ipt.ordfilt2 and
 // ipt.medfilt2 (common/order_filter.cpp, shaders/order_filter.comp).
 #pragma once

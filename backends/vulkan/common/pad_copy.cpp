@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The padded copy on Vulkan (common/pad_copy.hpp).
 #include "pad_copy.hpp"
 

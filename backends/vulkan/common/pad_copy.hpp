@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The padded copy of ipt.padarray and ipt.imcrop on Vulkan: one pass of
 // shaders/pad_copy.comp, each output element taken from the source element
 // that padarray's rule picks (common/ops/padarray.hpp) or the fill value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compute pipelines built from the embedded SPIR-V, the on-disk pipeline
 // cache, and the state operators attach to a device.
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Histograms on the device (ipt.imhist, ipt.graythresh) and stretchlim
 // (common/stretchlim.hpp), shared by ipt.stretchlim and ipt.imadjust:
 // per-channel histogram with imhist's binning, then the

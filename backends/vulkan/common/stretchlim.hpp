@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // stretchlim on the device, shared by ipt.stretchlim and ipt.imadjust (whose
 // default low_high_in is stretchlim(I)): histogram, then the limits, written
 // as doubles [low(channels); high(channels)] at an address on the device.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Vulkan entry points libipt_vulkan uses, loaded at run time from the
 // loader library (libvulkan.so.1). Loading it ourselves instead of linking
 // lets the plugin load on a machine without a Vulkan loader and report zero

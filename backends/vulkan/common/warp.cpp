@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The resampler on Vulkan (common/warp.hpp): the matrix and the fill values
 // travel as a parameter block of doubles, the geometry as push constants.
 #include "warp.hpp"

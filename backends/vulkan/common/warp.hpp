@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The inverse-mapping resampler of ipt.imrotate, ipt.imtranslate and
 // ipt.imwarp on Vulkan: one pass of shaders/warp.comp, one invocation per
 // output element, the rule of common/ops/warp.hpp in the CPU's order.

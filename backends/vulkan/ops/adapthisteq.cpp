@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq on Vulkan as the front-end plans it
 // (common/ops/adapthisteq.hpp): one work group per tile counts the tile's
 // histogram (shaders/adapthisteq_hist.comp), with I's least and greatest

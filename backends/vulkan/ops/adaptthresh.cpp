@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adaptthresh on Vulkan as the front-end plans it
 // (common/ops/adaptthresh.hpp): the passes of common/adaptthresh.cpp, in the
 // CPU reference's order.

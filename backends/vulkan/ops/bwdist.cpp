@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist on Vulkan: nearest feature row per column (in segments of
 // rows), then, euclidean, the lower envelope of the columns' parabolas per
 // row (one work group per row, cost independent of the distances), other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2 on Vulkan. Two implementations:
 //  - direct (variants wave32, wave64): the correlation engine with the kernel
 //    turned by 180 degrees, summing only the terms that overlap A (MATLAB's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither on Vulkan: the error diffusion of the front-end's plan
 // (backends/common/ops/dither.hpp; RGB images look up its inverse colormap
 // when it has one, else search the colormap) as a wavefront in one work

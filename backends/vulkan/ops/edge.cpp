@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.edge on Vulkan: Sobel, Prewitt, Roberts, Laplacian of Gaussian,
 // zero-cross and Canny, with the filters and defaults of the front-end
 // (common/ops/edge.hpp), following the CPU reference step by step in its

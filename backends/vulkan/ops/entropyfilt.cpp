@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt on Vulkan as the front-end plans it
 // (common/ops/entropyfilt.hpp): the planes binned once into a symmetrically
 // padded copy (shaders/entropyfilt_pad.comp), then one invocation per column

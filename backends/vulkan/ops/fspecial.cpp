@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.fspecial on Vulkan: the front-end (backends/common/ops/fspecial.hpp)
 // builds the filter on the host; it is copied into the output on the device.
 #include "op_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.graythresh on Vulkan as the front-end plans it
 // (common/ops/graythresh.hpp): the 256-bin histogram of im2uint8 values over
 // every element, counted on the device (common/stretchlim.cpp) and read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.histeq on Vulkan as the front-end plans it (common/ops/histeq.hpp):
 // imhist's 256-bin histogram over every element, counted on the device
 // (common/stretchlim.cpp) and read back; the transformation and its table on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.hsv2rgb on Vulkan as the front-end plans it (common/ops/hsv2rgb.hpp): one
 // pass, an invocation per pixel (shaders/hsv2rgb.comp, common/colour_pass.hpp).
 #include "common/colour_pass.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2double on Vulkan, planned by backends/common/ops/im2double.hpp; the
 // pass is shared with the other class conversions (common/class_conversion.hpp).
 #include "common/class_conversion.hpp"

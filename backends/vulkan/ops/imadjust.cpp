@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imadjust on Vulkan as the front-end plans it (common/ops/imadjust.hpp).
 // uint8, uint16 and int16: the front-end's table per channel, written to the
 // device and mapped through with the intlut shader, one dispatch per channel

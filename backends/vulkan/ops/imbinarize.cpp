@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imbinarize on Vulkan as the front-end plans it
 // (common/ops/imbinarize.hpp): 'global' counts graythresh's 256 bins on the
 // device (common/stretchlim.cpp), reads them back and forms the level on the

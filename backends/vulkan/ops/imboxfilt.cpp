@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imboxfilt on Vulkan (common/ops/imboxfilt.hpp), per plane. 8- and
 // 16-bit integers with windows of at most kBoxDirect x kBoxDirect:
 // shaders/box_direct.comp sums each window exactly in int32 from a shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcomplement on Vulkan as the front-end plans it
 // (common/ops/imcomplement.hpp): one elementwise pass; integer and logical
 // classes as 32-bit words when the sizes and addresses allow (the complement

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcrop on Vulkan as the front-end plans it (common/ops/imcrop.hpp): the
 // shared padded copy (common/pad_copy.hpp) with the crop's corner as a
 // negative padding, so every index falls inside I.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imdilate on Vulkan: the front-end's plan (backends/common/ops/imdilate.hpp)
 // run by the morphology engine shared with ipt.imerode (common/morphology.cpp).
 #include "common/ops/imdilate.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imerode on Vulkan: the front-end's plan (backends/common/ops/imerode.hpp)
 // run by the morphology engine shared with ipt.imdilate (common/morphology.cpp).
 #include "common/ops/imerode.hpp"

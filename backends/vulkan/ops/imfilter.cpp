@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imfilter on Vulkan: the correlation engine with the front-end's plan
 // (common/ops/imfilter.hpp: padding, centre, output size, pad value in A's
 // class), only the nonzero taps of h. single is filtered in single, every

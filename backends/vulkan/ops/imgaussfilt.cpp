@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgaussfilt on Vulkan: the front-end's route and taps
 // (common/ops/imgaussfilt.hpp) on the correlation engine, as the CPU
 // reference computes them (common/imgaussfilt.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradient on Vulkan as the front-end plans it
 // (common/ops/imgradient.hpp): one pass, an invocation per pixel
 // (shaders/imgradient.comp) computing the stencil, the magnitude and the

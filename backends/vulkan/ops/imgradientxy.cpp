@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradientxy on Vulkan as the front-end plans it
 // (common/ops/imgradientxy.hpp): one pass, an invocation per pixel
 // (shaders/imgradientxy.comp); the input class, the method and whether the

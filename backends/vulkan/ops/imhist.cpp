@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imhist on Vulkan as the front-end plans it (common/ops/imhist.hpp): one
 // histogram over every element of I (channel planes are one contiguous
 // array) with the device histogram shared with stretchlim

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imlincomb on Vulkan as the front-end plans it
 // (common/ops/imlincomb.hpp): one elementwise pass over up to 8 images (their
 // class and the output class are specialisation constants), the sum in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imregionalmax on Vulkan: plateaus labelled by lock-free union-find, a
 // plateau disqualified by any strictly higher neighbour of any of its pixels
 // (shaders/imregionalmax.comp). Five dispatches, no host round trip.

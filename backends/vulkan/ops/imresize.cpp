@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imresize on Vulkan as the front-end plans it (common/ops/imresize.hpp):
 // two dispatches of one shader, one per dimension (the first into scratch of
 // the working class), with the front-end's indices and weights as parameter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imwarp on Vulkan as the front-end plans it (common/ops/imwarp.hpp),
 // sampled by the shared resampler (common/warp.hpp).
 #include "op_support.hpp"

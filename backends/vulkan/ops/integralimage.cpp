@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.integralImage on Vulkan (common/ops/integralimage.hpp): the upright
 // table through the shared integral-image passes (common/integral_image.hpp),
 // the rotated one with shaders/integral_rotated.comp; plane by plane, in the

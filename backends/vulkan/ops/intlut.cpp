@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.intlut on Vulkan as the front-end plans it (common/ops/intlut.hpp): one
 // pass over every channel with the one table. The wave64 tuning converts a
 // 32-bit word per load.

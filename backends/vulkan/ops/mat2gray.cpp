@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mat2gray on Vulkan as the front-end plans it (common/ops/mat2gray.hpp).
 // Without limits, the minimum and maximum come from the device's min/max
 // reduction (common/minmax.hpp) and are read back (two doubles) for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mean2 on Vulkan as the front-end plans it (common/ops/mean2.hpp): a
 // two-pass reduction (per-group partials, then one
 // group), exact in int64 for integer and logical classes.

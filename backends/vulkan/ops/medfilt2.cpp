@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.medfilt2 on Vulkan: the plan's median over an m x n rectangle generated
 // in the shader; for an even window the two middle orders combined by the
 // plan's rule (rules: common/ops/medfilt2.hpp; engine:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.multithresh on Vulkan as the front-end plans it
 // (common/ops/multithresh.hpp): the limits of A from the NaN-skipping minmax
 // (common/minmax.cpp; for floating A a second time over a copy with Inf and

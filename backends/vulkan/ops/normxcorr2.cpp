@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.normxcorr2 on Vulkan as the front-end plans it
 // (common/ops/normxcorr2.hpp): the template read back for its checks and
 // statistics, A's minimum and finiteness read back for the shift, the window

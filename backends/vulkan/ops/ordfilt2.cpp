@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ordfilt2 on Vulkan: the plan's order statistic over the domain's
 // offsets (rules: common/ops/ordfilt2.hpp; engine: common/order_filter.cpp).
 #include "common/ops/ordfilt2.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.otsuthresh on Vulkan: the front-end computes T and EM on the host
 // (common/ops/otsuthresh.hpp); this writes them to the outputs.
 #include "op_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.padarray on Vulkan as the front-end plans it (common/ops/padarray.hpp),
 // through the shared padded copy (common/pad_copy.hpp).
 #include "op_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.radon on Vulkan: one invocation per (bin, angle), gathering the
 // sub-pixel projections that land in its bin (shaders/radon.comp). The
 // geometry and the angles' cos and sin are the front-end's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rangefilt on Vulkan as the front-end plans it (common/ops/rangefilt.hpp):
 // the maximum over the imdilate plan's members and the minimum over the
 // imerode plan's, one pass over every plane (shaders/rangefilt.comp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2gray on Vulkan as the front-end plans it (common/ops/rgb2gray.hpp):
 // one pass over the pixels, the three planes read at plane strides, the
 // front-end's weights in the push constants.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2hsv on Vulkan as the front-end plans it (common/ops/rgb2hsv.hpp): one
 // pass, an invocation per pixel (shaders/rgb2hsv.comp, common/colour_pass.hpp).
 #include "common/colour_pass.hpp"

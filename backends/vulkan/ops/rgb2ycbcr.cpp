@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2ycbcr on Vulkan as the front-end plans it (common/ops/rgb2ycbcr.hpp): one
 // pass, an invocation per pixel (shaders/rgb2ycbcr.comp, common/colour_pass.hpp);
 // the twelve coefficients travel as parameters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt on Vulkan as the front-end plans it (common/ops/stdfilt.hpp):
 // one pass over every plane, each pixel summing its neighbourhood's offsets
 // (shaders/stdfilt.comp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.strel on Vulkan: the plan (backends/common/ops/strel.hpp) is built on
 // the host and copied into the outputs on the device.
 #include "common/ops/strel.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stretchlim on Vulkan as the front-end plans it
 // (common/ops/stretchlim.hpp), computed by the device's stretchlim engine
 // (common/stretchlim.cpp) into the output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.wiener2 on Vulkan as the front-end plans it (common/ops/wiener2.hpp):
 // four passes of shaders/wiener2.comp (local statistics, column sums of the
 // variances, the noise, the filtered image), in the reference's order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ycbcr2rgb on Vulkan as the front-end plans it (common/ops/ycbcr2rgb.hpp): one
 // pass, an invocation per pixel (shaders/ycbcr2rgb.comp, common/colour_pass.hpp);
 // the twelve coefficients travel as parameters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq, pass 2: every pixel's mapping bin (the host's value bins,
 // indexed as grayxform indexes), its four nearest tiles' table values and
 // MATLAB's bilinear blend in double (backends/common/ops/adapthisteq.hpp:

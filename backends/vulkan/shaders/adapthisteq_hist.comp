@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.adapthisteq, pass 1: one work group per tile counts the tile's pixels
 // of the symmetrically padded image (backends/common/ops/adapthisteq.hpp;
 // symmetric_index) in imhist's NBINS bins (imhist_bin.glsl). Up to

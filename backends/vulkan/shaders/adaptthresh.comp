@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // adaptthresh (common/ops/adaptthresh.hpp). PASS 0: each element of I (class
 // DT) on the [0,1] scale in double (integers by one correctly rounded
 // division, div_rn: Vulkan's division may be approximate). PASS 1: each

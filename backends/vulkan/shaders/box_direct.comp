@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imboxfilt for 8- and 16-bit integers with windows of at most MAXW x MAXW:
 // the window sum S of the padded plane P (integral.glsl) is an integer
 // below 2^31, equal to the one the integral route's four corners give, so a

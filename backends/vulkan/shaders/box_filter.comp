@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imboxfilt's last step: each output from the four corners of its window in
 // the integral image J of the padded plane (`stride` doubles a row), the
 // window sum times the factor, stored in B's class (integers rounded half

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist, phase 1: per column, the row of the nearest feature (nonzero
 // pixel; NaN counts as nonzero) of every pixel, the upper one on ties, -1 when
 // the column has none; and, when asked, the first feature at or below each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist, phase 2 for the euclidean metric: per row, the lower envelope
 // of the parabolas f_c(x) = (x - c)^2 + g_c^2 over the columns c that hold a
 // feature (g_c: the row distance to the column's nearest feature, phase 1),

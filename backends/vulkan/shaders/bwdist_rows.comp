@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.bwdist, phase 2: for each pixel, the nearest feature over the columns,
 // searched outwards from the pixel's own column (left before right) and
 // stopped once the column distance alone reaches the best distance found

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Colour-space formulas of common/colour.hpp in GLSL, for rgb2hsv, hsv2rgb,
 // rgb2ycbcr and ycbcr2rgb. Arithmetic is in double; with SINGLE != 0 every
 // operation's result is rounded to single (fr()), which gives the single

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2 (fft): the wanted part of the circular convolution (rows off_r..
 // and columns off_c.., none of them wrapped: the transform size is chosen so)
 // converted to the output class. Writes nothing when the pack flagged a value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2 (fft): the spectrum of A times the spectrum of the kernel, scaled
 // by 1/(rows*cols) so that VkFFT's unnormalised inverse gives the
 // convolution. Transform 0 holds the product afterwards.

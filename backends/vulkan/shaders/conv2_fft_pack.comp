@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2 (fft): lays A and the kernel out for VkFFT's in-place real
 // transform, both in double: transform z (0: A, 1: the kernel) is a rows x
 // stride array (stride = cols + 2, VkFFT's padded rows), the operand in its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.conv2 (fft): picks the route on the device, as imfilter_rank1 does.
 // When the pack flagged a value the transform cannot take, the direct
 // engine's passes (up to two indirect dispatches) get their work groups;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The correlation engine shared by conv2, imfilter and edge:
 //
 //   out(o, c) = sum over taps (t, s) of w(t, s) * P(o + off_r + t, c + off_c + s)

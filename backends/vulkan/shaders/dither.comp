@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither: MATLAB's ditherc. Floyd-Steinberg with integer error shares
 // over a column-major scan. Pixel (r, c) receives shares of (r-1, c),
 // (r-1, c-1), (r, c-1) and (r+1, c-1), so it can run at step r + 2c: a

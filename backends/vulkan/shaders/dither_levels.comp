@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither, first pass of the skewed row pairs (dither_skewed.comp): the
 // levels of the input, skewed and transposed as the CUDA backend's
 // dither_skew_levels. The levels of rows 2p and 2p+1 at column c (channel

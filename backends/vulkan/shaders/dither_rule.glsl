@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rule of one dithered pixel, shared by dither.comp and
 // dither_skewed.comp: the error shares (n/16 of e, rounded as the reference)
 // and the choice of colour. Include after ipt_common.glsl, with the constants

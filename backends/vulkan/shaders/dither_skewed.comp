@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither, the error diffusion of dither.comp (the CUDA backend's row
 // pairs, one work group) with its input and output skewed as the CUDA
 // backend's: dither_levels.comp writes the levels skewed and transposed, so

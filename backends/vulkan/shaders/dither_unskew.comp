@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.dither, last pass of the skewed row pairs (dither_skewed.comp): the
 // colour indices back in place (the CUDA backend's dither_unskew). Rows 2p
 // and 2p+1 of column c are word (c + p) * lane_pairs + p of the skewed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.edge: the per-pixel passes (PASS) of MATLAB's edge detectors, in the
 // working class of the CPU reference (single for every class but double,
 // WD = 1 for double), with its roundings: every expression is evaluated in

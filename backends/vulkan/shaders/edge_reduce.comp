@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.edge: sums and maximum over the working image, two levels (FINAL 0:
 // per-group partials, FINAL 1: one group over the partials, then the
 // threshold). Sums are double-double (TwoSum at every addition), so they are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt, second pass: J(p) = -sum over the occupied bins b of the
 // neighbourhood, in increasing order, of T[count(b)], T[k] = q log2 q with
 // q = k/n from the host (common/ops/entropyfilt.hpp: the CPU reference's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.entropyfilt, first pass: every plane binned once, as im2uint8 converts
 // it (logical: 0 and 1), into a symmetrically padded copy. Element (i, j) of
 // a padded plane is the bin at (i - orow, j - ocol) of the image plane, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stencils of common/ops/imgradientxy.hpp and the magnitude and direction
 // of common/ops/imgradient.hpp in GLSL, for imgradientxy.comp and
 // imgradient.comp. Arithmetic is in double; with SINGLE != 0 every result is

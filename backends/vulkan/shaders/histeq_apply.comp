@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.histeq, last pass: every element replaced by the table entry of its
 // imhist bin (256 bins, imhist_bin.glsl). The table (in J's class) comes from
 // the host (backends/common/ops/histeq.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.hsv2rgb: one invocation per pixel; common/colour.hpp's hsv_to_rgb (the
 // sextant flags multiply every term, so NaN and Inf propagate as in MATLAB).
 #version 460

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.im2double, im2single, im2uint8, im2uint16 and im2int16: each element of
 // I converted to the class OUT_DT by MATLAB's image scaling, the rules of
 // backends/common/class_scaling.hpp (docs/matlab-semantics.md#image-scaling):

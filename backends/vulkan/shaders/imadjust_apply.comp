@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imadjust for single and double: the curve per element (channel = work
 // group z), evaluated in double and rounded once to the class.
 #version 460

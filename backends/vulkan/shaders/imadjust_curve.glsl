@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imadjust's transfer curve (backends/common/intensity.hpp, AdjustCurve):
 // clamp first (NaN becomes high_in, as fmax/fmin do), then
 // ((x - li) / (hi - li))^gamma * (ho - lo) + lo, in double with a correctly

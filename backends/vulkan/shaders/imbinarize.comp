@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imbinarize: BW(i) = I(i) > level, the level being pc.level (GIVEN 0)
 // or lo + span * T(i * step) (GIVEN 1: T single or double), formed in double
 // with precise arithmetic (no fused multiply-add) as the reference forms it.

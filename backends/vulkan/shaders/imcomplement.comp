@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imcomplement. Integer classes: intmax-I and -1-I are the bitwise
 // complement, and logical's ~I is I xor 1, so WORDS 1 complements whole
 // 32-bit words (pc.n words, MASK per byte 0xFF or 0x01) and WORDS 0 one

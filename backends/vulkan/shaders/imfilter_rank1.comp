@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imfilter: decides, on the device, whether h runs as two passes, as the
 // CPU reference decides (common/correlate.hpp, find_rank1): the taps (turned
 // by 180 degrees for 'conv') are exactly rank 1 when u = h(:, pc) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imgaussfilt's direct route for integer classes when the reference splits
 // the K x K kernel into an exact column factor u and row factor v
 // (backends/common/rank1.hpp): the reference's two passes fused in one work

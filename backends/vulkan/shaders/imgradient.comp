@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradient: one invocation per pixel; gradient.glsl's stencils, then
 // the magnitude and the direction in degrees.
 #version 460

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imgradientxy: one invocation per pixel; gradient.glsl's stencils.
 #version 460
 #extension GL_GOOGLE_include_directive : require

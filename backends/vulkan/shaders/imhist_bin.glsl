@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // imhist's 0-based bin of element i of an image of class dt at address a,
 // nbins bins (backends/common/intensity.hpp, histogram_bin): logical in the
 // first or last bin; uint8 with 256 bins and uint16 (int16 offset by 32768)

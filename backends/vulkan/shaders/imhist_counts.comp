@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imhist, pass 2: the uint32 bin counts as doubles (the output counts).
 #version 460
 #extension GL_GOOGLE_include_directive : require

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imlincomb: Z = K1*A1 + ... + Kn*An (+ K), summed in double in that
 // order without fused multiply-adds (as the reference does), converted once
 // to the output class (round half away, saturate, NaN -> 0).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imregionalmax by connected-component labelling of the plateaus
 // (lock-free union-find: Playne and Hawick, 2018), in five passes over the
 // pixels (PASS):

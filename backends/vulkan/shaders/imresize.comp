@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imresize, one pass along one dimension: each output element is
 //   sum over k in order of w[i][k] * src[idx[i][k]]
 // in double without fused multiply-adds (the front-end's indices and

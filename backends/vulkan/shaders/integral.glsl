@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the integral-image and box-filter shaders: the padded plane P of
 // an image A (m x n, class DT) under the border rule PAD,
 // P(r, c) = A(border(r - top, m), border(c - left, n)), or the constant.

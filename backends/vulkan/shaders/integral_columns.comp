@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // First pass of the upright integral image in the CPU reference's order,
 // cumsum(P, 1): the running sums down each column of the (padded) plane P
 // into rows 1..pm of the table J ((pm+1) x (pn+1) doubles). One invocation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The upright integral image when every partial sum is an exact integer in
 // double (integer and logical classes short of 2^53), so that any order of
 // the additions gives the CPU reference's table. Three passes over chunks of

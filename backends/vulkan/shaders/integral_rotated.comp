@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // integralImage(I, 'rotated') of one plane: J is (m+1) x (n+2) doubles. Row y
 // depends only on rows y-1 and y-2, so one work group fills the rows in
 // order, the invocations sharing each row's columns, with a barrier between

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Second pass of the upright integral image in the CPU reference's order,
 // cumsum(., 2): the running sums along rows 1..rows of the table J (`cols`
 // doubles a row), and their zero first column. A work group owns

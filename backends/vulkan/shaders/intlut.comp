@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.intlut: B(i) = LUT(A(i) + 1), LUT indexed from -32768 for int16.
 // VEC > 1 (wave64): each invocation converts 32-bit words of A (4 uint8 or 2
 // 16-bit elements) with one load and one store; the ragged end goes element

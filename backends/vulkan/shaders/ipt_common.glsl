@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by every shader of libipt_vulkan: typed views of device memory
 // (buffer device addresses), MATLAB class codes, conversions with MATLAB's
 // rounding and saturation, and the linear work-group index.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Double-precision helpers GLSL lacks or does not pin down: correctly
 // rounded division and square root (Vulkan allows both to be approximate, and
 // does not promise a fused fma), and log, exp and pow in double (GLSL has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mat2gray: I = delta*A + offset (or double(A) when CONSTANT), one
 // product and one sum in double without fused multiply-add, then clipped to
 // [0,1] with NaN -> 1, as the front-end's mat2gray_value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mean2, pass 2: one work group adds the partials and divides by numel
 // (correctly rounded), writing double, or single for single A.
 #version 460

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.mean2, pass 1: each work group sums a contiguous chunk of A into one
 // partial. Integer and logical classes accumulate exactly in int64 (the
 // largest image, 2^31-1 uint32 values, cannot overflow it); floating classes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Minimum and maximum, NaN skipped (common/minmax.cpp). FINAL 0: each group
 // reduces its chunk of the image to a (min, max) pair; FINAL 1: one group
 // reduces the pairs and writes [min max]. No element: (+Inf, -Inf).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imdilate / ipt.imerode: out(p) = max (or min) over the offsets d of
 // A(p + d) (+ add(d) for a non-flat SE). The host reflects the SE for
 // dilation (docs/matlab-semantics.md#dilation-reflects). Offsets outside the image and NaN

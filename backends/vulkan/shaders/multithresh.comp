@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.multithresh (common/ops/multithresh.hpp). PASS 0: each element of a
 // floating A as a double, NaN for Inf and -Inf (the least and greatest
 // finite values then come from the NaN-skipping minmax). PASS 1: each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.normxcorr2 (backends/common/ops/normxcorr2.hpp), one pass per MODE, in
 // the reference's order and without fused multiply-adds (`precise`,
 // correctly rounded division and square root) so that the "no variance"

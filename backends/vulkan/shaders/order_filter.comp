@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.ordfilt2 / ipt.medfilt2: the order-th smallest of A(p + d) (+ S(d))
 // over the window offsets d (centre floor((size+1)/2), docs/matlab-semantics.md#centre).
 //

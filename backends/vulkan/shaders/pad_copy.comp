@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Padded copy, shared by ipt.padarray and ipt.imcrop: output element (p, r, c)
 // of each plane is A(p, src(r - top, rows), src(c - left, cols)), src being
 // padarray's rule of pc.method (0 constant, 1 circular, 2 replicate,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.radon: MATLAB's radonc, as a gather. Each invocation owns one bin j of
 // one angle: the sub-pixels (four per nonzero pixel, at +-0.25, a quarter of
 // its value each) whose projection t = x cos + y sin - rFirst has floor(t) = j

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rangefilt: J(p) = max over the first n_max offsets of I(p + d) minus
 // min over the next n_min offsets (imdilate of the reflected nhood and
 // imerode of nhood, backends/common/ops/rangefilt.hpp). Offsets outside the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2gray: kr*R + kg*G + kb*B (the front-end's weights) in double from
 // left to right without fused multiply-adds, converted once to the class of
 // RGB (round half away and saturate for integers).

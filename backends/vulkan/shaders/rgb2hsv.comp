@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2hsv: one invocation per pixel; common/colour.hpp's rgb_to_hsv,
 // integer values read as double(x)/255 or double(x)/65535.
 #version 460

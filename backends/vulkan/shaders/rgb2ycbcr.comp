@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2ycbcr: one invocation per pixel; common/colour.hpp's affine map with the
 // coefficients the front-end scaled for the class (colour.glsl).
 #version 460

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt: J(p) = sqrt(max(S2/(n-1) - S1^2/(n(n-1)), 0)) with S1, S2 the
 // sums of I and I.^2 over the neighbourhood's offsets, read through
 // symmetric padding, in double (backends/common/ops/stdfilt.hpp). A NaN

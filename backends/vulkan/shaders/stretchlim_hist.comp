@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The histogram of each channel (work group z), for ipt.stretchlim,
 // ipt.imadjust, ipt.imhist and ipt.graythresh. BINNING 0 is imhist's rule
 // (backends/common/intensity.hpp, histogram_bin); BINNING 1 is graythresh's,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.stretchlim / ipt.imadjust, pass 2: per channel (work group z), the first
 // bins where the cumulative count reaches the thresholds the host derived
 // from tol (count_low: first count whose cdf > tol_low; count_high: first

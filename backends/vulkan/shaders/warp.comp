@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.imrotate, ipt.imtranslate, ipt.imwarp: each output element samples A
 // through the front-end's matrix (common/ops/warp.hpp states the rule and
 // the order of every operation), in double without fused multiply-adds, so

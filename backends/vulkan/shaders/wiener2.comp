@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ipt.wiener2 (backends/common/ops/wiener2.hpp), one pass per MODE, in the
 // reference's order and without fused multiply-adds so that every class
 // agrees with it bit for bit:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPU against CUDA through the host API: facet.robust on SIZE x SIZE images
 // on the host (as many worker threads as IPT_NUM_THREADS allows) and on each
 // CUDA device. Prints one table row per size:

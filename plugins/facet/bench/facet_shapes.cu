@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thread-block shapes of the block-level mapping, measured as the paper did
 // (its Fig. 13): for each tile size (threads per pixel's fit) and number of
 // pixels per block, the kernel time on a SIZE x SIZE image, with device

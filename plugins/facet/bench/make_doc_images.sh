@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The pictures of docs/facet.md: the synthetic images (facet_synthetic) and
 # facet.robust's output on them, written as PNG by the `ipt` program.
 #   make_doc_images.sh IPT_PROGRAM FACET_BUILD_DIR [OUTDIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The facet plugin on a GPU machine, end to end, the way an outside team would
 # build it: install OpenIPT (with its CUDA backend), configure plugins/facet as
 # a separate project against that installation, then run its tests, `ipt

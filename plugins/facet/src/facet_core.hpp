@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The robust variable-order facet model for one window, as plain arithmetic
 // shared by the CPU reference and the CUDA kernel (header-only, no OpenIPT
 // types). See docs/facet.md for the algorithm and its choices.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // facet.robust on the host: the reference. Every pixel's window is gathered
 // with symmetric padding and fitted by fit_reference(); rows are shared out
 // to the host's worker threads.

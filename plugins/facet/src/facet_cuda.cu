@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // facet.robust on CUDA: the block-level mapping of Park, Cao, Watson and
 // Quek (one group of threads per pixel's fit, everything in shared memory)
 // with their Algorithm 2 (Householder reflections applied implicitly).

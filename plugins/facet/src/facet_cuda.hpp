@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CUDA kernels of facet.robust, behind a plain C++ interface used by the
 // plugin (facet_cuda_impl.cpp) and by the block-shape benchmark (bench/).
 #ifndef FACET_CUDA_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // facet.robust on the devices of kind "cuda". This plugin owns no device:
 // the CUDA backend does. The host table hands over the device ordinal and the
 // backend's stream (native handles); input and output tensors hold device

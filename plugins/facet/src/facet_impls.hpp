@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The implementations the plugin table lists.
 #ifndef FACET_IMPLS_HPP
 #define FACET_IMPLS_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The operator this plugin introduces, "facet.robust": its schema and the
 // argument checks both implementations share.
 #ifndef FACET_OP_HPP

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libipt_facet: an operator-only plugin. It owns no devices; it introduces
 // the operator facet.robust (its schema travels in the table) and implements
 // it on the host ("cpu") and, when built with CUDA, on the devices of

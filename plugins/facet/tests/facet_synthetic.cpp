@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the synthetic images of synthetic.hpp as .npy files (double), for
 // docs/facet.md: facet_synthetic OUTDIR [SIZE] -> clean.npy s1.npy s2.npy textured.npy
 #include <cstdio>

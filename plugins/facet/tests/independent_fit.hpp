@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An independent implementation of the robust facet fit for the tests,
 // written from the definition in docs/facet.md without the plugin's code:
 // sorted medians, Huber weights min(1, c/|e|), and each weighted least-squares

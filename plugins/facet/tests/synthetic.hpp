@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic test images in the manner of the paper's S1 and S2: step edges
 // and four intersecting roof edges (a pyramid), then vertical stroke noise
 // (S1) and impulse noise on top of it (S2). Values stay in [0, 1].

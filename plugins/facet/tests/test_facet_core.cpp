@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fit itself, without the host: the reference driver against an
 // independent implementation (independent_fit.hpp), the cooperative driver
 // that the CUDA kernel runs against the reference (bit for bit, phases run

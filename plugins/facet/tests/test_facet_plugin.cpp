@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // facet.robust through the public host API (ipt.hpp) of an installed
 // OpenIPT, with libipt_facet found through IPT_PLUGIN_PATH: loading and the
 // schema, exact polynomial fits, borders against an independent

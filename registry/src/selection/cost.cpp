@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cost model of the measured selection: a candidate costs its run time
 // (measured on the call's inputs once per selection key and kept in the
 // tuning cache) plus the transfers its device implies, priced from measured

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Selection: the order in which a call tries the implementations of its
 // operator. The static order (the inputs' device, priority, device id) and,
 // under IPT_SELECT_AUTO, the cost model (cost.cpp) with its measurements and

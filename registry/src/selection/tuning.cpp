@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tuning cache file and selection keys.
 #include "tuning.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The measured selection: tuning cache (a JSON file, like FFTW's wisdom),
 // the keys measurements are filed under, and per-device transfer rates.
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plugin ABI as a later API version of ABI version 2 might define it:
  * the layout of abi_oldest/ipt/ipt_plugin.h with one field or slot appended

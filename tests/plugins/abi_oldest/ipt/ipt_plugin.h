@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The plugin ABI as API version 1 of ABI version 2 defined it, frozen: every
  * struct at its smallest layout. Never edit it when the real headers grow; the
