@@ -127,4 +127,20 @@ TEST(CppWrapper, RefusedImageIsNotKept) {
     EXPECT_EQ(result(conv), difference(px));
 }
 
+
+// Context::wrap_host: the call reads the caller's vector in place (a change
+// to it before the run is seen), the caller's memory is never written, and
+// a vector of the wrong length is refused before the library sees it.
+TEST(CppWrapper, WrappedHostMemoryIsReadInPlace) {
+    std::vector<double> px = ramp(1);
+    const std::vector<double> kernel{1.0, -1.0};
+    ipt::Call conv(context(), "ipt.conv2");
+    conv.image("A", context().wrap_host<double>(kRows, kCols, px)).image("B", context().wrap_host<double>(1, 2, kernel));
+    px[5] = 1000;  // after wrapping, before the run
+    const std::vector<double> before = px;
+    EXPECT_EQ(result(conv), difference(px));
+    EXPECT_EQ(px, before) << "the wrapped memory is an input only";
+    EXPECT_THROW(context().wrap_host<double>(kRows, kCols, kernel), ipt::Error);
+}
+
 }  // namespace

@@ -162,6 +162,20 @@ public:
             throw Error(IPT_ERR_INVALID_ARGUMENT, "upload: data size does not match rows*cols*channels");
         return upload(dtype_of<T>(), rows, cols, data.data(), channels, device);
     }
+    // A read-only host image over the caller's memory, tightly packed
+    // (ipt_image_wrap_host): an input without a copy. Keep `data` valid and
+    // unchanged while the Image lives.
+    Image wrap_host(ipt_dtype dtype, int64_t rows, int64_t cols, const void* data, int64_t channels = 1) {
+        ipt_image* img = nullptr;
+        check(ipt_image_wrap_host(h_, dtype, rows, cols, channels, data, 0, &img));
+        return Image(img);
+    }
+    template <class T>
+    Image wrap_host(int64_t rows, int64_t cols, const std::vector<T>& data, int64_t channels = 1) {
+        if (static_cast<int64_t>(data.size()) != rows * cols * channels)
+            throw Error(IPT_ERR_INVALID_ARGUMENT, "wrap_host: data size does not match rows*cols*channels");
+        return wrap_host(dtype_of<T>(), rows, cols, data.data(), channels);
+    }
     Image copy_to(const Image& img, uint32_t device) {
         ipt_image* out = nullptr;
         check(ipt_image_copy_to(h_, img.get(), device, &out));
