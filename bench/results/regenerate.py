@@ -46,6 +46,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import sys
 import tarfile
 
@@ -439,12 +440,6 @@ def table_python_peers(data, data_name, folder=None):
     return "\n".join(out) + "\n"
 
 
-def median_of(v):
-    v = sorted(v)
-    n = len(v)
-    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
-
-
 def vulkan_timing_rows(text, bench):
     """Per operator: the medians of the Vulkan calls' timing lines for each
     variant, beside the CUDA and Vulkan call times of the same bench run."""
@@ -464,9 +459,9 @@ def vulkan_timing_rows(text, bench):
         for (o, variant), cs in calls.items():
             if o != op:
                 continue
-            row = {"op": op, "variant": variant, "calls": len(cs), "dispatches": int(median_of([c[0] for c in cs])),
-                   "gpu_ms": median_of([c[1] for c in cs]), "span_ms": median_of([c[2] for c in cs]),
-                   "host_ms": median_of([c[3] for c in cs])}
+            row = {"op": op, "variant": variant, "calls": len(cs), "dispatches": int(statistics.median([c[0] for c in cs])),
+                   "gpu_ms": statistics.median([c[1] for c in cs]), "span_ms": statistics.median([c[2] for c in cs]),
+                   "host_ms": statistics.median([c[3] for c in cs])}
             if best is None or row["gpu_ms"] < best["gpu_ms"]:
                 best = row
         vk = kernel.get((op, "vulkan", best["variant"]))
