@@ -80,7 +80,7 @@ test_plugins="$(cd "$build" && pwd)/tests/plugins"  # tests/python loads the ABI
 if PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
      --target "$pydir/site" -Ccmake.define.CMAKE_PREFIX_PATH="$prefix" -Cbuild-dir="$pydir/cmake" \
      ${IPT_PIP_ARGS:-} ./python; then
-  (cd "$pydir" && IPT_TUNING_CACHE= IPT_TEST_PLUGIN_DIR="$test_plugins" PYTHONPATH="$pydir/site" \
+  (cd "$pydir" && IPT_TUNING_CACHE= IPT_TEST_PLUGIN_DIR="$test_plugins" IPT_CLI="$prefix/bin/ipt" PYTHONPATH="$pydir/site" \
      python3 -m pytest -q -rs -p no:cacheprovider "$here/tests/python") || status=1
 else
   echo "the Python package did not build against the installed OpenIPT"

@@ -288,6 +288,28 @@ TEST(CliRun, Mean2PrintsScalar) {
     EXPECT_EQ(j["outputs"][0]["values"], nlohmann::json({2.75}));
 }
 
+// An operator whose parameters come in alternative groups (imresize: Scale or
+// OutputSize) runs with either group; with neither, the library says which.
+TEST(CliRun, ImresizeTakesEitherScaleOrOutputSize) {
+    const auto dir = temp_dir();
+    // MATLAB: imresize(A, 0.5) of a 4x6 image is 2x3 (ceil(0.5 * size));
+    // imresize(A, [3 5]) is 3x5.
+    write_npy(dir / "a.npy", HostImage::from_values(4, 6, 1, std::vector<uint8_t>(24, 9)));
+    Result r = ipt_cli(dir, {"run", "imresize", "--in", "A=a.npy", "--param", "Scale=0.5", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["outputs"][0]["rows"], 2);
+    EXPECT_EQ(j["outputs"][0]["cols"], 3);
+    r = ipt_cli(dir, {"run", "imresize", "--in", "A=a.npy", "--param", "OutputSize=[3 5]", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["outputs"][0]["rows"], 3);
+    EXPECT_EQ(j["outputs"][0]["cols"], 5);
+    r = ipt_cli(dir, {"run", "imresize", "--in", "A=a.npy"});
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE((r.out + r.err).find("Scale"), std::string::npos) << r.out << r.err;
+}
+
 // A thread count the host cannot or should not start is bounded with a
 // warning naming the variable; the call still runs, and right.
 TEST(CliRun, ThreadCountFromTheEnvironmentIsBounded) {

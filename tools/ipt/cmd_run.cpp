@@ -114,9 +114,19 @@ void check_required(const ipt_op_schema& op, const std::vector<Assignment>& inpu
             if (a.name == name) return true;
         return false;
     };
+    // A parameter of an alternative group ("Scale|OutputSize") is needed only
+    // when its group is the one given; the library checks that exactly one is.
+    auto in_alternatives = [&](const char* name) {
+        if (!op.alternatives) return false;
+        const std::string groups = std::string("|") + op.alternatives + "|";
+        for (const char sep : {'|', ','})
+            for (const char end : {'|', ','})
+                if (groups.find(sep + std::string(name) + end) != std::string::npos) return true;
+        return false;
+    };
     for (uint32_t i = 0; i < op.param_count; ++i) {
         const ipt_param_schema& p = *ipt_op_param(&op, i);
-        if (p.flags & IPT_P_OPTIONAL) continue;
+        if ((p.flags & IPT_P_OPTIONAL) || in_alternatives(p.name)) continue;
         if (is_input(p) && !given(inputs, p.name)) missing.push_back("--in " + std::string(p.name) + "=FILE");
         if (is_value(p) && !p.default_text && !given(params, p.name))
             missing.push_back("--param " + std::string(p.name) + "=VALUE");
