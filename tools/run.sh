@@ -48,7 +48,8 @@ fi
 
 step "tests"
 status=0
-(cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 1200) || status=1
+main_failed=0
+(cd "$build" && ctest --output-on-failure -j "$jobs" --timeout 1200) || { status=1; main_failed=1; }
 
 # The third-party path, as an outside team takes it: install OpenIPT, build
 # plugins/facet as a project of its own against the installation (public
@@ -141,6 +142,14 @@ if cmake -S . -B "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=cl
 else
   echo "the fuzz targets did not build"
   status=1
+fi
+
+# A failure printed early in a long log is easy to miss: the main build's
+# failed tests run once more at the very end, one at a time, with their output
+# (and whether they fail again). The run's status stays failed either way.
+if [ "$main_failed" = 1 ]; then
+  step "the tests of $build that failed, once more, with their output"
+  (cd "$build" && ctest --rerun-failed --output-on-failure --timeout 1200 2>&1 | tail -n 250) || true
 fi
 
 exit $status
