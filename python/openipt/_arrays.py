@@ -62,7 +62,7 @@ def _class_error(op, name, what, dtype, mask):
                    f"(accepted: {known})")
 
 
-def to_image(op, name, value, mask):
+def to_input(op, name, value, mask):
     """(kind, payload) of an input: HOST_IMAGE with (bytes, class, rows, cols,
     channels) for host arrays, DEVICE_IMAGE with a DeviceInput for CUDA
     arrays. 2-D is one channel, (H, W, C) channel-last becomes C planes (one
@@ -85,10 +85,12 @@ def to_image(op, name, value, mask):
             value = np.from_dlpack(value)
         elif hasattr(value, "__array_interface__") or hasattr(value, "__array_struct__"):
             value = np.asarray(value)
-    return HOST_IMAGE, _host_image(op, name, value, mask)
+    return HOST_IMAGE, to_image(op, name, value, mask)
 
 
-def _host_image(op, name, value, mask):
+def to_image(op, name, value, mask):
+    """(bytes, class, rows, cols, channels) of a host input: 2-D is one
+    channel, (H, W, C) channel-last becomes C planes (one copy), 1-D a row."""
     arr = value if isinstance(value, np.ndarray) else _literal(value, mask)
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
