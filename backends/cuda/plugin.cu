@@ -174,6 +174,17 @@ bool select(uint32_t index, cudaStream_t* stream) {
     return true;
 }
 
+// Work queued on `later` from now on runs after what `earlier` holds now,
+// without a host synchronisation.
+cudaError_t order_after(cudaStream_t later, cudaStream_t earlier) {
+    cudaEvent_t ev = nullptr;
+    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventRecord(ev, earlier);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(later, ev, 0);
+    if (ev) (void)cudaEventDestroy(ev);  // released once it has completed
+    return e;
+}
+
 // Buffers allocated on a caller's stream, freed on it: the caller's later
 // work on that stream may still read them when the host frees the image.
 std::mutex g_caller_alloc_mutex;
@@ -199,12 +210,20 @@ ipt_status mem_alloc(uint32_t index, uint64_t bytes, void** buffer, void** addre
 void mem_free(uint32_t index, void* buffer) {
     cudaStream_t s;
     if (!buffer || !select(index, &s)) return;
+    cudaStream_t caller = nullptr;
     {
         std::lock_guard<std::mutex> lock(g_caller_alloc_mutex);
         if (auto it = g_caller_allocs.find(buffer); it != g_caller_allocs.end()) {
-            s = it->second;
+            caller = it->second;
             g_caller_allocs.erase(it);
         }
+    }
+    if (caller) {
+        // Freed on the caller's stream, after what this thread and the
+        // device's own stream queued too (either may have read it since).
+        for (cudaStream_t earlier : {s, devices()[index].stream})
+            if (earlier != caller) order_after(caller, earlier);
+        s = caller;
     }
     cudaError_t e = cudaFreeAsync(buffer, s);
     if (e != cudaSuccess) {
@@ -311,12 +330,8 @@ ipt_status set_stream(uint32_t index, void* stream) {
     if (!select(index, &prev)) return IPT_ERR_INTERNAL;
     cudaStream_t next = stream ? static_cast<cudaStream_t>(stream) : devices()[index].stream;
     if (next != prev) {
-        cudaEvent_t ev = nullptr;
-        cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
-        if (e == cudaSuccess) e = cudaEventRecord(ev, prev);
-        if (e == cudaSuccess) e = cudaStreamWaitEvent(next, ev, 0);
-        if (ev) (void)cudaEventDestroy(ev);  // released once it has completed
-        if (e != cudaSuccess) return fail_with(e, "libipt_cuda: stream is not a usable stream of this device");
+        if (cudaError_t e = order_after(next, prev); e != cudaSuccess)
+            return fail_with(e, "libipt_cuda: stream is not a usable stream of this device");
     }
     if (t_caller_streams.size() < devices().size()) t_caller_streams.resize(devices().size(), nullptr);
     t_caller_streams[index] = static_cast<cudaStream_t>(stream);

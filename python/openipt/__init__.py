@@ -3,7 +3,8 @@
 
 Every operator of the catalogue is a function of this module, named as in
 MATLAB (``openipt.imgaussfilt(A, sigma=2)``), generated from its schema at
-import and again when a plugin is loaded. NumPy arrays in, NumPy arrays out:
+import and again when a plugin is loaded. NumPy arrays in, NumPy arrays out
+(CuPy and other CUDA arrays in, CuPy arrays out, on the GPU without copies):
 2-D arrays are one-channel images, ``(H, W, C)`` arrays channel-last images.
 See docs/python.md.
 """

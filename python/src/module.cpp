@@ -232,6 +232,7 @@ struct ImageRef {
 // caller's device arrays, and the stream given to it for the run.
 struct DeviceState {
     ipt_context* ctx = nullptr;
+    std::string op;       // for messages
     int64_t device = -1;  // global id of the device holding the device inputs
     void* stream = nullptr;
     bool stream_set = false;
@@ -285,6 +286,7 @@ ipt_image* make_device_input(ipt_context* ctx, const std::string& name, nb::tupl
     const auto address = reinterpret_cast<void*>(nb::cast<uintptr_t>(v[0]));
     const auto dtype = static_cast<ipt_dtype>(nb::cast<int>(v[1]));
     const int64_t rows = nb::cast<int64_t>(v[2]), cols = nb::cast<int64_t>(v[3]), ch = nb::cast<int64_t>(v[4]);
+    const std::string where = ds.op + ": parameter '" + name + "': ";
     std::string reasons;
     bool any = false;
     for (uint32_t id = 0; id < ipt_device_count(ctx); ++id) {
@@ -300,14 +302,14 @@ ipt_image* make_device_input(ipt_context* ctx, const std::string& name, nb::tupl
         }
         // A wrong class or shape is the same on every device.
         if (s != IPT_ERR_INVALID_ARGUMENT || std::strstr(ipt_last_error(), "native_address") == nullptr)
-            raise_status(s, "'" + name + "': " + ipt_last_error());
+            raise_status(s, where + ipt_last_error());
         reasons += std::string(reasons.empty() ? "" : "; ") + ipt_last_error();
     }
     if (!any)
-        raise_status(IPT_ERR_NOT_FOUND, "'" + name +
-                                            "': a CUDA array was given, but OpenIPT has no CUDA device (see "
+        raise_status(IPT_ERR_NOT_FOUND, where +
+                                            "a CUDA array was given, but OpenIPT has no CUDA device (see "
                                             "openipt.info() for the CUDA plugin's report)");
-    raise_status(IPT_ERR_NOT_FOUND, "'" + name + "': no OpenIPT CUDA device holds this CUDA array: " + reasons);
+    raise_status(IPT_ERR_NOT_FOUND, where + "no OpenIPT CUDA device holds this CUDA array: " + reasons);
 }
 
 void set_param(CallGuard& g, ipt_context* ctx, nb::tuple p, DeviceState& ds) {
@@ -378,6 +380,7 @@ nb::list Context::run(const std::string& op, nb::list params, const std::vector<
                       const std::vector<std::string>& outputs, int64_t device, uintptr_t stream) {
     DeviceState ds;  // destroyed last: the stream is reset after the images are freed
     ds.ctx = ctx_;
+    ds.op = op;
     CallGuard g;
     check(ipt_call_create(ctx_, op.c_str(), &g.call));
     for (nb::handle p : params) set_param(g, ctx_, nb::cast<nb::tuple>(p), ds);

@@ -120,7 +120,7 @@ TEST_F(WrapDevice, ValidatesEveryParameter) {
     EXPECT_TRUE(error_has("rows"));
     EXPECT_EQ(wrap(wraps, IPT_UINT8, 2, 3, 0, data, 0, &img), IPT_ERR_INVALID_ARGUMENT);
     EXPECT_TRUE(error_has("channels"));
-    EXPECT_EQ(wrap(wraps, IPT_UINT8, INT64_C(1) << 40, INT64_C(1) << 20, 1, data, 0, &img),
+    EXPECT_EQ(wrap(wraps, IPT_UINT8, INT64_C(1) << 30, INT64_C(1) << 30, 1, data, 0, &img),
               IPT_ERR_INVALID_ARGUMENT);
     EXPECT_TRUE(error_has("IPT_IMAGE_MAX_BYTES"));
     EXPECT_EQ(wrap(wraps, IPT_UINT16, 2, 3, 1, data, 5, &img), IPT_ERR_INVALID_ARGUMENT);
