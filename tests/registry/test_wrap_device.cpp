@@ -175,6 +175,24 @@ TEST_F(WrapDevice, NativeStream) {
     EXPECT_EQ(ipt_set_native_stream(nullptr, wraps, &queue), IPT_ERR_INVALID_ARGUMENT);
 }
 
+// The Vulkan plugin takes neither: a clear error naming it.
+TEST(WrapVulkan, IsUnsupported) {
+    ipt_context* ctx = nullptr;
+    ASSERT_EQ(ipt_context_create(0, &ctx), IPT_OK) << ipt_last_error();
+    const uint32_t vk = device_of_kind(ctx, "vulkan");
+    if (vk == IPT_DEVICE_ANY) {
+        ipt_context_destroy(ctx);
+        GTEST_SKIP() << "no Vulkan device (the Vulkan plugin is not built or no driver is installed)";
+    }
+    alignas(8) uint8_t data[16] = {};
+    ipt_image* img = nullptr;
+    EXPECT_EQ(ipt_image_wrap_device(ctx, vk, IPT_UINT8, 4, 4, 1, data, 0, &img), IPT_ERR_UNSUPPORTED);
+    EXPECT_TRUE(error_has("plugin 'vulkan'")) << ipt_last_error();
+    EXPECT_EQ(ipt_set_native_stream(ctx, vk, data), IPT_ERR_UNSUPPORTED);
+    EXPECT_TRUE(error_has("plugin 'vulkan'")) << ipt_last_error();
+    ipt_context_destroy(ctx);
+}
+
 // ---- on a CUDA device (the CUDA plugin found beside libipt) --------------------
 
 class WrapCuda : public ::testing::Test {
