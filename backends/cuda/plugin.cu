@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/check.hpp"
@@ -30,6 +31,24 @@ std::vector<ipt_impl_desc>& registered_impls() {
 std::vector<Device>& devices() {
     static std::vector<Device> list;
     return list;
+}
+
+namespace {
+
+// Streams the calling thread gave per device index (null: the device's own).
+thread_local std::vector<cudaStream_t> t_caller_streams;
+
+}  // namespace
+
+cudaStream_t caller_stream(uint32_t index) {
+    return index < t_caller_streams.size() ? t_caller_streams[index] : nullptr;
+}
+
+const Device& device_with_stream(const Device& d, cudaStream_t s) {
+    thread_local Device view;
+    view = d;
+    view.stream = s;
+    return view;
 }
 
 namespace {
@@ -150,9 +169,26 @@ bool select(uint32_t index, cudaStream_t* stream) {
         ipt::plugin::set_error("libipt_cuda: cudaSetDevice failed");
         return false;
     }
-    *stream = devices()[index].stream;
+    cudaStream_t caller = caller_stream(index);
+    *stream = caller ? caller : devices()[index].stream;
     return true;
 }
+
+// Work queued on `later` from now on runs after what `earlier` holds now,
+// without a host synchronisation.
+cudaError_t order_after(cudaStream_t later, cudaStream_t earlier) {
+    cudaEvent_t ev = nullptr;
+    cudaError_t e = cudaEventCreateWithFlags(&ev, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventRecord(ev, earlier);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(later, ev, 0);
+    if (ev) (void)cudaEventDestroy(ev);  // released once it has completed
+    return e;
+}
+
+// Buffers allocated on a caller's stream, freed on it: the caller's later
+// work on that stream may still read them when the host frees the image.
+std::mutex g_caller_alloc_mutex;
+std::unordered_map<void*, cudaStream_t> g_caller_allocs;
 
 ipt_status mem_alloc(uint32_t index, uint64_t bytes, void** buffer, void** address) {
     cudaStream_t s;
@@ -164,12 +200,31 @@ ipt_status mem_alloc(uint32_t index, uint64_t bytes, void** buffer, void** addre
         return fail_with(e, "libipt_cuda: cannot allocate " + std::to_string(bytes) + " bytes");
     *buffer = p;
     *address = p;
+    if (caller_stream(index)) {
+        std::lock_guard<std::mutex> lock(g_caller_alloc_mutex);
+        g_caller_allocs[p] = s;
+    }
     return IPT_OK;
 }
 
 void mem_free(uint32_t index, void* buffer) {
     cudaStream_t s;
     if (!buffer || !select(index, &s)) return;
+    cudaStream_t caller = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(g_caller_alloc_mutex);
+        if (auto it = g_caller_allocs.find(buffer); it != g_caller_allocs.end()) {
+            caller = it->second;
+            g_caller_allocs.erase(it);
+        }
+    }
+    if (caller) {
+        // Freed on the caller's stream, after what this thread and the
+        // device's own stream queued too (either may have read it since).
+        for (cudaStream_t earlier : {s, devices()[index].stream})
+            if (earlier != caller) order_after(caller, earlier);
+        s = caller;
+    }
     cudaError_t e = cudaFreeAsync(buffer, s);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
@@ -226,12 +281,61 @@ ipt_status native_handle(uint32_t index, int32_t kind, void* /*buffer*/, void** 
         *out = reinterpret_cast<void*>(static_cast<intptr_t>(devices()[index].ordinal));
         return IPT_OK;
     case IPT_NATIVE_CUDA_STREAM:
-        *out = devices()[index].stream;
+        *out = caller_stream(index) ? caller_stream(index) : devices()[index].stream;
         return IPT_OK;
     default:
         ipt::plugin::set_error("libipt_cuda: native handle kind not provided by this plugin");
         return IPT_ERR_NOT_FOUND;
     }
+}
+
+// Memory the host's caller owns: both ends must be device (or managed)
+// memory of this device's GPU. The runtime cannot tell where an allocation
+// ends; checking the last byte catches a range that runs off the mapping.
+ipt_status mem_wrap(uint32_t index, void* address, uint64_t bytes, void** buffer) {
+    cudaStream_t s;
+    if (!select(index, &s)) return IPT_ERR_INTERNAL;
+    const int ordinal = devices()[index].ordinal;
+    for (int end = 0; end < 2; ++end) {
+        const void* p = static_cast<const char*>(address) + (end && bytes ? bytes - 1 : 0);
+        const char* which = end ? "the last byte of native_address" : "native_address";
+        cudaPointerAttributes attr{};
+        const cudaError_t e = cudaPointerGetAttributes(&attr, p);
+        if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            ipt::plugin::set_error((std::string(which) + " is not CUDA memory: " + describe(e)).c_str());
+            return IPT_ERR_INVALID_ARGUMENT;
+        }
+        if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged) {
+            ipt::plugin::set_error((std::string(which) + " is not CUDA device memory (" +
+                                    (attr.type == cudaMemoryTypeHost ? "pinned host memory" : "host memory") + ")")
+                                       .c_str());
+            return IPT_ERR_INVALID_ARGUMENT;
+        }
+        if (attr.device != ordinal) {
+            ipt::plugin::set_error((std::string(which) + " is memory of CUDA device " + std::to_string(attr.device) +
+                                    ", not of this device (CUDA device " + std::to_string(ordinal) + ")")
+                                       .c_str());
+            return IPT_ERR_INVALID_ARGUMENT;
+        }
+    }
+    *buffer = address;
+    return IPT_OK;
+}
+
+// Switches the calling thread's queue for the device; an event orders what
+// was queued on the previous stream before what comes on the next.
+ipt_status set_stream(uint32_t index, void* stream) {
+    cudaStream_t prev;
+    if (!select(index, &prev)) return IPT_ERR_INTERNAL;
+    cudaStream_t next = stream ? static_cast<cudaStream_t>(stream) : devices()[index].stream;
+    if (next != prev) {
+        if (cudaError_t e = order_after(next, prev); e != cudaSuccess)
+            return fail_with(e, "libipt_cuda: stream is not a usable stream of this device");
+    }
+    if (t_caller_streams.size() < devices().size()) t_caller_streams.resize(devices().size(), nullptr);
+    t_caller_streams[index] = static_cast<cudaStream_t>(stream);
+    return IPT_OK;
 }
 
 void shutdown() {
@@ -292,6 +396,8 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         t.impl_count = static_cast<uint32_t>(impls.size());
         t.impls = impls.data();
         t.shutdown = shutdown;
+        t.mem_wrap = mem_wrap;
+        t.set_stream = set_stream;
         return t;
     }();
     return &table;

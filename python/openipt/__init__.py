@@ -3,7 +3,8 @@
 
 Every operator of the catalogue is a function of this module, named as in
 MATLAB (``openipt.imgaussfilt(A, sigma=2)``), generated from its schema at
-import and again when a plugin is loaded. NumPy arrays in, NumPy arrays out:
+import and again when a plugin is loaded. NumPy arrays in, NumPy arrays out
+(CuPy and other CUDA arrays in, CuPy arrays out, on the GPU without copies):
 2-D arrays are one-channel images, ``(H, W, C)`` arrays channel-last images.
 See docs/python.md.
 """
@@ -13,6 +14,7 @@ import contextvars
 import threading
 
 from . import _ipt
+from . import _arrays
 from ._arrays import from_image
 from ._catalogue import Operator, make_function, python_name
 from ._errors import CLASSES as _ERROR_CLASSES
@@ -90,8 +92,26 @@ def explain():
 
 def _run(operator, params, outputs, want, dev):
     dev_id = _resolve_device(dev) if dev is not None else _device.get()
-    results = _context.run(operator.name, params, want, outputs, -1 if dev_id is None else dev_id)
-    return [from_image(r) for r in results]
+    # CUDA arrays: wrapped in place, the call queued on the stream of the
+    # first (CuPy's current stream for CuPy arrays), outputs left on the GPU.
+    stream, keep = None, []  # keep: the device inputs (and their conversions) until the call has run
+    for k, (name, kind, value) in enumerate(params):
+        if kind == _arrays.DEVICE_IMAGE:
+            if stream is None:
+                stream = (value.stream, _stream_owner(value))
+            keep.append(value)
+            params[k] = (name, kind, value.payload())
+    results = _context.run(operator.name, params, want, outputs, -1 if dev_id is None else dev_id,
+                           0 if stream is None else stream[0])
+    return [from_image(r, stream) for r in results]
+
+
+def _stream_owner(device_input):
+    """What keeps the call's stream alive while outputs allocated on it live:
+    CuPy's stream object for CuPy arrays."""
+    if device_input.is_cupy:
+        return _arrays._cupy().cuda.get_current_stream()
+    return None
 
 
 def operators():

@@ -87,7 +87,8 @@ class Operator:
         p, op = self.arg_of[arg], self.name
         name, kind = p["name"], p["kind"]
         if kind == INPUT:
-            return (name, _IMAGE, _arrays.to_image(op, name, value, p["dtypes"]))
+            kind, image = _arrays.to_input(op, name, value, p["dtypes"])
+            return (name, kind, image)
         if isinstance(value, str):
             return (name, _STRING if kind == ENUM else _TEXT, value)
         if kind == ENUM:

@@ -145,7 +145,7 @@ public:
 
     nb::object last_dispatch() const;
     nb::list run(const std::string& op, nb::list params, const std::vector<std::string>& want,
-                 const std::vector<std::string>& outputs, int64_t device);
+                 const std::vector<std::string>& outputs, int64_t device, uintptr_t stream);
 
 private:
     static nb::dict param_dict(const ipt_param_schema* p) {
@@ -214,7 +214,33 @@ struct CallGuard {
 };
 
 // Parameter kinds as the Python side sends them.
-enum Kind { kImage = 0, kInt = 1, kFloat = 2, kFloats = 3, kString = 4, kText = 5 };
+enum Kind { kImage = 0, kInt = 1, kFloat = 2, kFloats = 3, kString = 4, kText = 5, kDeviceImage = 6 };
+
+// An output image handed to Python over its device memory (CuPy, or
+// __cuda_array_interface__): freed when the last array over it goes.
+struct ImageRef {
+    ipt_image* image = nullptr;
+    uintptr_t address = 0;
+    uint32_t device_id = 0;
+    explicit ImageRef(ipt_image* im) : image(im) {}
+    ~ImageRef() { ipt_image_free(image); }
+    ImageRef(const ImageRef&) = delete;
+    ImageRef& operator=(const ImageRef&) = delete;
+};
+
+// What one run needs besides its handles: the device that wraps the
+// caller's device arrays, and the stream given to it for the run.
+struct DeviceState {
+    ipt_context* ctx = nullptr;
+    std::string op;       // for messages
+    int64_t device = -1;  // global id of the device holding the device inputs
+    void* stream = nullptr;
+    bool stream_set = false;
+    ~DeviceState() {
+        // Back to the plugin's own queue; work queued meanwhile stays ordered.
+        if (stream_set) (void)ipt_set_native_stream(ctx, static_cast<uint32_t>(device), nullptr);
+    }
+};
 
 using Bytes = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
@@ -254,13 +280,51 @@ ipt_image* make_input(ipt_context* ctx, const std::string& name, nb::tuple v) {
     return img;
 }
 
-void set_param(CallGuard& g, ipt_context* ctx, nb::tuple p) {
+// An input over the caller's device memory: wrapped on the first CUDA device
+// whose plugin recognises the address as its own (the GPU it lives on).
+ipt_image* make_device_input(ipt_context* ctx, const std::string& name, nb::tuple v, DeviceState& ds) {
+    const auto address = reinterpret_cast<void*>(nb::cast<uintptr_t>(v[0]));
+    const auto dtype = static_cast<ipt_dtype>(nb::cast<int>(v[1]));
+    const int64_t rows = nb::cast<int64_t>(v[2]), cols = nb::cast<int64_t>(v[3]), ch = nb::cast<int64_t>(v[4]);
+    const std::string where = ds.op + ": parameter '" + name + "': ";
+    std::string reasons;
+    bool any = false;
+    for (uint32_t id = 0; id < ipt_device_count(ctx); ++id) {
+        ipt_device_info d{};
+        d.struct_size = sizeof d;
+        if (ipt_device_get(ctx, id, &d) != IPT_OK || !d.kind || std::strcmp(d.kind, "cuda") != 0) continue;
+        any = true;
+        ipt_image* img = nullptr;
+        const ipt_status s = ipt_image_wrap_device(ctx, id, dtype, rows, cols, ch, address, 0, &img);
+        if (s == IPT_OK) {
+            if (ds.device < 0) ds.device = id;
+            return img;
+        }
+        // A wrong class or shape is the same on every device.
+        if (s != IPT_ERR_INVALID_ARGUMENT || std::strstr(ipt_last_error(), "native_address") == nullptr)
+            raise_status(s, where + ipt_last_error());
+        reasons += std::string(reasons.empty() ? "" : "; ") + ipt_last_error();
+    }
+    if (!any)
+        raise_status(IPT_ERR_NOT_FOUND, where +
+                                            "a CUDA array was given, but OpenIPT has no CUDA device (see "
+                                            "openipt.info() for the CUDA plugin's report)");
+    raise_status(IPT_ERR_NOT_FOUND, where + "no OpenIPT CUDA device holds this CUDA array: " + reasons);
+}
+
+void set_param(CallGuard& g, ipt_context* ctx, nb::tuple p, DeviceState& ds) {
     const std::string name = nb::cast<std::string>(p[0]);
     const int kind = nb::cast<int>(p[1]);
     nb::handle v = p[2];
     switch (kind) {
     case kImage: {
         ipt_image* img = make_input(ctx, name, nb::cast<nb::tuple>(v));
+        g.images.push_back(img);
+        check(ipt_call_set_image(g.call, name.c_str(), img));
+        break;
+    }
+    case kDeviceImage: {
+        ipt_image* img = make_device_input(ctx, name, nb::cast<nb::tuple>(v), ds);
         g.images.push_back(img);
         check(ipt_call_set_image(g.call, name.c_str(), img));
         break;
@@ -278,8 +342,10 @@ void set_param(CallGuard& g, ipt_context* ctx, nb::tuple p) {
     }
 }
 
-// One output as (bytes, dtype, rows, cols, channels); the image is freed here.
-nb::tuple take_output(ipt_call* call, const std::string& name) {
+// One output as (bytes, dtype, rows, cols, channels), downloaded, the image
+// freed here; or, with device_out and an image on a device, as (ImageRef,
+// dtype, rows, cols, channels) over the image's own memory.
+nb::tuple take_output(ipt_call* call, const std::string& name, bool device_out) {
     ipt_image* img = nullptr;
     check(ipt_call_take_output(call, name.c_str(), &img));
     CallGuard hold;  // frees the image whatever happens
@@ -287,6 +353,16 @@ nb::tuple take_output(ipt_call* call, const std::string& name) {
     ipt_image_info info{};
     info.struct_size = sizeof info;
     check(ipt_image_get_info(img, &info));
+    if (device_out && info.device_id != IPT_DEVICE_HOST) {
+        void* address = nullptr;
+        check(ipt_image_native_address(img, &address, nullptr));
+        auto* ref = new ImageRef(img);
+        hold.images.clear();  // the ImageRef owns it now
+        ref->address = reinterpret_cast<uintptr_t>(address);
+        ref->device_id = info.device_id;
+        nb::object owner = nb::cast(ref, nb::rv_policy::take_ownership);
+        return nb::make_tuple(owner, info.dtype, info.rows, info.cols, info.channels);
+    }
     const size_t bytes = static_cast<size_t>(info.rows * info.cols * info.channels) *
                          ipt_dtype_size(static_cast<ipt_dtype>(info.dtype));
     void* data = nullptr;
@@ -301,12 +377,21 @@ nb::tuple take_output(ipt_call* call, const std::string& name) {
 }
 
 nb::list Context::run(const std::string& op, nb::list params, const std::vector<std::string>& want,
-                      const std::vector<std::string>& outputs, int64_t device) {
+                      const std::vector<std::string>& outputs, int64_t device, uintptr_t stream) {
+    DeviceState ds;  // destroyed last: the stream is reset after the images are freed
+    ds.ctx = ctx_;
+    ds.op = op;
     CallGuard g;
     check(ipt_call_create(ctx_, op.c_str(), &g.call));
-    for (nb::handle p : params) set_param(g, ctx_, nb::cast<nb::tuple>(p));
+    for (nb::handle p : params) set_param(g, ctx_, nb::cast<nb::tuple>(p), ds);
     for (const auto& w : want) check(ipt_call_want_output(g.call, w.c_str()));
+    // A call on device arrays runs on their device unless told otherwise.
+    if (device < 0 && ds.device >= 0) device = ds.device;
     if (device >= 0) check(ipt_call_set_device(g.call, static_cast<uint32_t>(device)));
+    if (ds.device >= 0 && stream != 0) {
+        check(ipt_set_native_stream(ctx_, static_cast<uint32_t>(ds.device), reinterpret_cast<void*>(stream)));
+        ds.stream_set = true;
+    }
     ipt_status s;
     {
         nb::gil_scoped_release unlocked;  // threads run calls in parallel
@@ -314,7 +399,7 @@ nb::list Context::run(const std::string& op, nb::list params, const std::vector<
     }
     check(s);
     nb::list out;
-    for (const auto& name : outputs) out.append(take_output(g.call, name));
+    for (const auto& name : outputs) out.append(take_output(g.call, name, ds.device >= 0));
     return out;
 }
 
@@ -359,5 +444,8 @@ NB_MODULE(_ipt, m) {
         .def("ops", &Context::ops)
         .def("last_dispatch", &Context::last_dispatch)
         .def("run", &Context::run, nb::arg("op"), nb::arg("params"), nb::arg("want"), nb::arg("outputs"),
-             nb::arg("device") = -1);
+             nb::arg("device") = -1, nb::arg("stream") = 0);
+    nb::class_<ImageRef>(m, "ImageRef")
+        .def_ro("address", &ImageRef::address)
+        .def_ro("device_id", &ImageRef::device_id);
 }

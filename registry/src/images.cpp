@@ -223,7 +223,7 @@ void release_image(ipt_image* image, bool from_user) {
         if (image->host_block &&
             !HostBlockCache::instance().give(image->host_block, host_block_bytes(image->bytes)))
             std::free(image->host_block);
-    } else if (image->device) {
+    } else if (image->device && !image->caller_memory) {
         const ipt_plugin_table* tab = image->device->owner->table;
         try {
             if (tab->mem_free) tab->mem_free(image->device->index_in_plugin, image->tensor.buffer);
@@ -412,13 +412,123 @@ IPT_API ipt_status ipt_image_wrap_host(ipt_context* ctx, ipt_dtype dtype, int64_
     });
 }
 
+IPT_API ipt_status ipt_image_wrap_device(ipt_context* ctx, uint32_t device_id, ipt_dtype dtype, int64_t rows,
+                                         int64_t cols, int64_t channels, void* native_address, int64_t row_pitch,
+                                         ipt_image** out) {
+    return guard([&] {
+        constexpr const char* fn = "ipt_image_wrap_device";
+        const std::string head = std::string(fn) + ": ";
+        if (ipt_status s = check_handle(ctx, HandleType::context, fn, "ctx"); s != IPT_OK) return s;
+        if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, head + "out is NULL");
+        const Device* dev = find_device(ctx, device_id);
+        if (!dev) return fail(IPT_ERR_NOT_FOUND, head + "device_id: no device with id " + std::to_string(device_id));
+        if (dev->is_host())
+            return fail(IPT_ERR_INVALID_ARGUMENT,
+                        head + "device_id " + std::to_string(device_id) +
+                            " is the host; wrap host memory with ipt_image_wrap_host");
+        const Plugin& plugin = *dev->owner;
+        if (!plugin.has_slot(IPT_SIZE_THROUGH(ipt_plugin_table, mem_wrap)) || !plugin.table->mem_wrap)
+            return fail(IPT_ERR_UNSUPPORTED, head + "device_id " + std::to_string(device_id) + " (" +
+                                                 device_label(*dev) + ", plugin '" + dev->plugin_name +
+                                                 "') cannot wrap memory it did not allocate");
+        uint64_t bytes = 0;
+        if (ipt_status s = check_dims(dtype, rows, cols, channels, &bytes, {fn}); s != IPT_OK) return s;
+        const int64_t row_bytes = cols * static_cast<int64_t>(dtype_size(dtype));
+        if (row_pitch < 0 || (row_pitch != 0 && row_pitch < row_bytes))
+            return fail(IPT_ERR_INVALID_ARGUMENT, head + "row_pitch " + std::to_string(row_pitch) +
+                                                      " is smaller than a row (" + std::to_string(row_bytes) +
+                                                      " bytes)");
+        // Implementations read planes tightly packed: another pitch needs a copy.
+        if (row_pitch != 0 && row_pitch != row_bytes)
+            return fail(IPT_ERR_INVALID_ARGUMENT, head + "row_pitch " + std::to_string(row_pitch) +
+                                                      " must be 0 or cols * element size (" +
+                                                      std::to_string(row_bytes) +
+                                                      "): implementations read tightly packed rows");
+        if (!native_address) return fail(IPT_ERR_INVALID_ARGUMENT, head + "native_address is NULL");
+        if (reinterpret_cast<uintptr_t>(native_address) % dtype_size(dtype) != 0)
+            return fail(IPT_ERR_INVALID_ARGUMENT, head + "native_address is not aligned to its element size (" +
+                                                      std::to_string(dtype_size(dtype)) + " bytes)");
+        if (reinterpret_cast<uintptr_t>(native_address) > UINTPTR_MAX - bytes)
+            return fail(IPT_ERR_INVALID_ARGUMENT, head + "native_address + " + std::to_string(bytes) +
+                                                      " bytes wraps around the address space");
+        void* buffer = nullptr;
+        ipt_status s = IPT_ERR_PLUGIN;
+        try {
+            s = plugin.table->mem_wrap(dev->index_in_plugin, native_address, bytes, &buffer);
+        } catch (...) {
+            set_plugin_error("mem_wrap threw a C++ exception");
+            s = IPT_ERR_PLUGIN;
+        }
+        if (s != IPT_OK) {
+            const std::string why = take_plugin_error();
+            return fail(s, head + "device_id " + std::to_string(device_id) + " (" + device_label(*dev) + ")" +
+                               (why.empty() ? std::string(": the plugin refused native_address") : ": " + why));
+        }
+        auto img = std::make_unique<ipt_image>();
+        img->alive = std::make_shared<char>(0);
+        img->ctx = ctx;
+        img->device = dev;
+        img->bytes = bytes;
+        img->caller_memory = true;
+        ipt_tensor& t = img->tensor;
+        describe_tensor(t, dtype, rows, cols, channels, dev->id);
+        t.data = native_address;
+        t.buffer = buffer;
+        context_ref(ctx);  // dropped by release_image, as for every image
+        *out = img.release();
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_image_native_address(const ipt_image* image, void** address, int64_t* row_pitch) {
+    return guard([&] {
+        constexpr const char* fn = "ipt_image_native_address";
+        if (ipt_status s = check_handle(image, HandleType::image, fn, "image"); s != IPT_OK) return s;
+        if (!address) return fail(IPT_ERR_INVALID_ARGUMENT, std::string(fn) + ": address is NULL");
+        *address = image->tensor.data;
+        if (row_pitch) *row_pitch = image->tensor.row_pitch;
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_set_native_stream(ipt_context* ctx, uint32_t device_id, void* stream) {
+    return guard([&] {
+        constexpr const char* fn = "ipt_set_native_stream";
+        const std::string head = std::string(fn) + ": ";
+        if (ipt_status s = check_handle(ctx, HandleType::context, fn, "ctx"); s != IPT_OK) return s;
+        const Device* dev = find_device(ctx, device_id);
+        if (!dev) return fail(IPT_ERR_NOT_FOUND, head + "device_id: no device with id " + std::to_string(device_id));
+        if (dev->is_host())
+            return fail(IPT_ERR_UNSUPPORTED, head + "device_id " + std::to_string(device_id) +
+                                                 " is the host, which has no native queue");
+        const Plugin& plugin = *dev->owner;
+        if (!plugin.has_slot(IPT_SIZE_THROUGH(ipt_plugin_table, set_stream)) || !plugin.table->set_stream)
+            return fail(IPT_ERR_UNSUPPORTED, head + "device_id " + std::to_string(device_id) + " (" +
+                                                 device_label(*dev) + ", plugin '" + dev->plugin_name +
+                                                 "') does not take a caller's queue");
+        ipt_status s = IPT_ERR_PLUGIN;
+        try {
+            s = plugin.table->set_stream(dev->index_in_plugin, stream);
+        } catch (...) {
+            set_plugin_error("set_stream threw a C++ exception");
+            s = IPT_ERR_PLUGIN;
+        }
+        if (s != IPT_OK) {
+            const std::string why = take_plugin_error();
+            return fail(s, head + "stream on device_id " + std::to_string(device_id) + " (" + device_label(*dev) +
+                               ")" + (why.empty() ? "" : ": " + why));
+        }
+        return IPT_OK;
+    });
+}
+
 IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t host_row_pitch) {
     return guard([&] {
         if (ipt_status s = check_handle(image, HandleType::image, "ipt_image_upload", "image"); s != IPT_OK) return s;
         if (image->caller_memory)
             return fail(IPT_ERR_INVALID_ARGUMENT,
-                        "ipt_image_upload: image wraps the caller's memory (ipt_image_wrap_host), which the "
-                        "library never writes");
+                        "ipt_image_upload: image wraps the caller's memory (ipt_image_wrap_host or "
+                        "ipt_image_wrap_device), which the library never writes");
         if (!host && image->bytes) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_image_upload: host is NULL");
         const ipt_tensor& t = image->tensor;
         if (ipt_status s = check_pitch(t, host_row_pitch, "ipt_image_upload"); s != IPT_OK) return s;

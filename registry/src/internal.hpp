@@ -177,7 +177,8 @@ struct ipt_image {
     ipt_tensor tensor{};   // descriptor handed to plugins
     uint64_t bytes = 0;
     void* host_block = nullptr;  // host device only
-    // Wraps the caller's memory (ipt_image_wrap_host): never written, never freed.
+    // Wraps the caller's memory (ipt_image_wrap_host, ipt_image_wrap_device):
+    // never written, never freed.
     bool caller_memory = false;
 };
 

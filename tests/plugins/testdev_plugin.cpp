@@ -7,7 +7,9 @@
 // declines every other class (IPT_ERR_UNSUPPORTED), a variant "slow" of it,
 // and ipt.imlincomb with a variant "throws" that throws a C++ exception.
 // Built twice: IPT_TESTDEV_SECOND makes "testdev2", a second plugin with a
-// device of its own, for handing calls from one device to another.
+// device of its own, for handing calls from one device to another; it also
+// takes the caller's memory (mem_wrap: any host address, as its memory is
+// host memory) and a caller's queue (set_stream), which "testdev" does not.
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -68,6 +70,27 @@ ipt_status mean2_slow(const ipt_kernel_call* call) {
 
 ipt_status imlincomb_throws(const ipt_kernel_call*) { throw std::runtime_error("thrown on purpose"); }
 
+#ifdef IPT_TESTDEV_SECOND
+// Addresses below this one are refused, as a GPU plugin refuses memory that
+// is not its device's.
+constexpr uintptr_t kLowestAddress = 4096;
+
+ipt_status mem_wrap(uint32_t, void* address, uint64_t, void** buffer) {
+    if (reinterpret_cast<uintptr_t>(address) < kLowestAddress) {
+        ipt::plugin::set_error("native_address is not memory of the test device");
+        return IPT_ERR_INVALID_ARGUMENT;
+    }
+    *buffer = address;
+    return IPT_OK;
+}
+
+void* caller_queue = nullptr;
+ipt_status set_stream(uint32_t, void* stream) {
+    caller_queue = stream;
+    return IPT_OK;
+}
+#endif
+
 const ipt_impl_desc impls[] = {
     {sizeof(ipt_impl_desc), "ipt.mean2", "", IPT_TESTDEV_KIND, 500, mean2_uint8, nullptr},
     {sizeof(ipt_impl_desc), "ipt.mean2", "slow", IPT_TESTDEV_KIND, 1000, mean2_slow, nullptr},
@@ -97,6 +120,10 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         table.native_handle = native_handle;
         table.impl_count = sizeof impl_list / sizeof impl_list[0];
         table.impls = impl_list;
+#ifdef IPT_TESTDEV_SECOND
+        table.mem_wrap = mem_wrap;
+        table.set_stream = set_stream;
+#endif
         return table;
     }();
     return &t;

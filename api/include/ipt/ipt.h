@@ -39,7 +39,7 @@ extern "C" {
  * and starts again at 1 with each abi_version (docs/abi.md lists what each
  * API version added). */
 #define IPT_ABI_VERSION 2u
-#define IPT_API_VERSION 2u
+#define IPT_API_VERSION 3u
 
 /* Bytes of `type` up to and including `field`: a reader may read `field` of a
  * struct only when its struct_size (or its array's stride) is at least this. */
@@ -121,6 +121,18 @@ IPT_API ipt_status ipt_set_device(ipt_context* ctx, uint32_t device_id);
 #define IPT_FALLBACK_ERROR 0u
 #define IPT_FALLBACK_ALLOW 1u
 IPT_API ipt_status ipt_set_fallback(ipt_context* ctx, uint32_t policy);
+/* API version 3. Queues the work of the calling thread on device_id on the
+ * caller's native queue instead of the plugin's own: for CUDA a cudaStream_t
+ * of the device's GPU (cudaStreamLegacy, i.e. (void*)1, for the legacy
+ * default stream; cudaStreamPerThread, (void*)2, for the per-thread one).
+ * Calls, uploads, downloads and the freeing of images made meanwhile are
+ * then ordered on that stream, without a host synchronisation; work queued
+ * before the switch is ordered before work queued after it. NULL returns the
+ * thread to the plugin's own queue. Per thread and per device, for the whole
+ * process (every context sharing the plugin). Keep the stream alive until
+ * NULL is set and the images allocated on it are freed. The host device, or
+ * a plugin without this slot (Vulkan), is IPT_ERR_UNSUPPORTED. */
+IPT_API ipt_status ipt_set_native_stream(ipt_context* ctx, uint32_t device_id, void* stream);
 
 /* How a call's implementation is chosen among the candidates (after pinning):
  * IPT_SELECT_AUTO (default) by measured cost: run time for this operator,
@@ -255,6 +267,27 @@ IPT_API ipt_status ipt_image_upload(ipt_image* image, const void* host, int64_t 
 IPT_API ipt_status ipt_image_wrap_host(ipt_context* ctx, ipt_dtype dtype, int64_t rows, int64_t cols,
                                        int64_t channels, const void* data, int64_t host_row_pitch,
                                        ipt_image** out);
+/* API version 3. An image over memory the caller owns on a device (for CUDA:
+ * a device pointer of the plugin's GPU, from cudaMalloc, CuPy, PyTorch, ...),
+ * without a copy, for use as a call's input. Same layout as
+ * ipt_image_wrap_host: tightly packed rows (row_pitch 0 or cols * element
+ * size), planes one after another, the address aligned to the element size.
+ * The library never writes into it and never frees it; keep the memory valid
+ * and unchanged until the image is freed and the work that reads it is done
+ * (see ipt_set_native_stream). The host device is IPT_ERR_INVALID_ARGUMENT
+ * (use ipt_image_wrap_host); a device whose plugin cannot wrap its memory is
+ * IPT_ERR_UNSUPPORTED; an address the plugin does not recognise as its
+ * device's memory is IPT_ERR_INVALID_ARGUMENT naming native_address. */
+IPT_API ipt_status ipt_image_wrap_device(ipt_context* ctx, uint32_t device_id, ipt_dtype dtype, int64_t rows,
+                                         int64_t cols, int64_t channels, void* native_address,
+                                         int64_t row_pitch, ipt_image** out);
+/* API version 3. Where an image's first element lies on its device (a host
+ * address for host images, a device pointer for CUDA) and its row pitch in
+ * bytes, so that another library can read an output in place. Valid until
+ * the image is freed. Work that writes the image is queued: read it in the
+ * order of the device's queue (the caller's stream when one was set with
+ * ipt_set_native_stream) or after ipt_image_download. */
+IPT_API ipt_status ipt_image_native_address(const ipt_image* image, void** address, int64_t* row_pitch);
 /* Waits for queued work on the image's device, then copies out. */
 IPT_API ipt_status ipt_image_download(const ipt_image* image, void* host, int64_t host_row_pitch);
 IPT_API ipt_status ipt_image_get_info(const ipt_image* image, ipt_image_info* out);

@@ -191,6 +191,17 @@ typedef struct ipt_plugin_table {
 
     /* Called once before the library is unloaded. */
     void (*shutdown)(void);
+
+    /* API version 3, optional (read only when struct_size covers them). */
+    /* Accepts memory the host's caller owns on the device: checks that
+     * [address, address + bytes) is the device's memory and sets *buffer to
+     * what a tensor over it carries (data = address). The host never passes
+     * such a buffer to mem_free and never writes through it. */
+    ipt_status (*mem_wrap)(uint32_t device_index, void* address, uint64_t bytes, void** buffer);
+    /* Queues the calling thread's work on the device on the caller's native
+     * queue (CUDA: a cudaStream_t), NULL for the plugin's own; work queued
+     * before is ordered before work queued after. See ipt_set_native_stream. */
+    ipt_status (*set_stream)(uint32_t device_index, void* stream);
 } ipt_plugin_table;
 
 /* The least sizes a reader accepts: every slot and field of API version 1. */
