@@ -111,7 +111,10 @@ void discover() {
             (e = cudaFuncGetAttributes(&attr, probe_kernel)) != cudaSuccess) {
             skipped += "device " + std::to_string(i) + " (" + p.name + ", sm_" +
                        std::to_string(p.major) + std::to_string(p.minor) +
-                       "): no code for it in this build (" + describe(e) + "); ";
+                       "): no code for it in this build, which has " IPT_CUDA_ARCHITECTURES
+                       " (sm_N machine code, compute_N PTX for newer GPUs; rebuild with "
+                       "-DCMAKE_CUDA_ARCHITECTURES=" +
+                       std::to_string(p.major) + std::to_string(p.minor) + "): " + describe(e) + "; ";
             (void)cudaGetLastError();
             continue;
         }
