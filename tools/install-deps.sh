@@ -53,8 +53,13 @@ else
 fi
 
 # PyPI: import name and package name of each.
-py_modules=(numpy pytest nanobind scikit_build_core)
-py_packages=(numpy pytest nanobind scikit-build-core)
+py_modules=(numpy pytest nanobind scikit_build_core dask distributed)
+py_packages=(numpy pytest nanobind scikit-build-core "dask[array]" distributed)
+if [ "$bench" = 1 ]; then
+  # the peer of bench/python/dask_scaling.py: dask-image over scipy.ndimage
+  py_modules+=(dask_image scipy)
+  py_packages+=(dask-image scipy)
+fi
 py_missing=()
 for i in "${!py_modules[@]}"; do
   python3 -c "import ${py_modules[$i]}" 2>/dev/null || py_missing+=("${py_packages[$i]}")
