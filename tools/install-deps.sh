@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages OpenIPT's build and tests need, then the PyPI
 # packages the Python package and its tests need (pip, for the python3 on
-# PATH); with --bench also the peer library of the CPU benchmark (OpenCV,
-# ~150 MiB, for bench/cpu's ipt_cpu_bench only). Idempotent: only packages
+# PATH); with --bench also the peer libraries of the CPU benchmarks (OpenCV,
+# ~150 MiB, for bench/cpu's ipt_cpu_bench; dask-image and scipy for
+# bench/python/dask_scaling.py). Idempotent: only packages
 # that are missing are installed.
 #   tools/install-deps.sh [--bench]
 set -euo pipefail

@@ -194,7 +194,7 @@ def _blockwise(operator, tiled, x, others, plain, nargout, device, halo):
     elif out_ndim > x.ndim:
         kw["new_axis"] = list(range(x.ndim, out_ndim))
     y = da.map_blocks(_chunk, operator.name, tiled, kwargs, nargout, x, *arrays, others_names=names,
-                      align_arrays=False, **kw)
+                      **kw)
     if overlapped:
         trim = {a: (depth[a] if a < 2 else 0) for a in range(out_ndim)}
         y = _overlap.trim_internal(y, trim, boundary={a: "none" for a in trim})
