@@ -278,7 +278,6 @@ ipt_status evaluate_tiling(const ipt_op_schema& op, const std::vector<ParamValue
 
     std::string wanted;
     for (const Term& t : r.terms) {
-        const ipt_param_schema& pa = op.params[t.a < 0 ? 0 : t.a];
         switch (t.kind) {
         case Term::fixed:
             out->halo_rows = t.rows;
@@ -291,8 +290,9 @@ ipt_status evaluate_tiling(const ipt_op_schema& op, const std::vector<ParamValue
             if (ipt_status s = numbers(op, values, t.a, &vr, &vc, &have); s != IPT_OK) return s;
             if (!have) break;
             const bool g = t.kind == Term::gauss;
-            if (ipt_status s = reach(op, pa, vr, g, &out->halo_rows); s != IPT_OK) return s;
-            return reach(op, pa, vc, g, &out->halo_cols);
+            const ipt_param_schema& p = op.params[t.a];
+            if (ipt_status s = reach(op, p, vr, g, &out->halo_rows); s != IPT_OK) return s;
+            return reach(op, p, vc, g, &out->halo_cols);
         }
         case Term::dims: {
             const ipt_image* im = values[t.a].set ? values[t.a].image : nullptr;
