@@ -345,6 +345,14 @@ def _refresh():
             __all__.append(name)
 
 
+def __getattr__(name):
+    """Operators of plugins loaded since import (openipt.load_plugin)."""
+    _refresh()
+    if name in globals():
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def call(op, *args, **kwargs):
     """An operator by its catalogue name ("ipt.conv2"), over a dask.array."""
     if op not in _operators:
