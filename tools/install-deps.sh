@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages OpenIPT's build and tests need, then the PyPI
 # packages the Python package and its tests need (pip, for the python3 on
-# PATH); with --bench also the peer library of the CPU benchmark (OpenCV,
-# ~150 MiB, for bench/cpu's ipt_cpu_bench only). Idempotent: only packages
+# PATH); with --bench also the peer libraries of the CPU benchmarks (OpenCV,
+# ~150 MiB, for bench/cpu's ipt_cpu_bench; dask-image and scipy for
+# bench/python/dask_scaling.py). Idempotent: only packages
 # that are missing are installed.
 #   tools/install-deps.sh [--bench]
 set -euo pipefail
@@ -53,8 +54,13 @@ else
 fi
 
 # PyPI: import name and package name of each.
-py_modules=(numpy pytest nanobind scikit_build_core)
-py_packages=(numpy pytest nanobind scikit-build-core)
+py_modules=(numpy pytest nanobind scikit_build_core dask distributed)
+py_packages=(numpy pytest nanobind scikit-build-core "dask[array]" distributed)
+if [ "$bench" = 1 ]; then
+  # the peer of bench/python/dask_scaling.py: dask-image over scipy.ndimage
+  py_modules+=(dask_image scipy)
+  py_packages+=(dask-image scipy)
+fi
 py_missing=()
 for i in "${!py_modules[@]}"; do
   python3 -c "import ${py_modules[$i]}" 2>/dev/null || py_missing+=("${py_packages[$i]}")

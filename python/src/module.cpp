@@ -135,6 +135,9 @@ public:
             o["matlab"] = str_or_none(op->matlab);
             o["summary"] = str_or_none(op->summary);
             o["alternatives"] = str_or_none(op->alternatives);
+            const bool tiled = op->struct_size >= IPT_SIZE_THROUGH(ipt_op_schema, tiling_rule);
+            o["tiling"] = tiled ? op->tiling : static_cast<int32_t>(IPT_TILING_UNKNOWN);
+            o["tiling_rule"] = str_or_none(tiled ? op->tiling_rule : nullptr);
             nb::list params;
             for (uint32_t k = 0; k < op->param_count; ++k) params.append(param_dict(ipt_op_param(op, k)));
             o["params"] = params;
@@ -144,6 +147,7 @@ public:
     }
 
     nb::object last_dispatch() const;
+    nb::tuple tiling(const std::string& op, nb::list params);
     nb::list run(const std::string& op, nb::list params, const std::vector<std::string>& want,
                  const std::vector<std::string>& outputs, int64_t device, uintptr_t stream);
 
@@ -403,6 +407,18 @@ nb::list Context::run(const std::string& op, nb::list params, const std::vector<
     return out;
 }
 
+// ipt_call_tiling for a call with these parameters (the tiled image left out):
+// (tiling, halo_rows, halo_cols, reason).
+nb::tuple Context::tiling(const std::string& op, nb::list params) {
+    CallGuard g;
+    check(ipt_call_create(ctx_, op.c_str(), &g.call));
+    for (nb::handle p : params) set_param(g, ctx_, nb::cast<nb::tuple>(p));
+    ipt_tiling_info t{};
+    t.struct_size = sizeof t;
+    check(ipt_call_tiling(g.call, &t));
+    return nb::make_tuple(t.tiling, t.halo_rows, t.halo_cols, str_or_none(t.reason));
+}
+
 nb::dict status_names() {
     nb::dict d;
     for (int s = IPT_ERR_INVALID_ARGUMENT; s <= IPT_ERR_MISUSE; ++s)
@@ -443,6 +459,7 @@ NB_MODULE(_ipt, m) {
         .def("devices", &Context::devices)
         .def("ops", &Context::ops)
         .def("last_dispatch", &Context::last_dispatch)
+        .def("tiling", &Context::tiling, nb::arg("op"), nb::arg("params"))
         .def("run", &Context::run, nb::arg("op"), nb::arg("params"), nb::arg("want"), nb::arg("outputs"),
              nb::arg("device") = -1, nb::arg("stream") = 0);
     nb::class_<ImageRef>(m, "ImageRef")

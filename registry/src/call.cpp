@@ -10,6 +10,7 @@
 #include "internal.hpp"
 #include "output_plan.hpp"
 #include "selection.hpp"
+#include "tiling.hpp"
 
 using namespace ipt::reg;
 
@@ -27,6 +28,7 @@ struct ipt_call {
     // Per input parameter: expires when the image set there is freed.
     std::vector<std::weak_ptr<const void>> input_alive;
     OutputPlan planned;                  // of the current run, made on first need
+    std::string tiling_reason;           // ipt_call_tiling's last reason
 };
 
 namespace {
@@ -665,6 +667,25 @@ IPT_API ipt_status ipt_call_take_output(ipt_call* call, const char* name, ipt_im
             return fail(IPT_ERR_NOT_FOUND, std::string(call->schema->name) + ": output '" + name +
                                                "' was not produced by the last run, or was already taken");
         *out = call->outputs[i].release();
+        return IPT_OK;
+    });
+}
+
+IPT_API ipt_status ipt_call_tiling(ipt_call* call, ipt_tiling_info* out) {
+    return guard([&] {
+        if (ipt_status s = check_handle(call, HandleType::call, "ipt_call_tiling", "call"); s != IPT_OK) return s;
+        if (!out) return fail(IPT_ERR_INVALID_ARGUMENT, "ipt_call_tiling: out is NULL");
+        if (out->struct_size < sizeof(uint32_t)) return fail(IPT_ERR_ABI, "ipt_call_tiling: out->struct_size is not set");
+        TilingResult r;
+        if (ipt_status s = evaluate_tiling(*call->schema, call->params, &r); s != IPT_OK) return s;
+        call->tiling_reason = std::move(r.reason);
+        ipt_tiling_info v{};
+        v.struct_size = out->struct_size;
+        v.tiling = r.tiling;
+        v.halo_rows = r.halo_rows;
+        v.halo_cols = r.halo_cols;
+        v.reason = call->tiling_reason.c_str();
+        std::memcpy(out, &v, std::min<size_t>(out->struct_size, sizeof v));
         return IPT_OK;
     });
 }

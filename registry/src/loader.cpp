@@ -88,6 +88,12 @@ const ipt_host_table the_host_table = {
 const ipt_op_schema* adopt_schema(Plugin& plugin, const ipt_op_schema& s) {
     ipt_op_schema copy{};
     std::memcpy(&copy, &s, std::min<size_t>(s.struct_size, sizeof copy));
+    // The tiling and its rule are one unit (API version 3): a writer whose
+    // struct ends before the rule declares neither, whatever lies there.
+    if (s.struct_size < IPT_SIZE_THROUGH(ipt_op_schema, tiling_rule)) {
+        copy.tiling = IPT_TILING_UNKNOWN;
+        copy.tiling_rule = nullptr;
+    }
     copy.struct_size = sizeof copy;
     auto& params = plugin.schema_params.emplace_back(s.param_count);
     const size_t bytes = std::min<size_t>(s.param_stride, sizeof(ipt_param_schema));

@@ -39,9 +39,9 @@ namespace {
 };
 // The parameters are laid out one after another, but the stride claims less.
 [[maybe_unused]] const ipt_op_schema short_stride = {sizeof(ipt_op_schema), "fault.stride", "", "", 2,
-                                    IPT_PARAM_SCHEMA_MIN_SIZE - 8, params, NULL, IPT_CMP_EXACT, 0, ""};
+                                    IPT_PARAM_SCHEMA_MIN_SIZE - 8, params, NULL, IPT_CMP_EXACT, 0, "", IPT_TILING_UNKNOWN, NULL};
 [[maybe_unused]] const ipt_op_schema short_schema = {offsetof(ipt_op_schema, compare), "fault.short", "", "", IPT_PARAMS(params),
-                                    NULL, IPT_CMP_EXACT, 0, ""};
+                                    NULL, IPT_CMP_EXACT, 0, "", IPT_TILING_UNKNOWN, NULL};
 // Schemas whose rules refer to parameters of the wrong kind, or that claim
 // more parameters than any operator has.
 [[maybe_unused]] const ipt_param_schema order_of_int[] = {
@@ -57,11 +57,11 @@ namespace {
     IPT_OUT("B", IPT_DT(IPT_UINT8), 0, "result"),
 };
 [[maybe_unused]] const ipt_op_schema order_ref_schema = {sizeof(ipt_op_schema), "fault.order", "", "", IPT_PARAMS(order_of_int),
-                                    NULL, IPT_CMP_EXACT, 0, ""};
+                                    NULL, IPT_CMP_EXACT, 0, "", IPT_TILING_UNKNOWN, NULL};
 [[maybe_unused]] const ipt_op_schema lut_ref_schema = {sizeof(ipt_op_schema), "fault.lut", "", "", IPT_PARAMS(lut_of_float),
-                                    NULL, IPT_CMP_EXACT, 0, ""};
+                                    NULL, IPT_CMP_EXACT, 0, "", IPT_TILING_UNKNOWN, NULL};
 [[maybe_unused]] const ipt_op_schema huge_count_schema = {sizeof(ipt_op_schema), "fault.huge", "", "", 1u << 30,
-                                    sizeof(ipt_param_schema), params, NULL, IPT_CMP_EXACT, 0, ""};
+                                    sizeof(ipt_param_schema), params, NULL, IPT_CMP_EXACT, 0, "", IPT_TILING_UNKNOWN, NULL};
 [[maybe_unused]] const ipt_op_schema* const order_ref_schemas[] = {&order_ref_schema};
 [[maybe_unused]] const ipt_op_schema* const lut_ref_schemas[] = {&lut_ref_schema};
 [[maybe_unused]] const ipt_op_schema* const huge_count_schemas[] = {&huge_count_schema};
@@ -101,11 +101,42 @@ namespace {
     {"B", IPT_PARAM_OUTPUT, IPT_DT_ALL, IPT_P_SAME_SIZE | IPT_P_SAME_DTYPE, NULL, NULL, 0, 0, 0, 0, "A", "like A"},
 };
 [[maybe_unused]] const ipt_op_schema same_schema = {sizeof(ipt_op_schema), "fault.same", "", "", IPT_PARAMS(same_params),
-                                                    NULL, IPT_CMP_EXACT, 0, ""};
+                                                    NULL, IPT_CMP_EXACT, 0, "", IPT_TILING_UNKNOWN, NULL};
 // An output the schema says nothing about.
 [[maybe_unused]] const ipt_op_schema any_schema = {sizeof(ipt_op_schema), "fault.any", "", "", IPT_PARAMS(params),
-                                                   NULL, IPT_CMP_EXACT, 0, ""};
+                                                   NULL, IPT_CMP_EXACT, 0, "", IPT_TILING_UNKNOWN, NULL};
 [[maybe_unused]] const ipt_op_schema* const wrong_output_schemas[] = {&same_schema, &any_schema};
+
+// Tiling rules that are wrong in every way a plugin could get them wrong,
+// one that is right, and one in a schema too short to carry it.
+[[maybe_unused]] const ipt_param_schema tiling_params[] = {
+    IPT_IN("A", IPT_DT_NUMERIC, 0, NULL, "image"),
+    IPT_FLOATS("size", IPT_P_OPTIONAL, NULL, 1, 99, 1, 2, "window"),
+    IPT_ENUM("mode", 0, "narrow|wide", "narrow", "mode"),
+    IPT_IN("h", IPT_DT_FLOAT, IPT_P_OPTIONAL, NULL, "kernel"),
+    IPT_OUT("B", IPT_DT(IPT_DOUBLE), 0, "result"),
+};
+#define IPT_TILING_FAULT(name, tiling, rule)                                                         \
+    {sizeof(ipt_op_schema), "fault." name, "", "", IPT_PARAMS(tiling_params), NULL, IPT_CMP_EXACT, 0, "", \
+     tiling, rule}
+[[maybe_unused]] const ipt_op_schema bad_tilings[] = {
+    IPT_TILING_FAULT("tiling_term", IPT_TILING_WINDOW, "blur:size"),
+    IPT_TILING_FAULT("tiling_name", IPT_TILING_WINDOW, "size:nope"),
+    IPT_TILING_FAULT("tiling_kind", IPT_TILING_WINDOW, "dims:size"),
+    IPT_TILING_FAULT("tiling_enum", 77, "fixed:1"),
+    IPT_TILING_FAULT("tiling_null", IPT_TILING_WINDOW, NULL),
+    IPT_TILING_FAULT("tiling_cond", IPT_TILING_WINDOW, "mode ~ wide ? fixed:1"),
+    IPT_TILING_FAULT("tiling_fixed", IPT_TILING_WINDOW, "fixed:-1"),
+    IPT_TILING_FAULT("tiling_colon", IPT_TILING_WINDOW, "size"),
+    IPT_TILING_FAULT("tiling_vec", IPT_TILING_WINDOW, "vec:h"),
+    IPT_TILING_FAULT("tiling_point", IPT_TILING_POINTWISE, "fixed:1"),
+    IPT_TILING_FAULT("tiling_ok", IPT_TILING_WINDOW, "mode=narrow ? size:size | dims:h | fixed:2 # wide looks far"),
+    {IPT_SIZE_THROUGH(ipt_op_schema, compare_doc), "fault.tiling_short", "", "", IPT_PARAMS(tiling_params), NULL,
+     IPT_CMP_EXACT, 0, "", IPT_TILING_WINDOW, "fixed:1"},
+};
+[[maybe_unused]] const ipt_op_schema* const bad_tiling_schemas[] = {
+    &bad_tilings[0], &bad_tilings[1], &bad_tilings[2], &bad_tilings[3], &bad_tilings[4], &bad_tilings[5],
+    &bad_tilings[6], &bad_tilings[7], &bad_tilings[8], &bad_tilings[9], &bad_tilings[10], &bad_tilings[11]};
 
 // The table introducing the one schema a fault plugin brings.
 [[maybe_unused]] const ipt_plugin_table* with_schema(ipt_plugin_table& table, const ipt_op_schema* const* schema) {
@@ -176,6 +207,10 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
     return &table;
 #elif defined(IPT_FAULT_huge_param_count)
     return with_schema(table, huge_count_schemas);
+#elif defined(IPT_FAULT_bad_tiling)
+    table.schema_count = sizeof bad_tiling_schemas / sizeof bad_tiling_schemas[0];
+    table.schemas = bad_tiling_schemas;
+    return &table;
 #elif defined(IPT_FAULT_wrong_output)
     table.impl_count = 4;
     table.impls = wrong_output_impls;

@@ -117,6 +117,21 @@ nlohmann::json param_json(const ipt_param_schema& p) {
     return j;
 }
 
+// The schema's tiling (API version 3), "unknown" where its writer predates it.
+const char* tiling_name(const ipt_op_schema& op) {
+    if (op.struct_size < IPT_SIZE_THROUGH(ipt_op_schema, tiling_rule)) return "unknown";
+    switch (op.tiling) {
+    case IPT_TILING_POINTWISE: return "pointwise";
+    case IPT_TILING_WINDOW: return "window";
+    case IPT_TILING_REDUCE: return "reduce";
+    case IPT_TILING_WHOLE: return "whole";
+    default: return "unknown";
+    }
+}
+const char* tiling_rule(const ipt_op_schema& op) {
+    return op.struct_size >= IPT_SIZE_THROUGH(ipt_op_schema, tiling_rule) ? op.tiling_rule : nullptr;
+}
+
 nlohmann::json op_json(const Snapshot& s, const ipt_op_schema& op) {
     nlohmann::json params = nlohmann::json::array();
     for (uint32_t i = 0; i < op.param_count; ++i) params.push_back(param_json(*ipt_op_param(&op, i)));
@@ -130,6 +145,8 @@ nlohmann::json op_json(const Snapshot& s, const ipt_op_schema& op) {
             {"summary", str(op.summary)},
             {"alternatives", op.alternatives ? nlohmann::json(op.alternatives) : nlohmann::json(nullptr)},
             {"compare", {{"kind", compare_name(op.compare)}, {"tolerance", op.tolerance}, {"doc", str(op.compare_doc)}}},
+            {"tiling", {{"kind", tiling_name(op)},
+                        {"rule", tiling_rule(op) ? nlohmann::json(tiling_rule(op)) : nlohmann::json(nullptr)}}},
             {"params", params},
             {"implementations", impls}};
 }
@@ -246,6 +263,7 @@ void print_op(std::ostream& out, const Snapshot& s, const ipt_op_schema& op) {
     out << "  implementations: " << (impls.empty() ? "none" : join(impls, "; ")) << "\n";
     if (op.alternatives) out << "  give exactly one of: " << op.alternatives << "\n";
     out << "  compared: " << compare_name(op.compare) << " - " << str(op.compare_doc) << "\n";
+    out << "  tiling: " << tiling_name(op) << (tiling_rule(op) ? std::string(" - ") + tiling_rule(op) : "") << "\n";
     Table table({"PARAM", "KIND", "CLASSES / VALUES", "DEFAULT", "RANGE", "FLAGS", "DOC"});
     for (uint32_t i = 0; i < op.param_count; ++i) {
         const auto& p = *ipt_op_param(&op, i);

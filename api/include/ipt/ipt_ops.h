@@ -92,11 +92,45 @@ typedef struct ipt_op_schema {
     int32_t compare;           /* ipt_compare_kind, for floating outputs */
     double tolerance;
     const char* compare_doc;
+    /* API version 3: how the operator splits into tiles (ipt_tiling) and its
+     * rule (ipt_call_tiling evaluates it; docs/abi.md#tiling). A reader reads
+     * them only when struct_size >= IPT_SIZE_THROUGH(ipt_op_schema, tiling_rule). */
+    int32_t tiling;
+    const char* tiling_rule;
 } ipt_op_schema;
 
 /* The least sizes a reader accepts: every field of API version 1. */
 #define IPT_PARAM_SCHEMA_MIN_SIZE IPT_SIZE_THROUGH(ipt_param_schema, doc)
 #define IPT_OP_SCHEMA_MIN_SIZE IPT_SIZE_THROUGH(ipt_op_schema, compare_doc)
+
+/* How an operator's result over an image relates to its results over tiles
+ * of the image (API version 3). */
+typedef enum ipt_tiling {
+    IPT_TILING_UNKNOWN = 0,   /* the operator does not say: not tiled */
+    IPT_TILING_POINTWISE = 1, /* each output pixel from the same input pixel (halo 0) */
+    IPT_TILING_WINDOW = 2,    /* each output pixel from a neighbourhood: tiles with a halo
+                                 from tiling_rule, the operator's padding at the image edge */
+    IPT_TILING_REDUCE = 3,    /* a map over tiles and an exact reduce (tiling_rule: how) */
+    IPT_TILING_WHOLE = 4,     /* needs the whole image (tiling_rule: why) */
+    IPT_TILING_MAX_ENUM = 0x7FFFFFFF
+} ipt_tiling;
+
+/* The tiling of one prepared call (ipt_call_tiling). */
+typedef struct ipt_tiling_info {
+    uint32_t struct_size;
+    int32_t tiling;       /* ipt_tiling; WHOLE when a condition of the rule fails */
+    int64_t halo_rows;    /* rows each tile needs beyond its edge, above and below */
+    int64_t halo_cols;    /* columns each tile needs beyond its edge, left and right */
+    const char* reason;   /* why not tiled (UNKNOWN, WHOLE, a failed condition), how
+                             reduced (REDUCE), "" otherwise; valid until the call is
+                             freed or asked again */
+} ipt_tiling_info;
+
+/* Evaluates the operator's tiling rule against the parameters and the small
+ * images (kernel, neighbourhood) set on the call so far; the tiled image
+ * itself need not be set. IPT_ERR_PLUGIN when the operator's rule is
+ * malformed, IPT_ERR_INVALID_ARGUMENT when a parameter it reads is invalid. */
+IPT_API ipt_status ipt_call_tiling(ipt_call* call, ipt_tiling_info* out);
 
 /* The index-th parameter of an operator, whatever the size of ipt_param_schema
  * in the header its writer was built with. */
@@ -616,173 +650,232 @@ static const ipt_param_schema ipt_adaptthresh_params[] = {
     IPT_OUT("T", IPT_DT_FLOAT, 0, "local thresholds on the [0,1] scale, size of I"),
 };
 
-#define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc) \
-    { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc }
+/* Tiling rules (docs/abi.md#tiling): [conditions ?] [halo terms] [# reason]. */
+/* The last argument is the tiling and its rule: IPT_T_POINT, IPT_T_WIN(rule), ... */
+#define IPT_SCHEMA(name, matlab, summary, params, alt, cmp, tol, cmpdoc, ...) \
+    { sizeof(ipt_op_schema), name, matlab, summary, IPT_PARAMS(params), alt, cmp, tol, cmpdoc, __VA_ARGS__ }
+#define IPT_T_POINT IPT_TILING_POINTWISE, NULL
+#define IPT_T_WIN(rule) IPT_TILING_WINDOW, rule
+#define IPT_T_WHOLE(why) IPT_TILING_WHOLE, why
 
 static const ipt_op_schema ipt_builtin_ops[] = {
     IPT_SCHEMA("ipt.intlut", "intlut", "convert integer values using a lookup table",
-               ipt_intlut_params, NULL, IPT_CMP_EXACT, 0, "exact"),
+               ipt_intlut_params, NULL, IPT_CMP_EXACT, 0, "exact",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.stretchlim", "stretchlim", "limits for contrast stretching",
                ipt_stretchlim_params, NULL, IPT_CMP_EXACT, 0,
-               "exact (histogram bins are integers)"),
+               "exact (histogram bins are integers)",
+               IPT_T_WHOLE("the limits come from the histogram of the whole image")),
     IPT_SCHEMA("ipt.imadjust", "imadjust", "adjust intensity values",
                ipt_imadjust_params, NULL, IPT_CMP_RANGE_EPS, 8,
-               "integer classes exact; floating: 8 eps(class) of the output range"),
+               "integer classes exact; floating: 8 eps(class) of the output range",
+               IPT_TILING_POINTWISE, "low_high_in ? # the default limits are stretchlim of the whole image"),
     IPT_SCHEMA("ipt.imlincomb", "imlincomb", "linear combination of images",
                ipt_imlincomb_params, NULL, IPT_CMP_RANGE_EPS, 4,
-               "integer classes exact; floating: 4 eps(class) * max(1, max|Z|)"),
+               "integer classes exact; floating: 4 eps(class) * max(1, max|Z|)",
+               IPT_T_POINT),
     /* Integer and single inputs are processed in single (im2single), so thresh
      * agrees to single precision: 64 eps(single) = 64 * 2^29 eps(double). */
     IPT_SCHEMA("ipt.edge", "edge", "find edges", ipt_edge_params, NULL, IPT_CMP_RANGE_EPS, 64.0 * 536870912.0,
-               "BW exact; thresh 64 eps(single) * max(1, |thresh|)"),
+               "BW exact; thresh 64 eps(single) * max(1, |thresh|)",
+               IPT_T_WHOLE("the automatic threshold is a statistic of the whole image, and thinning and canny's hysteresis follow edges across it")),
     IPT_SCHEMA("ipt.imregionalmax", "imregionalmax", "regional maxima",
-               ipt_imregionalmax_params, NULL, IPT_CMP_EXACT, 0, "exact"),
+               ipt_imregionalmax_params, NULL, IPT_CMP_EXACT, 0, "exact",
+               IPT_T_WHOLE("a regional maximum is a connected plateau, which may span the whole image")),
     IPT_SCHEMA("ipt.ordfilt2", "ordfilt2", "2-D order-statistic filtering",
-               ipt_ordfilt2_params, NULL, IPT_CMP_EXACT, 0, "exact (selection, no arithmetic)"),
+               ipt_ordfilt2_params, NULL, IPT_CMP_EXACT, 0, "exact (selection, no arithmetic)",
+               IPT_T_WIN("dims:domain")),
     IPT_SCHEMA("ipt.medfilt2", "medfilt2", "2-D median filtering", ipt_medfilt2_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (the even-size mean is one rounding)"),
+               IPT_CMP_EXACT, 0, "exact (the even-size mean is one rounding)",
+               IPT_T_WIN("size:size")),
     IPT_SCHEMA("ipt.conv2", "conv2", "2-D convolution", ipt_conv2_params, "B|u,v",
                IPT_CMP_CONV, 16,
                "|C - ref| <= 16 eps(class) (|A|*|B|)(p) per element; FFT variants (variant "
                "'fft'): 16 eps(class) max_p (|A|*|B|)(p), since transform rounding scales "
-               "with the whole result"),
+               "with the whole result",
+               IPT_T_WIN("shape=same ? dims:B | vec:u,v # the full and valid outputs differ in size from A")),
     IPT_SCHEMA("ipt.imfilter", "imfilter", "N-D filtering of images", ipt_imfilter_params, NULL,
                IPT_CMP_CONV, 16,
-               "integer classes exact; floating: 16 eps(class) (|A|*|h|)(p)"),
+               "integer classes exact; floating: 16 eps(class) (|A|*|h|)(p)",
+               IPT_T_WIN("output=same & boundary!=circular ? dims:h # the full output differs in size from A, and circular padding wraps around the whole image")),
     IPT_SCHEMA("ipt.fspecial", "fspecial", "predefined 2-D filter", ipt_fspecial_params, NULL,
-               IPT_CMP_RANGE_EPS, 4, "4 eps * max|h|"),
+               IPT_CMP_RANGE_EPS, 4, "4 eps * max|h|",
+               IPT_T_WHOLE("it makes a filter and takes no image")),
     IPT_SCHEMA("ipt.mean2", "mean2", "average of matrix elements", ipt_mean2_params, NULL,
                IPT_CMP_RANGE_EPS, 16,
                "16 eps(class of m) * max(1, |m|); integer classes are summed exactly, so "
-               "they differ by the final division's rounding at most"),
+               "they differ by the final division's rounding at most",
+               IPT_TILING_REDUCE, "the sum of each tile (exact for integer classes), divided once by the number of elements"),
     IPT_SCHEMA("ipt.strel", "strel", "morphological structuring element", ipt_strel_params, NULL,
-               IPT_CMP_EXACT, 0, "exact"),
+               IPT_CMP_EXACT, 0, "exact",
+               IPT_T_WHOLE("it makes a structuring element and takes no image")),
     IPT_SCHEMA("ipt.imdilate", "imdilate", "dilate image", ipt_imdilate_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (flat: selection; non-flat: one addition)"),
+               IPT_CMP_EXACT, 0, "exact (flat: selection; non-flat: one addition)",
+               IPT_T_WIN("dims:nhood")),
     IPT_SCHEMA("ipt.imerode", "imerode", "erode image", ipt_imdilate_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (flat: selection; non-flat: one subtraction)"),
+               IPT_CMP_EXACT, 0, "exact (flat: selection; non-flat: one subtraction)",
+               IPT_T_WIN("dims:nhood")),
     IPT_SCHEMA("ipt.bwdist", "bwdist", "distance transform of binary image",
                ipt_bwdist_params, NULL, IPT_CMP_BWDIST, 0,
-               "D exact to single rounding; IDX exact except at ties, where D at IDX must match"),
+               "D exact to single rounding; IDX exact except at ties, where D at IDX must match",
+               IPT_T_WHOLE("the nearest nonzero pixel may lie anywhere in the image")),
     IPT_SCHEMA("ipt.radon", "radon", "Radon transform", ipt_radon_params, NULL,
                IPT_CMP_RANGE_EPS, 256,
-               "256 eps(double) * max(1, max|R|) (GPUs sum each bin in another order)"),
+               "256 eps(double) * max(1, max|R|) (GPUs sum each bin in another order)",
+               IPT_T_WHOLE("each projection sums along lines through the whole image")),
     IPT_SCHEMA("ipt.dither", "dither", "Floyd-Steinberg dithering", ipt_dither_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (integer error terms)"),
+               IPT_CMP_EXACT, 0, "exact (integer error terms)",
+               IPT_T_WHOLE("error diffusion carries each pixel's error on through the rest of the image")),
     /* Image class conversions. Integer outputs are exact; floating outputs are one
      * correctly rounded division or conversion, so exact too. */
     IPT_SCHEMA("ipt.im2double", "im2double", "convert image to double precision", ipt_im2double_params, NULL,
-               IPT_CMP_EXACT, 0, "exact"),
+               IPT_CMP_EXACT, 0, "exact",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.im2single", "im2single", "convert image to single precision", ipt_im2single_params, NULL,
-               IPT_CMP_EXACT, 0, "exact"),
+               IPT_CMP_EXACT, 0, "exact",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.im2uint8", "im2uint8", "convert image to 8-bit unsigned integers", ipt_im2uint8_params,
-               NULL, IPT_CMP_EXACT, 0, "exact"),
+               NULL, IPT_CMP_EXACT, 0, "exact",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.im2uint16", "im2uint16", "convert image to 16-bit unsigned integers", ipt_im2uint16_params,
-               NULL, IPT_CMP_EXACT, 0, "exact"),
+               NULL, IPT_CMP_EXACT, 0, "exact",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.im2int16", "im2int16", "convert image to 16-bit signed integers", ipt_im2int16_params,
-               NULL, IPT_CMP_EXACT, 0, "exact"),
+               NULL, IPT_CMP_EXACT, 0, "exact",
+               IPT_T_POINT),
     /* Intensity conversions: imcomplement, mat2gray, rgb2gray. */
     IPT_SCHEMA("ipt.imcomplement", "imcomplement", "complement image", ipt_imcomplement_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (one subtraction in the class of I)"),
+               IPT_CMP_EXACT, 0, "exact (one subtraction in the class of I)",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.mat2gray", "mat2gray", "convert matrix to grayscale image", ipt_mat2gray_params, NULL,
                IPT_CMP_RANGE_EPS, 2,
-               "2 eps(double) (limits exact; one product and one sum per element, no fused multiply-add)"),
+               "2 eps(double) (limits exact; one product and one sum per element, no fused multiply-add)",
+               IPT_TILING_POINTWISE, "limits ? # the default limits are the minimum and maximum of the whole image"),
     IPT_SCHEMA("ipt.rgb2gray", "rgb2gray", "convert RGB image to grayscale", ipt_rgb2gray_params, NULL,
                IPT_CMP_RANGE_EPS, 4,
-               "integer classes exact; floating: 4 eps(class) * max(1, max|I|)"),
+               "integer classes exact; floating: 4 eps(class) * max(1, max|I|)",
+               IPT_T_POINT),
     /* Colour spaces. */
     IPT_SCHEMA("ipt.rgb2hsv", "rgb2hsv", "convert RGB colors to HSV", ipt_rgb2hsv_params, NULL,
                IPT_CMP_RANGE_EPS, 8,
-               "8 eps(class) * max(1, max|HSV|) (the hue's division may round differently on GPUs)"),
+               "8 eps(class) * max(1, max|HSV|) (the hue's division may round differently on GPUs)",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.hsv2rgb", "hsv2rgb", "convert HSV colors to RGB", ipt_hsv2rgb_params, NULL,
-               IPT_CMP_RANGE_EPS, 4, "4 eps(class) * max(1, max|RGB|)"),
+               IPT_CMP_RANGE_EPS, 4, "4 eps(class) * max(1, max|RGB|)",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.rgb2ycbcr", "rgb2ycbcr", "convert RGB color values to YCbCr color space",
                ipt_rgb2ycbcr_params, NULL, IPT_CMP_RANGE_EPS, 4,
-               "integer classes exact; floating: 4 eps(class) * max(1, max|YCBCR|)"),
+               "integer classes exact; floating: 4 eps(class) * max(1, max|YCBCR|)",
+               IPT_T_POINT),
     IPT_SCHEMA("ipt.ycbcr2rgb", "ycbcr2rgb", "convert YCbCr color values to RGB color space",
                ipt_ycbcr2rgb_params, NULL, IPT_CMP_RANGE_EPS, 4,
-               "integer classes exact; floating: 4 eps(class) * max(1, max|RGB|)"),
+               "integer classes exact; floating: 4 eps(class) * max(1, max|RGB|)",
+               IPT_T_POINT),
     /* Geometric transformations: imresize. */
     IPT_SCHEMA("ipt.imresize", "imresize", "resize image", ipt_imresize_params, "Scale|OutputSize",
                IPT_CMP_RANGE_EPS, 16,
-               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)"),
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)",
+               IPT_T_WHOLE("the output size, and each output pixel's source, follow the size of the whole image")),
     /* Gradients. Every backend computes the same differences in the same order,
      * so Gx and Gy agree to the bit (up to single denormals a GPU may flush);
      * Gmag and Gdir add one hypot and one atan2. */
     IPT_SCHEMA("ipt.imgradientxy", "imgradientxy", "find directional gradients of 2-D image",
                ipt_imgradientxy_params, NULL, IPT_CMP_RANGE_EPS, 4,
-               "4 eps(class) * max(1, max|G|) (same differences in the same order everywhere)"),
+               "4 eps(class) * max(1, max|G|) (same differences in the same order everywhere)",
+               IPT_T_WIN("fixed:1")),
     IPT_SCHEMA("ipt.imgradient", "imgradient", "find gradient magnitude and direction of 2-D image",
                ipt_imgradient_params, NULL, IPT_CMP_RANGE_EPS, 16,
                "16 eps(class) * max(1, max|out|): Gmag's hypot and Gdir's atan2 and degree "
-               "conversion, each a few ulp"),
+               "conversion, each a few ulp",
+               IPT_T_WIN("fixed:1")),
     /* Padding and cropping: copies, so every class is exact. */
     IPT_SCHEMA("ipt.padarray", "padarray", "pad array", ipt_padarray_params, NULL, IPT_CMP_EXACT, 0,
-               "exact (copies and one conversion of padval on the host)"),
+               "exact (copies and one conversion of padval on the host)",
+               IPT_T_WHOLE("the output is larger than the image")),
     IPT_SCHEMA("ipt.imcrop", "imcrop", "crop image", ipt_imcrop_params, NULL, IPT_CMP_EXACT, 0,
-               "exact (a copy)"),
+               "exact (a copy)",
+               IPT_T_WHOLE("the rectangle is in the coordinates of the whole image")),
     /* Smoothing filters: imgaussfilt, imboxfilt, integralImage. */
     IPT_SCHEMA("ipt.imgaussfilt", "imgaussfilt", "2-D Gaussian filtering of images", ipt_imgaussfilt_params, NULL,
                IPT_CMP_RANGE_EPS, 32,
                "integer classes exact; floating: 32 eps(class) * max(1, max|B|) (GPUs may sum a "
-               "small kernel in another order)"),
+               "small kernel in another order)",
+               IPT_T_WIN("Padding!=circular ? size:FilterSize | gauss:sigma # circular padding wraps around the whole image")),
     IPT_SCHEMA("ipt.imboxfilt", "imboxfilt", "2-D box filtering of images", ipt_imboxfilt_params, NULL,
                IPT_CMP_RANGE_EPS, 16,
                "integer classes exact; floating: 16 eps(class) * max(1, max|B|) (the window sums "
-               "come from one integral image in one order on every backend)"),
+               "come from one integral image in one order on every backend)",
+               IPT_T_WIN("Padding!=circular ? size:filterSize # circular padding wraps around the whole image")),
     IPT_SCHEMA("ipt.integralimage", "integralImage", "calculate 2-D integral image", ipt_integralimage_params,
                NULL, IPT_CMP_RANGE_EPS, 4,
                "4 eps(double) * max(1, max|J|) (every backend sums in MATLAB's order; integer "
-               "and logical sums are exact below 2^53)"),
+               "and logical sums are exact below 2^53)",
+               IPT_T_WHOLE("each output sums everything above and to the left of it in the whole image")),
     /* Histograms and thresholds. Counts are integers and the per-bin
      * arithmetic runs on the host, shared by every backend: exact. */
     IPT_SCHEMA("ipt.imhist", "imhist", "histogram of image data", ipt_imhist_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (integer counts; bin locations computed on the host)"),
+               IPT_CMP_EXACT, 0, "exact (integer counts; bin locations computed on the host)",
+               IPT_TILING_REDUCE, "the histogram of each tile, the counts summed"),
     IPT_SCHEMA("ipt.otsuthresh", "otsuthresh", "global histogram threshold using Otsu's method",
-               ipt_otsuthresh_params, NULL, IPT_CMP_EXACT, 0, "exact (computed on the host in double)"),
+               ipt_otsuthresh_params, NULL, IPT_CMP_EXACT, 0, "exact (computed on the host in double)",
+               IPT_T_WHOLE("it takes a histogram, not an image")),
     IPT_SCHEMA("ipt.graythresh", "graythresh", "global image threshold using Otsu's method",
                ipt_graythresh_params, NULL, IPT_CMP_EXACT, 0,
-               "exact (integer counts; Otsu's arithmetic on the host in double)"),
+               "exact (integer counts; Otsu's arithmetic on the host in double)",
+               IPT_TILING_REDUCE, "the histogram of im2uint8 of each tile, the counts summed, then otsuthresh"),
     IPT_SCHEMA("ipt.histeq", "histeq", "enhance contrast using histogram equalization", ipt_histeq_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (integer counts; the table is built on the host and looked up)"),
+               IPT_CMP_EXACT, 0, "exact (integer counts; the table is built on the host and looked up)",
+               IPT_T_WHOLE("the transformation comes from the histogram of the whole image")),
     /* Rotation, translation and warps: integer outputs exact (every backend
      * interpolates in double in the same order); floating within a few ulp. */
     IPT_SCHEMA("ipt.imrotate", "imrotate", "rotate image", ipt_imrotate_params, NULL, IPT_CMP_RANGE_EPS, 16,
-               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|J|)"),
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|J|)",
+               IPT_T_WHOLE("each output pixel's source depends on its position in the whole image")),
     IPT_SCHEMA("ipt.imtranslate", "imtranslate", "translate image", ipt_imtranslate_params, NULL,
                IPT_CMP_RANGE_EPS, 16,
-               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)"),
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)",
+               IPT_T_WHOLE("each output pixel's source depends on its position in the whole image")),
     IPT_SCHEMA("ipt.imwarp", "imwarp", "apply geometric transformation to image", ipt_imwarp_params, NULL,
                IPT_CMP_RANGE_EPS, 16,
-               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)"),
+               "integer and logical classes exact; floating: 16 eps(class) * max(1, max|B|)",
+               IPT_T_WHOLE("each output pixel's source depends on its position in the whole image")),
     /* Neighbourhood statistics. */
     IPT_SCHEMA("ipt.stdfilt", "stdfilt", "local standard deviation of image", ipt_stdfilt_params, NULL,
                IPT_CMP_RANGE_EPS, 1024,
-               "1024 eps(class) * max(1, max|J|): the variance is a difference of window sums"),
+               "1024 eps(class) * max(1, max|J|): the variance is a difference of window sums",
+               IPT_T_WIN("dims:nhood | fixed:1")),
     IPT_SCHEMA("ipt.rangefilt", "rangefilt", "local range of image", ipt_rangefilt_params, NULL,
-               IPT_CMP_EXACT, 0, "exact (one subtraction of two selections)"),
+               IPT_CMP_EXACT, 0, "exact (one subtraction of two selections)",
+               IPT_T_WIN("dims:nhood | fixed:1")),
     IPT_SCHEMA("ipt.entropyfilt", "entropyfilt", "local entropy of grayscale image", ipt_entropyfilt_params, NULL,
-               IPT_CMP_RANGE_EPS, 64, "64 eps(double) * max(1, max|J|) (sums of p log2 p)"),
+               IPT_CMP_RANGE_EPS, 64, "64 eps(double) * max(1, max|J|) (sums of p log2 p)",
+               IPT_T_WIN("dims:nhood | fixed:4")),
     /* Correlation and adaptive noise removal. */
     IPT_SCHEMA("ipt.normxcorr2", "normxcorr2", "normalized 2-D cross-correlation", ipt_normxcorr2_params, NULL,
                IPT_CMP_RANGE_EPS, 1048576,
-               "2^20 eps(double): the local variances are differences of window sums"),
+               "2^20 eps(double): the local variances are differences of window sums",
+               IPT_T_WHOLE("the output is larger than A (size(A)+size(template)-1) and each value normalises over the template's extent")),
     IPT_SCHEMA("ipt.wiener2", "wiener2", "2-D adaptive noise-removal filtering", ipt_wiener2_params, NULL,
                IPT_CMP_RANGE_EPS, 64,
-               "integer classes exact; floating: 64 eps(class) * max(1, max|J|)"),
+               "integer classes exact; floating: 64 eps(class) * max(1, max|J|)",
+               IPT_T_WIN("noise ? size:size # without noise, the noise power is the mean of the local variances over the whole image")),
     /* Contrast-limited adaptive histogram equalisation. */
     IPT_SCHEMA("ipt.adapthisteq", "adapthisteq", "contrast-limited adaptive histogram equalization (CLAHE)",
                ipt_adapthisteq_params, NULL, IPT_CMP_RANGE_EPS, 16,
-               "integer classes exact; floating: 16 eps(class) * max(1, max|J|)"),
+               "integer classes exact; floating: 16 eps(class) * max(1, max|J|)",
+               IPT_T_WHOLE("NumTiles divides the whole image into contextual regions whose transformations are interpolated across it")),
     /* Thresholds. */
     IPT_SCHEMA("ipt.multithresh", "multithresh", "multilevel image thresholds using Otsu's method",
                ipt_multithresh_params, NULL, IPT_CMP_EXACT, 0,
-               "exact (integer counts; the search runs on the host in double)"),
+               "exact (integer counts; the search runs on the host in double)",
+               IPT_T_WHOLE("the thresholds come from the histogram of the whole image over its range")),
     IPT_SCHEMA("ipt.imbinarize", "imbinarize", "binarize 2-D grayscale image by thresholding",
-               ipt_imbinarize_params, NULL, IPT_CMP_EXACT, 0, "exact"),
+               ipt_imbinarize_params, NULL, IPT_CMP_EXACT, 0, "exact",
+               IPT_T_WHOLE("global: Otsu's threshold of the whole image; adaptive: the default neighbourhood follows the image size")),
     IPT_SCHEMA("ipt.adaptthresh", "adaptthresh", "adaptive image threshold using local first-order statistics",
                ipt_adaptthresh_params, NULL, IPT_CMP_RANGE_EPS, 16,
-               "16 eps(class) * max(1, max|T|)"),
+               "16 eps(class) * max(1, max|T|)",
+               IPT_T_WIN("NeighborhoodSize ? gauss:NeighborhoodSize # the default NeighborhoodSize, 2*floor(size(I)/16)+1, follows the image size")),
 };
 
 #define IPT_BUILTIN_OP_COUNT IPT_COUNT_OF(ipt_builtin_ops)

@@ -41,6 +41,8 @@ const ipt_op_schema kRobustSchema = {
     4,
     "degree exact; J and coefficients within 4 eps(single) * max(1, max|ref|) (the CUDA kernel "
     "repeats the reference's double-precision operations in the same order, so equality is expected)",
+    IPT_TILING_UNKNOWN,  // not declared tileable
+    nullptr,
 };
 
 Request read_request(const ipt::plugin::KernelArgs& args) {
