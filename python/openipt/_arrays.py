@@ -227,8 +227,8 @@ class CudaArray:
     Numba, ...): __cuda_array_interface__ version 3 over the image's memory,
     which lives as long as this object or an array made from it."""
 
-    def __init__(self, ref, dtype, shape, strides, stream, keep):
-        self._ref, self._keep = ref, keep
+    def __init__(self, ref, dtype, shape, strides, stream):
+        self._ref = ref
         self.dtype, self.shape, self.strides = dtype, shape, strides
         self._stream = stream
 
@@ -243,16 +243,18 @@ def _device_output(out, stream):
     dtype = NUMPY_OF_CODE[code]
     item = dtype.itemsize
     stream_ptr, stream_obj = stream if stream is not None else (1, None)
+    # The image holds the stream it is freed on, and lets it go only after
+    # the free: an owner that held both could release the stream first.
+    ref.stream = stream_obj
     cp = _cupy()
     if cp is None:
         if channels == 1:
-            return CudaArray(ref, dtype, (rows, cols), None, stream_ptr, stream_obj)
-        return CudaArray(ref, dtype, (rows, cols, channels), (cols * item, item, rows * cols * item), stream_ptr,
-                         stream_obj)
+            return CudaArray(ref, dtype, (rows, cols), None, stream_ptr)
+        return CudaArray(ref, dtype, (rows, cols, channels), (cols * item, item, rows * cols * item), stream_ptr)
     nbytes = rows * cols * channels * item
     device = cp.cuda.runtime.pointerGetAttributes(ref.address).device
-    # The owner keeps the image (and the stream its memory is freed on) alive
-    # as long as any array over the memory.
-    memory = cp.cuda.UnownedMemory(ref.address, nbytes, (ref, stream_obj), device)
+    # The owner keeps the image (and through it the stream its memory is
+    # freed on) alive as long as any array over the memory.
+    memory = cp.cuda.UnownedMemory(ref.address, nbytes, ref, device)
     arr = cp.ndarray((channels, rows, cols), dtype, cp.cuda.MemoryPointer(memory, 0))
     return arr[0] if channels == 1 else cp.moveaxis(arr, 0, -1)

@@ -226,6 +226,10 @@ struct ImageRef {
     ipt_image* image = nullptr;
     uintptr_t address = 0;
     uint32_t device_id = 0;
+    // The caller's stream object the image's memory is freed on: released
+    // only after the image (members are destroyed after the destructor's
+    // body), so the free is never queued on a destroyed stream.
+    nb::object stream;
     explicit ImageRef(ipt_image* im) : image(im) {}
     ~ImageRef() { ipt_image_free(image); }
     ImageRef(const ImageRef&) = delete;
@@ -410,9 +414,12 @@ nb::list Context::run(const std::string& op, nb::list params, const std::vector<
 // ipt_call_tiling for a call with these parameters (the tiled image left out):
 // (tiling, halo_rows, halo_cols, reason).
 nb::tuple Context::tiling(const std::string& op, nb::list params) {
+    DeviceState ds;
+    ds.ctx = ctx_;
+    ds.op = op;
     CallGuard g;
     check(ipt_call_create(ctx_, op.c_str(), &g.call));
-    for (nb::handle p : params) set_param(g, ctx_, nb::cast<nb::tuple>(p));
+    for (nb::handle p : params) set_param(g, ctx_, nb::cast<nb::tuple>(p), ds);
     ipt_tiling_info t{};
     t.struct_size = sizeof t;
     check(ipt_call_tiling(g.call, &t));
@@ -464,5 +471,6 @@ NB_MODULE(_ipt, m) {
              nb::arg("device") = -1, nb::arg("stream") = 0);
     nb::class_<ImageRef>(m, "ImageRef")
         .def_ro("address", &ImageRef::address)
-        .def_ro("device_id", &ImageRef::device_id);
+        .def_ro("device_id", &ImageRef::device_id)
+        .def_rw("stream", &ImageRef::stream);
 }

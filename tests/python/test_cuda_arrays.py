@@ -164,7 +164,7 @@ def test_cupy_in_cupy_out_without_copies():
     out = ipt.imcomplement(a)
     assert isinstance(out, cp.ndarray) and out.dtype == cp.uint8 and out.shape == (64, 48)
     # The output is the image's own memory: the owner holds the ImageRef.
-    ref, _stream = out.data.mem._owner
+    ref = out.data.mem._owner
     assert isinstance(ref, _ipt.ImageRef)
     assert out.data.ptr == ref.address
     rec = ipt.explain()
@@ -234,10 +234,15 @@ def test_on_a_non_default_stream():
         a = cp.asarray(host) * 2  # queued on the stream, not yet done
         a = a / 2
         out = ipt.imgaussfilt(a, 3.0)  # queued after it on the same stream
-        assert out.data.mem._owner[1].ptr == stream.ptr  # the output keeps its stream alive  # the output keeps its stream alive
+        assert out.data.mem._owner.stream.ptr == stream.ptr  # the output keeps its stream alive
         got = out.get(stream=stream)  # ordered after the call on the stream
     stream.synchronize()
     np.testing.assert_array_equal(got, expect)
+    # The output is the last holder of its stream: freeing it frees the image
+    # on the stream before the stream goes.
+    del stream, a
+    out = None
+    cp.cuda.Device().synchronize()
     # The plugin's own stream is back: a NumPy call afterwards works.
     np.testing.assert_array_equal(ipt.imgaussfilt(host, 3.0, device=cuda_id()), expect)
 
