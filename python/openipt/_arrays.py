@@ -211,8 +211,8 @@ def _stream_of(cai, is_cupy, cp):
 
 
 def from_image(out, stream=None):
-    """An output as (H, W) or (H, W, C): a NumPy view of the downloaded planes
-    (bytes, class, rows, cols, channels), no copy; or, for an image left on
+    """An output as (H, W) or (H, W, C): a NumPy view of the planes (bytes,
+    class, rows, cols, channels), the host image itself or its download; or, for an image left on
     its GPU (ImageRef, class, rows, cols, channels), a CuPy array over its
     memory (an object with __cuda_array_interface__ without CuPy)."""
     if isinstance(out[0], _ipt.ImageRef):

@@ -350,8 +350,9 @@ void set_param(CallGuard& g, ipt_context* ctx, nb::tuple p, DeviceState& ds) {
     }
 }
 
-// One output as (bytes, dtype, rows, cols, channels), downloaded, the image
-// freed here; or, with device_out and an image on a device, as (ImageRef,
+// One output as (bytes, dtype, rows, cols, channels): a host image's own
+// memory, owned by the array, or a device image's download (the image freed
+// here); or, with device_out and an image on a device, as (ImageRef,
 // dtype, rows, cols, channels) over the image's own memory.
 nb::tuple take_output(ipt_call* call, const std::string& name, bool device_out) {
     ipt_image* img = nullptr;
@@ -371,8 +372,24 @@ nb::tuple take_output(ipt_call* call, const std::string& name, bool device_out) 
         nb::object owner = nb::cast(ref, nb::rv_policy::take_ownership);
         return nb::make_tuple(owner, info.dtype, info.rows, info.cols, info.channels);
     }
-    const size_t bytes = static_cast<size_t>(info.rows * info.cols * info.channels) *
-                         ipt_dtype_size(static_cast<ipt_dtype>(info.dtype));
+    const size_t elem = ipt_dtype_size(static_cast<ipt_dtype>(info.dtype));
+    const size_t bytes = static_cast<size_t>(info.rows * info.cols * info.channels) * elem;
+    if (info.device_id == IPT_DEVICE_HOST && bytes > 0) {
+        // A host output is handed to NumPy in place: the array owns the
+        // image (no download, no second buffer) when its rows are packed.
+        void* address = nullptr;
+        int64_t pitch = 0;
+        check(ipt_image_native_address(img, &address, &pitch));
+        if (pitch == info.cols * static_cast<int64_t>(elem) && reinterpret_cast<uintptr_t>(address) % elem == 0) {
+            auto* ref = new ImageRef(img);
+            hold.images.clear();  // the ImageRef owns it now
+            ref->address = reinterpret_cast<uintptr_t>(address);
+            nb::object owner = nb::cast(ref, nb::rv_policy::take_ownership);
+            size_t shape[1] = {bytes};
+            nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>> arr(address, 1, shape, owner);
+            return nb::make_tuple(nb::cast(arr), info.dtype, info.rows, info.cols, info.channels);
+        }
+    }
     void* data = nullptr;
     auto arr = byte_array(bytes, &data);
     ipt_status s;
