@@ -4,7 +4,8 @@
 # packages the Python package and its tests need (pip, for the python3 on
 # PATH); with --bench also the peer libraries of the CPU benchmarks (OpenCV,
 # ~150 MiB, for bench/cpu's ipt_cpu_bench; dask-image and scipy for
-# bench/python/dask_scaling.py). Idempotent: only packages
+# bench/python/dask_scaling.py; scikit-image and OpenCV-Python for
+# bench/python/peers.py). Idempotent: only packages
 # that are missing are installed.
 #   tools/install-deps.sh [--bench]
 set -euo pipefail
@@ -57,9 +58,10 @@ fi
 py_modules=(numpy pytest nanobind scikit_build_core dask distributed)
 py_packages=(numpy pytest nanobind scikit-build-core "dask[array]" distributed)
 if [ "$bench" = 1 ]; then
-  # the peer of bench/python/dask_scaling.py: dask-image over scipy.ndimage
-  py_modules+=(dask_image scipy)
-  py_packages+=(dask-image scipy)
+  # the peer of bench/python/dask_scaling.py: dask-image over scipy.ndimage;
+  # those of bench/python/peers.py: scikit-image and OpenCV-Python
+  py_modules+=(dask_image scipy skimage cv2)
+  py_packages+=(dask-image scipy scikit-image opencv-python-headless)
 fi
 py_missing=()
 for i in "${!py_modules[@]}"; do
