@@ -6,7 +6,8 @@ imgaussfilt (sigma 2) on 1, 2 and 4 worker processes of one thread each,
 median of --runs runs after a warm-up.
 
   bench/python/dask_scaling.py [--size N] [--chunk N] [--workers 1,2,4] [--runs 3]
-                               [--json FILE] [--md FILE] [--cupy]
+                               [--json FILE] [--md FILE] [--cupy] [--peer-ops OPS]
+  bench/python/dask_scaling.py --from-json FILE [--md FILE]   (the table again)
 
 The peer is dask-image (dask_image.ndfilters.median_filter, gaussian_filter,
 over scipy.ndimage; tools/install-deps.sh --bench installs it). Its Gaussian
@@ -16,11 +17,9 @@ which does not change the work. The image is made on the workers and held
 there (persist) before the clock starts; each run persists the result on the
 workers and waits, so no pixel travels to the client.
 
---cupy (the GPU machine): the chunks are CuPy arrays; dask-image filters them
-with cupyx.scipy.ndimage; openipt runs each chunk on its CUDA device. openipt
-does not take CuPy arrays yet, so each CuPy chunk is copied to the host,
-run with device="cuda" (uploaded again by the library) and copied back: the
-openipt column includes two host round trips per chunk.
+--cupy (the GPU machine): the chunks are CuPy arrays on the GPU; dask-image
+filters them with cupyx.scipy.ndimage, openipt.dask runs each one in place on
+its CUDA device (no host copies on either side).
 
 Run with openipt importable (PYTHONPATH=BUILD/python) and IPT_TUNING_CACHE=.
 """
@@ -42,29 +41,20 @@ import openipt as ipt
 import openipt.dask as ipd
 
 
-def _to_host(block):
-    import cupy as cp
-    return cp.asnumpy(block)
-
-
 def _to_gpu(block):
     import cupy as cp
     return cp.asarray(block)
 
 
-def pipelines(cupy):
-    """name -> (openipt function of x, dask-image function of x)."""
+def pipelines(device):
+    """name -> (openipt function of x, dask-image function of x); both take
+    NumPy or CuPy chunks. `device` pins openipt (None: the chunks' device)."""
     from dask_image import ndfilters
-    dev = {"device": "cuda"} if cupy else {}
-
-    def ours(f, **kw):
-        if not cupy:
-            return lambda x: f(x, **kw, **dev)
-        return lambda x: f(x.map_blocks(_to_host, dtype=x.dtype), **kw, **dev).map_blocks(_to_gpu, dtype=np.uint8)
-
+    dev = {"device": device} if device else {}
     return {
-        "medfilt2 5x5": (ours(ipd.medfilt2, size=[5, 5]), lambda x: ndfilters.median_filter(x, size=5)),
-        "imgaussfilt sigma 2": (ours(ipd.imgaussfilt, sigma=2),
+        "medfilt2 5x5": (lambda x: ipd.medfilt2(x, size=[5, 5], **dev),
+                         lambda x: ndfilters.median_filter(x, size=5)),
+        "imgaussfilt sigma 2": (lambda x: ipd.imgaussfilt(x, sigma=2, **dev),
                                 lambda x: ndfilters.gaussian_filter(x, sigma=2, truncate=2.0)),
     }
 
@@ -102,7 +92,21 @@ def main():
     ap.add_argument("--md", help="write the markdown table here")
     ap.add_argument("--cupy", action="store_true", help="CuPy chunks on the GPU (see above)")
     ap.add_argument("--note", default="", help="a line for the table's notes (the machine)")
+    ap.add_argument("--peer-ops", default=None,
+                    help="comma-separated operators (as in the table) that run dask-image too (default: all)")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="only write the table (--md, else stdout) of the results in FILE")
     o = ap.parse_args()
+    if o.from_json:
+        with open(o.from_json) as f:
+            saved = json.load(f)
+        table = markdown(saved["meta"], saved["results"])
+        if o.md:
+            with open(o.md, "w") as f:
+                f.write(table)
+        else:
+            sys.stdout.write(table)
+        return
     from distributed import Client, LocalCluster, wait
 
     env = {k: os.environ[k] for k in ("PYTHONPATH", "IPT_PLUGIN_PATH") if k in os.environ}
@@ -119,11 +123,13 @@ def main():
                 x = x.map_blocks(_to_gpu, dtype=np.uint8)
             x = client.persist(x)
             wait(x)
-            for name, (ours, peer) in pipelines(o.cupy).items():
+            for name, (ours, peer) in pipelines(None if o.cupy else "cpu").items():
                 t_ours = timed(client, ours, x, o.runs)
-                t_peer = timed(client, peer, x, o.runs)
+                t_peer = timed(client, peer, x, o.runs) if o.peer_ops is None or name in o.peer_ops.split(",") \
+                    else None
                 results.append({"op": name, "workers": n, "openipt_s": t_ours, "dask_image_s": t_peer})
-                print(f"{name:22s} workers={n}  openipt {t_ours:8.2f} s  dask-image {t_peer:8.2f} s", flush=True)
+                print(f"{name:22s} workers={n}  openipt {t_ours:8.2f} s  dask-image {t_peer or float('nan'):8.2f} s",
+                      flush=True)
     meta = {"size": o.size, "chunk": o.chunk, "runs": o.runs, "cupy": o.cupy,
             "date": datetime.date.today().isoformat(), "python": platform.python_version(),
             "machine": platform.machine(), "cpus": os.cpu_count(), "openipt": ipt.__version__, "note": o.note}
@@ -138,9 +144,16 @@ def main():
 
 
 def markdown(meta, results):
-    base = {(r["op"], "o"): r["openipt_s"] for r in results if r["workers"] == min(x["workers"] for x in results)}
-    base.update({(r["op"], "p"): r["dask_image_s"] for r in results
-                 if r["workers"] == min(x["workers"] for x in results)})
+    fewest = min(x["workers"] for x in results)
+    base = {(r["op"], "o"): r["openipt_s"] for r in results if r["workers"] == fewest}
+    base.update({(r["op"], "p"): r["dask_image_s"] for r in results if r["workers"] == fewest})
+
+    def peer(r):
+        t, b = r["dask_image_s"], base[(r["op"], "p")]
+        if t is None:
+            return "not run | - | -"
+        return f"{t:.2f} | {b / t:.2f}x | {t / r['openipt_s']:.2f}" if b else f"{t:.2f} | - | {t / r['openipt_s']:.2f}"
+
     side = "CuPy chunks (GPU)" if meta["cupy"] else "CPU"
     lines = [f"# openipt.dask vs dask-image on a LocalCluster ({side})", "",
              f"{meta['size']}x{meta['size']} uint8, chunks {meta['chunk']}^2, worker processes of one thread; "
@@ -151,8 +164,7 @@ def markdown(meta, results):
              "|---|---:|---:|---:|---:|---:|---:|"]
     for r in results:
         lines.append(f"| {r['op']} | {r['workers']} | {r['openipt_s']:.2f} | "
-                     f"{base[(r['op'], 'o')] / r['openipt_s']:.2f}x | {r['dask_image_s']:.2f} | "
-                     f"{base[(r['op'], 'p')] / r['dask_image_s']:.2f}x | {r['dask_image_s'] / r['openipt_s']:.2f} |")
+                     f"{base[(r['op'], 'o')] / r['openipt_s']:.2f}x | {peer(r)} |")
     lines += ["", "Speed-up: against the fewest workers measured. Above 1 in the last column, openipt.dask is "
               "faster. dask-image's Gaussian uses truncate=2 (9 taps, as imgaussfilt's 2*ceil(2*sigma)+1)."]
     if meta["note"]:

@@ -245,7 +245,8 @@ def _device_output(out, stream):
     stream_ptr, stream_obj = stream if stream is not None else (1, None)
     # The image holds the stream it is freed on, and lets it go only after
     # the free: an owner that held both could release the stream first.
-    ref.stream = stream_obj
+    if stream_obj is not None:  # (None: the legacy default stream, never destroyed)
+        ref.stream = stream_obj
     cp = _cupy()
     if cp is None:
         if channels == 1:

@@ -17,7 +17,8 @@ for the call's parameters by the library (``ipt_call_tiling``):
 
 ``map_images(f, stack)`` runs any function over a stack of images, one image
 per chunk. Every chunk runs in the worker's own ``openipt`` (imported there);
-only arrays and plain parameters travel, never C objects. See docs/python.md.
+only arrays and plain parameters travel, never C objects. Chunks may be NumPy
+or CuPy arrays: CuPy chunks stay on their GPU, in and out. See docs/python.md.
 """
 
 import dask
@@ -59,6 +60,28 @@ def _outputs(result, nargout):
     return list(result) if nargout > 1 else [result]
 
 
+def _stack(outs):
+    """Several outputs of one chunk on a new last axis, in the chunk's array
+    module (NumPy, or CuPy for chunks on a GPU)."""
+    if hasattr(outs[0], "__cuda_array_interface__"):
+        import cupy
+        return cupy.stack(outs, axis=-1)
+    return np.stack(outs, axis=-1)
+
+
+def _host(a):
+    """A small result (counts, a sum) as NumPy, wherever it was computed."""
+    if hasattr(a, "__cuda_array_interface__"):
+        import cupy
+        return cupy.asnumpy(a)
+    return np.asarray(a)
+
+
+def _meta(x, ndim, dtype):
+    """An empty array of x's array module (NumPy or CuPy) for dask's meta."""
+    return da.utils.meta_from_array(x, ndim=ndim, dtype=dtype)
+
+
 def _chunk(op, tiled, kwargs, nargout, block, *others, others_names=()):
     """One chunk: the operator over `block` (and the aligned chunks of other
     tiled inputs); several outputs stacked on a new last axis."""
@@ -66,7 +89,7 @@ def _chunk(op, tiled, kwargs, nargout, block, *others, others_names=()):
     kw[tiled] = block
     kw.update(zip(others_names, others))
     outs = _outputs(_resolve(op)(**kw, nargout=nargout), nargout)
-    return outs[0] if nargout == 1 else np.stack(outs, axis=-1)
+    return outs[0] if nargout == 1 else _stack(outs)
 
 
 # ---- the tiling of a call -------------------------------------------------------------
@@ -187,7 +210,7 @@ def _blockwise(operator, tiled, x, others, plain, nargout, device, halo):
     # Output axes: rows, cols, the output's channels, then one for several outputs.
     tail = tail + ((nargout,) if nargout > 1 else ())
     out_ndim = 2 + len(tail)
-    kw = dict(dtype=dtype, meta=np.empty((0,) * out_ndim, dtype=dtype),
+    kw = dict(dtype=dtype, meta=_meta(x, out_ndim, dtype),
               chunks=x.chunks[:2] + tuple((n,) for n in tail))
     if out_ndim < x.ndim:
         kw["drop_axis"] = list(range(out_ndim, x.ndim))
@@ -212,7 +235,7 @@ def _delayed_blocks(x):
 def _mean2_part(block):
     if block.dtype.kind in "biu":  # integers and logical: an exact sum
         return int(block.sum(dtype=np.uint64 if block.dtype.kind == "u" else np.int64)), block.size
-    return float(np.sum(block, dtype=np.float64)), block.size
+    return float(block.sum(dtype=np.float64)), block.size
 
 
 def _mean2_total(parts, single):
@@ -236,14 +259,14 @@ def _imhist_part(block, n, device):
     if device is not None:
         kw["device"] = device
     counts, locations = _resolve("ipt.imhist")(block, nargout=2, **kw)
-    return np.array(counts, dtype=np.float64), np.array(locations)
+    return _host(counts).astype(np.float64), _host(locations)
 
 
 def _graythresh_part(block, device):
     kw = {} if device is None else {"device": device}
     u8 = _resolve("ipt.im2uint8")(block, **kw)
     counts = _resolve("ipt.imhist")(u8, n=256, **kw)
-    return np.array(counts, dtype=np.float64), None
+    return _host(counts).astype(np.float64), None
 
 
 def _sum_counts(parts):
@@ -393,7 +416,7 @@ def _apply_image(func, name, block, params, nargout):
 
 def _take(result, i):
     out = result[i] if isinstance(result, tuple) else result
-    return np.asarray(out)[None]
+    return (out if hasattr(out, "__cuda_array_interface__") else np.asarray(out))[None]
 
 
 def map_images(func, stack, **params):
@@ -418,15 +441,21 @@ def map_images(func, stack, **params):
     stack = stack.rechunk((1,) + tuple(-1 for _ in range(stack.ndim - 1)))
     nargout = params.pop("nargout", None)
     # What one image gives, from an image of zeros of the stack's size and class.
-    probe = func_obj(np.zeros(stack.shape[1:], dtype=stack.dtype), **params,
+    zeros = np.zeros
+    if hasattr(stack._meta, "__cuda_array_interface__"):
+        import cupy
+        zeros = cupy.zeros
+    probe = func_obj(zeros(stack.shape[1:], dtype=stack.dtype), **params,
                      **({"nargout": nargout} if nargout is not None else {}))
     outs = list(probe) if isinstance(probe, tuple) else [probe]
-    outs = [np.asarray(o) for o in outs]
+    outs = [_host(o) for o in outs]
     ship = None if name is not None else func
     results = [dask.delayed(_apply_image)(ship, name, b, params, nargout) for b in _delayed_blocks(stack)]
     arrays = []
     for i, o in enumerate(outs):
-        parts = [da.from_delayed(dask.delayed(_take)(r, i), (1,) + o.shape, dtype=o.dtype) for r in results]
+        meta = _meta(stack._meta, o.ndim + 1, o.dtype)  # CuPy stacks give CuPy results
+        parts = [da.from_delayed(dask.delayed(_take)(r, i), (1,) + o.shape, dtype=o.dtype, meta=meta)
+                 for r in results]
         arrays.append(da.concatenate(parts, axis=0))
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
 

@@ -235,3 +235,48 @@ def test_local_cluster_of_worker_processes():
     assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
     np.testing.assert_array_equal(got, ipt.medfilt2(a, size=[5, 5]))
     np.testing.assert_array_equal(maps, np.stack([ipt.imgaussfilt(s, sigma=2) for s in stack]))
+
+
+# ---- CuPy chunks (the GPU machine) -------------------------------------------------------
+
+def cupy_or_skip():
+    try:
+        import cupy
+    except ImportError:
+        pytest.skip("CuPy not installed")
+    if not [d for d in ipt.devices() if d["kind"] == "cuda"]:
+        pytest.skip("no CUDA device (OpenIPT's CUDA plugin reports none)")
+    return cupy
+
+
+def test_cupy_chunks_stay_on_the_gpu_and_equal_the_whole_image_call():
+    cp = cupy_or_skip()
+    a = image(np.uint8, (53, 47))
+    x = da.from_array(a, chunks=(10, 13)).map_blocks(cp.asarray, dtype=np.uint8)
+    for tiled, whole in [(ipd.medfilt2(x, size=[5, 5]), ipt.medfilt2(a, size=[5, 5], device="cuda")),
+                         (ipd.imgaussfilt(x, sigma=2), ipt.imgaussfilt(a, sigma=2, device="cuda")),
+                         (ipd.imcomplement(x), ipt.imcomplement(a, device="cuda"))]:
+        assert isinstance(tiled._meta, cp.ndarray)
+        got = tiled.compute()
+        assert isinstance(got, cp.ndarray), type(got)
+        np.testing.assert_array_equal(cp.asnumpy(got), whole)
+    gx, gy = ipd.imgradientxy(x.astype(np.float64), nargout=2)
+    np.testing.assert_array_equal(cp.asnumpy(gy.compute()), ipt.imgradientxy(a.astype(np.float64), nargout=2,
+                                                                            device="cuda")[1])
+
+
+def test_cupy_chunks_reduce_and_map_images():
+    cp = cupy_or_skip()
+    a = image(np.uint8, (53, 47))
+    x = da.from_array(a, chunks=(10, 13)).map_blocks(cp.asarray, dtype=np.uint8)
+    check_equal(np.asarray(ipd.mean2(x).compute()), ipt.mean2(a))
+    check_equal(np.asarray(ipd.imhist(x).compute()), ipt.imhist(a))
+    check_equal(np.asarray(ipd.graythresh(x).compute()), ipt.graythresh(a))
+    stack = np.stack([image(np.uint8, (24, 20)) for _ in range(3)])
+    out = ipd.map_images("imgaussfilt", da.from_array(stack, chunks=(1, 24, 20)).map_blocks(cp.asarray,
+                                                                                             dtype=np.uint8),
+                         sigma=1.5)
+    got = out.compute()
+    assert isinstance(got, cp.ndarray), type(got)
+    np.testing.assert_array_equal(cp.asnumpy(got),
+                                  np.stack([ipt.imgaussfilt(s, sigma=1.5, device="cuda") for s in stack]))
