@@ -57,6 +57,11 @@ size_t dtype_size(int32_t dtype);
 std::string dtype_name(int32_t dtype);
 std::string dtype_list(uint32_t mask); // "single, double"
 
+// A double as printf's %.<precision>g writes it in the C locale ("nan", "inf"
+// for those), whatever locale the host process set: tuning keys and
+// messages must not change with it (params.cpp).
+std::string format_number(double v, int precision = 17);
+
 // ---- plugins and devices --------------------------------------------------------
 
 struct Plugin;

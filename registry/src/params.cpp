@@ -3,10 +3,9 @@
 // every rule of a schema before any backend sees a call.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
-#include <sstream>
 #include <vector>
 
 #include "internal.hpp"
@@ -19,12 +18,6 @@ std::string op_param(const ipt_op_schema& op, const ipt_param_schema& p) {
     return std::string(op.name) + ": parameter '" + p.name + "'";
 }
 
-std::string format_number(double v) {
-    std::ostringstream s;
-    s.precision(17);
-    s << v;
-    return s.str();
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out;
@@ -77,11 +70,42 @@ bool parse_number(const std::string& text, double* out) {
         *out = -INFINITY;
         return true;
     }
-    char* end = nullptr;
-    double v = std::strtod(t.c_str(), &end);
-    if (end == t.c_str() || *end != '\0') return false;
+    // from_chars: the C locale's decimal point whatever the process's locale.
+    const char* first = t.data();
+    const char* last = t.data() + t.size();
+    const bool plus = *first == '+';  // from_chars takes '-' only
+    if (plus) ++first;
+    if (first == last || (plus && *first == '-')) return false;
+    double v = 0;
+    const auto [end, ec] = std::from_chars(first, last, v);
+    if (ec == std::errc::result_out_of_range && end == last) {
+        // strtod's rule: overflow is +-Inf, underflow a signed zero.
+        const bool negative = *first == '-';
+        const char* e = std::find_if(first, last, [](char c) { return c == 'e' || c == 'E'; });
+        const char* digits = first + (negative ? 1 : 0);
+        const bool tiny = e != last ? (e + 1 < last && e[1] == '-')
+                                    : std::all_of(digits, std::find(digits, e, '.'), [](char c) { return c == '0'; });
+        v = tiny ? (negative ? -0.0 : 0.0) : (negative ? -INFINITY : INFINITY);
+    } else if (ec != std::errc()) {
+        return false;
+    }
+    if (end != last) return false;
     *out = v;
     return true;
+}
+
+// Words between blanks (space, tab, line breaks).
+std::vector<std::string> split_blanks(const std::string& s) {
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        size_t j = i;
+        while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+        if (j > i) out.emplace_back(s, i, j - i);
+        i = j;
+    }
+    return out;
 }
 
 // The most values a number list without its own max_count may hold.
@@ -117,9 +141,7 @@ bool parse_number_list(const std::string& text, std::vector<double>* out, size_t
     }
     for (char& c : t)
         if (c == ',' || c == ';') c = ' ';
-    std::istringstream in(t);
-    std::string token;
-    while (in >> token) {
+    for (const std::string& token : split_blanks(t)) {
         if (token.find(':') != std::string::npos) {
             if (!parse_range(token, out, limit, too_many)) return false;
         } else {
@@ -427,6 +449,12 @@ ipt_status validate_call(const ipt_op_schema& op, std::vector<ParamValue>& value
     // Optional image inputs in a row (A1..A8): a later one without an earlier one
     // is allowed by the rules above; implementations use the ones given.
     return check_alternatives(op, values);
+}
+
+std::string format_number(double v, int precision) {
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, precision);
+    return ec == std::errc() ? std::string(buf, end) : std::string("?");
 }
 
 }  // namespace ipt::reg

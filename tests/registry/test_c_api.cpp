@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <locale>
 #include <thread>
 #include <limits>
 #include <string>
@@ -174,6 +175,41 @@ TEST_F(CApi, ErrorsArePerThread) {
     t.join();
     EXPECT_FALSE(here.empty());
     EXPECT_TRUE(there.empty());
+}
+
+// A host that sets a global C++ locale with another decimal point (as a GUI
+// application may) changes neither how text parameters are read nor the
+// numbers in messages.
+TEST_F(CApi, NumbersIgnoreTheProcessLocale) {
+    struct Comma : std::numpunct<char> {
+        char do_decimal_point() const override { return ','; }
+    };
+    const std::locale before = std::locale::global(std::locale(std::locale::classic(), new Comma));
+    ipt_image* img = nullptr;
+    ASSERT_EQ(ipt_image_create(ctx, IPT_DEVICE_HOST, IPT_UINT8, 4, 4, 1, &img), IPT_OK) << ipt_last_error();
+    // The message of a value out of range, or "" when the call runs.
+    auto run_with = [&](const char* sigma) -> std::string {
+        ipt_call* call = nullptr;
+        EXPECT_EQ(ipt_call_create(ctx, "ipt.imgaussfilt", &call), IPT_OK) << ipt_last_error();
+        EXPECT_EQ(ipt_call_set_image(call, "A", img), IPT_OK) << ipt_last_error();
+        EXPECT_EQ(ipt_call_set_text(call, "sigma", sigma), IPT_OK) << sigma << ": " << ipt_last_error();
+        const ipt_status s = ipt_call_run(call);
+        std::string msg = s == IPT_OK ? "" : ipt_last_error();
+        ipt_call_free(call);
+        return msg;
+    };
+    EXPECT_EQ(run_with("2.5"), "");
+    EXPECT_EQ(run_with("+0.25e1"), "");
+    EXPECT_NE(run_with("-0.5").find("got -0.5"), std::string::npos);
+    // Past double's range: strtod's rule, a signed zero or infinity.
+    EXPECT_NE(run_with("-1e-400").find("got -0"), std::string::npos);
+    ipt_call* call = nullptr;
+    ASSERT_EQ(ipt_call_create(ctx, "ipt.imgaussfilt", &call), IPT_OK);
+    EXPECT_EQ(ipt_call_set_text(call, "sigma", "+-2"), IPT_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(ipt_call_set_text(call, "sigma", "2.5.1"), IPT_ERR_INVALID_ARGUMENT);
+    ipt_call_free(call);
+    ipt_image_free(img);
+    std::locale::global(before);
 }
 
 }  // namespace

@@ -19,7 +19,6 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <string_view>
 
 namespace fs = std::filesystem;
@@ -58,12 +57,7 @@ std::string dims_bucket(const ipt_tensor& t) {
     return std::to_string(bucket(t.rows)) + "x" + std::to_string(bucket(t.cols)) + "x" + std::to_string(t.channels);
 }
 
-std::string number(double v) {
-    std::ostringstream s;
-    s.precision(6);
-    s << v;
-    return s.str();
-}
+std::string number(double v) { return format_number(v, 6); }
 
 // What a cache file holds once parsed.
 struct CacheContents {
