@@ -43,6 +43,21 @@ HANG_MEAN2 = """function m = mean2 (I)
 endfunction
 """
 
+# Refuses text with its own message, as OpenIPT's gateway does.
+STRICT_IMCOMPLEMENT = """function out = imcomplement (I)
+  if (ischar (I))
+    error ("openipt:invalidArgument", "imcomplement: I: text is not a numeric or logical array");
+  endif
+  here = fileparts (mfilename ("fullpath"));
+  rmpath (here);
+  unwind_protect
+    out = imcomplement (I);
+  unwind_protect_cleanup
+    addpath (here, "-begin");
+  end_unwind_protect
+endfunction
+"""
+
 KNOWN = """# Known differences (stand-in)
 
 ### mean2: a stand-in difference
@@ -132,6 +147,16 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(f["failed"], 0)
         self.assertEqual(f["documented_difference"], 1)
         self.assertGreater(f["baseline_failure"], 0)
+
+    def test_other_error_text_is_reported_apart(self):
+        d = self.shadow({"imcomplement": STRICT_IMCOMPLEMENT})
+        rc, r, out = self.run_runner("--shadow", d, "--baseline", "none")
+        self.assertEqual(rc, 0, out)
+        f = self.fun(r, "imcomplement")
+        self.assertEqual(f["error_text_differs"], 1, out)
+        self.assertEqual(f["passed"], f["blocks"] - 1)
+        b = next(b for b in f["block_results"] if b["status"] == "error-text-differs")
+        self.assertIn("text is not a numeric", b["message"])
 
     def test_hang_is_killed_and_fails(self):
         d = self.shadow({"mean2": HANG_MEAN2})
