@@ -418,7 +418,7 @@ def markdown(functions, stale, shadow, baseline_note):
             continue
         out += ["## %s (%d)" % (title, len(rows)), ""]
         for fn, b in rows:
-            out.append("### %s%s" % (fn, (": " + b["difference"]) if b.get("difference") else ""))
+            out.append("### " + (b["difference"] if b.get("difference") else fn))
             out += ["", "```", "%!" + b["text"].replace("\n", "\n%!"), "```"]
             if b.get("message"):
                 out += ["", "```", b["message"], "```"]
@@ -510,8 +510,14 @@ def main():
     for f in functions:
         for b in f["block_results"]:
             if b["status"] in BAD:
-                print("FAILED %s: %s\n  %s" % (f["function"], b["text"].split("\n")[0],
-                                               (b.get("message") or "").replace("\n", "\n  ")))
+                msg = (b.get("message") or "").split("\n")
+                if len(msg) > 12:
+                    msg = msg[:12] + ["... (the whole message is in the table and the JSON)"]
+                lines = [l.strip() for l in b["text"].split("\n") if l.strip()
+                         and not l.strip().startswith(("#", "%"))]
+                head = " ".join(lines[:2]) if lines and lines[0] == b["type"] else lines[0]
+                print("FAILED %s: %s\n  %s" % (f["function"], head[:160],
+                                               "\n  ".join(msg)))
     return 1 if report["failed"] or report["not_reached"] else 0
 
 
