@@ -453,6 +453,8 @@ def main():
         a.shadow = [s for s in a.shadow if s not in missing]
         if not a.shadow:
             sys.exit(msg)
+        print("note: shadow folder %s does not exist; running with %s"
+              % (", ".join(missing), ", ".join(a.shadow)))
     if not shutil.which(a.octave):
         print("SKIPPED: octave-cli not found")
         return 77
