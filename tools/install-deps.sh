@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages OpenIPT's build and tests need, then the PyPI
 # packages the Python package and its tests need (pip, for the python3 on
-# PATH); with --bench also the peer libraries of the CPU benchmarks (OpenCV,
+# PATH); Octave with its image package and mkoctfile (about 50 MiB to
+# download, 200 MiB installed) for the MEX gateway and tests/octave; with
+# --bench also the peer libraries of the CPU benchmarks (OpenCV,
 # ~150 MiB, for bench/cpu's ipt_cpu_bench; dask-image and scipy for
 # bench/python/dask_scaling.py; scikit-image and OpenCV-Python for
 # bench/python/peers.py). Idempotent: only packages
@@ -31,6 +33,7 @@ packages=(
   gnuplot-nox                  # charts of `ipt bench`
   clang libclang-rt-dev        # libFuzzer and the sanitizer runtimes for clang (tests/fuzz)
   python3-dev python3-pip      # the Python package (python/) and its tests
+  octave liboctave-dev octave-image  # the MEX gateway (mkoctfile) and tests/octave (image-package test blocks)
 )
 if [ "$bench" = 1 ]; then
   packages+=(libopencv-dev)     # the CPU peer of bench/cpu (ipt_cpu_bench)
