@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ipt/ipt.h"
+#include "ipt/ipt.hpp"
 
 namespace {
 
@@ -173,6 +174,37 @@ TEST_F(WrapDevice, NativeStream) {
     EXPECT_EQ(ipt_set_native_stream(ctx, 999, &queue), IPT_ERR_NOT_FOUND);
     EXPECT_TRUE(error_has("device_id"));
     EXPECT_EQ(ipt_set_native_stream(nullptr, wraps, &queue), IPT_ERR_INVALID_ARGUMENT);
+}
+
+// The same through the C++ wrapper: wrap_device, native_address, NativeStream.
+TEST(WrapDeviceCpp, WrapperFunctions) {
+    ipt::Context ctx(IPT_CONTEXT_NO_DISCOVERY);
+    ctx.load_plugin(plugin("testdev"));
+    ctx.load_plugin(plugin("testdev2"));
+    const uint32_t wraps = device_of_kind(ctx.get(), "testdev2");
+    const uint32_t plain = device_of_kind(ctx.get(), "testdev");
+    ASSERT_NE(wraps, IPT_DEVICE_ANY);
+    std::vector<uint8_t> data = {1, 2, 3, 4, 5, 6};
+    ipt::Image img = ctx.wrap_device(wraps, IPT_UINT8, 2, 3, data.data());
+    EXPECT_EQ(img.native_address().address, data.data());
+    EXPECT_EQ(img.native_address().row_pitch, 3);
+    EXPECT_EQ(img.info().device_id, wraps);
+    {
+        int queue = 0;
+        ipt::NativeStream on(ctx, wraps, &queue);
+        ipt::Call call(ctx, "ipt.mean2");
+        call.image("A", img).device(wraps).run();
+        EXPECT_DOUBLE_EQ(call.take("m").download<double>().at(0), 3.5);  // (1+...+6)/6 by hand
+    }
+    EXPECT_EQ(data, (std::vector<uint8_t>{1, 2, 3, 4, 5, 6}));
+    try {
+        int queue = 0;
+        ipt::NativeStream refused(ctx, plain, &queue);
+        FAIL() << "a device without set_stream took a stream";
+    } catch (const ipt::Error& e) {
+        EXPECT_EQ(e.status(), IPT_ERR_UNSUPPORTED);
+    }
+    EXPECT_THROW(ctx.wrap_device(IPT_DEVICE_HOST, IPT_UINT8, 2, 3, data.data()), ipt::Error);
 }
 
 // The Vulkan plugin takes neither: a clear error naming it.

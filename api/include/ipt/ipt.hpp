@@ -81,6 +81,19 @@ public:
         return i.rows * i.cols * i.channels;
     }
 
+    // Where the first element lies on the image's device and the row pitch
+    // in bytes (ipt_image_native_address): a device pointer for a CUDA image,
+    // to read an output in place on the caller's stream.
+    struct NativeAddress {
+        void* address;
+        int64_t row_pitch;
+    };
+    NativeAddress native_address() const {
+        NativeAddress a{nullptr, 0};
+        check(ipt_image_native_address(h_, &a.address, &a.row_pitch));
+        return a;
+    }
+
     void upload(const void* host, int64_t row_pitch = 0) { check(ipt_image_upload(h_, host, row_pitch)); }
     void download(void* host, int64_t row_pitch = 0) const {
         check(ipt_image_download(h_, host, row_pitch));
@@ -176,6 +189,19 @@ public:
             throw Error(IPT_ERR_INVALID_ARGUMENT, "wrap_host: data size does not match rows*cols*channels");
         return wrap_host(dtype_of<T>(), rows, cols, data.data(), channels);
     }
+    // An input over memory the caller owns on a device (ipt_image_wrap_device):
+    // a CUDA device pointer, read in place and never written or freed. Keep
+    // it valid while the Image lives. row_pitch 0: tightly packed rows.
+    Image wrap_device(uint32_t device, ipt_dtype dtype, int64_t rows, int64_t cols, void* address,
+                      int64_t channels = 1, int64_t row_pitch = 0) {
+        ipt_image* img = nullptr;
+        check(ipt_image_wrap_device(h_, device, dtype, rows, cols, channels, address, row_pitch, &img));
+        return Image(img);
+    }
+    // Queue this thread's work on `device` on the caller's native stream (a
+    // cudaStream_t; nullptr: the plugin's own again), ipt_set_native_stream.
+    // NativeStream below does it for a scope.
+    void set_native_stream(uint32_t device, void* stream) { check(ipt_set_native_stream(h_, device, stream)); }
     Image copy_to(const Image& img, uint32_t device) {
         ipt_image* out = nullptr;
         check(ipt_image_copy_to(h_, img.get(), device, &out));
@@ -205,6 +231,23 @@ public:
 
 private:
     ipt_context* h_ = nullptr;
+};
+
+// This thread's work on a device queued on the caller's stream for the
+// lifetime of the object, then on the plugin's own queue again (ordered after
+// what was queued meanwhile).
+class NativeStream {
+public:
+    NativeStream(Context& ctx, uint32_t device, void* stream) : ctx_(ctx), device_(device) {
+        ctx_.set_native_stream(device_, stream);
+    }
+    ~NativeStream() { (void)ipt_set_native_stream(ctx_.get(), device_, nullptr); }
+    NativeStream(const NativeStream&) = delete;
+    NativeStream& operator=(const NativeStream&) = delete;
+
+private:
+    Context& ctx_;
+    uint32_t device_;
 };
 
 class Call {
