@@ -879,6 +879,100 @@ CaseDef rgb2gray_case() {
     return d;
 }
 
+// rgb2hsv, hsv2rgb, rgb2ycbcr, ycbcr2rgb: `cls` is the OpenIPT class of the
+// input and output (uint8, single or double). OpenCV's HSV conversions have
+// no CV_64F: double runs beside OpenCV's CV_32F (twice the bytes on
+// OpenIPT's side). OpenCV's HSV hue is in degrees (compared as h*360, modulo
+// 360); its YCrCb is the full-range JPEG matrix, MATLAB's the BT.601 studio
+// range, so those outputs are not compared.
+CaseDef colour_case(const std::string& op, ipt_dtype cls) {
+    const bool hsv = op == "rgb2hsv" || op == "hsv2rgb";
+    const bool forward = op == "rgb2hsv" || op == "rgb2ycbcr";
+    const char* cls_name = cls == IPT_UINT8 ? "uint8" : cls == IPT_SINGLE ? "single" : "double";
+    const int code = op == "rgb2hsv"     ? cv::COLOR_RGB2HSV_FULL
+                     : op == "hsv2rgb"   ? cv::COLOR_HSV2RGB_FULL
+                     : op == "rgb2ycbcr" ? cv::COLOR_RGB2YCrCb
+                                         : cv::COLOR_YCrCb2RGB;
+    const std::string in_name = op == "hsv2rgb" ? "HSV" : op == "ycbcr2rgb" ? "YCBCR" : "RGB";
+    const std::string out_name = op == "rgb2hsv" ? "HSV" : op == "rgb2ycbcr" ? "YCBCR" : "RGB";
+    CaseDef d;
+    d.name = op + "-" + cls_name;
+    d.compares = op + "(A), A " + cls_name + " m x n x 3 (planes) | cv::cvtColor(A, " +
+                 (op == "rgb2hsv"     ? "COLOR_RGB2HSV_FULL"
+                  : op == "hsv2rgb"   ? "COLOR_HSV2RGB_FULL"
+                  : op == "rgb2ycbcr" ? "COLOR_RGB2YCrCb"
+                                      : "COLOR_YCrCb2RGB") +
+                 "), interleaved " + (cls == IPT_UINT8 ? "CV_8U" : "CV_32F") +
+                 (cls == IPT_DOUBLE ? " (OpenCV has no CV_64F HSV conversion: like-for-like class is single)" : "") +
+                 (hsv ? "; OpenCV's hue in degrees" : "; OpenCV's full-range YCrCb, not BT.601 studio range: not compared");
+    d.build = [=](Case& c, Holder& h, const Inputs& in, const Options& o) {
+        auto rgb = std::make_shared<RgbPair>(rgb_from(in.u8));
+        const int64_t plane = in.n * in.n;
+        const ipt::Image* a = nullptr;
+        auto src = std::make_shared<cv::Mat>();
+        if (cls == IPT_UINT8) {
+            a = &h.image(g_ctx->upload(IPT_UINT8, in.n, in.n, rgb->planes.data(), 3));
+            *src = rgb->interleaved;
+        } else {
+            // Values in [0, 1] for both libraries; OpenCV's hue input in degrees.
+            std::vector<double> pd(rgb->planes.size());
+            std::vector<float> pf(rgb->planes.size());
+            for (size_t i = 0; i < pd.size(); ++i) {
+                pd[i] = rgb->planes[i] / 255.0;
+                pf[i] = static_cast<float>(pd[i]);
+            }
+            a = cls == IPT_DOUBLE ? &h.image(g_ctx->upload(IPT_DOUBLE, in.n, in.n, pd.data(), 3))
+                                  : &h.image(g_ctx->upload(IPT_SINGLE, in.n, in.n, pf.data(), 3));
+            rgb->interleaved.convertTo(*src, CV_32F, 1.0 / 255.0);
+            if (op == "hsv2rgb") {
+                std::vector<cv::Mat> ch;
+                cv::split(*src, ch);
+                ch[0] *= 360.0;
+                cv::merge(ch, *src);
+            }
+        }
+        IptCall& call = h.call(("ipt." + op).c_str(), {out_name});
+        call.call.image(in_name.c_str(), *a);
+        call.attach(c);
+        cv::Mat& dst = h.mat();
+        c.cv = cv_side(dst, [src, code](cv::Mat& out) { cv::cvtColor(*src, out, code); }, o);
+        if (hsv && cls != IPT_UINT8) {
+            c.check = [&call, &dst, out_name, cls, plane, forward] {
+                std::vector<double> a;
+                if (cls == IPT_DOUBLE) {
+                    a = call.result<double>(out_name);
+                } else {
+                    const std::vector<float> f = call.result<float>(out_name);
+                    a.assign(f.begin(), f.end());
+                }
+                double worst = 0;
+                const float* p = dst.ptr<float>();
+                for (int64_t i = 0; i < plane; ++i)
+                    for (int k = 0; k < 3; ++k) {
+                        double x = a[static_cast<size_t>(k * plane + i)], y = p[3 * i + k];
+                        double dd;
+                        if (forward && k == 0) {
+                            dd = std::abs(x * 360.0 - y);
+                            dd = std::min(dd, 360.0 - dd) / 360.0;
+                        } else {
+                            dd = std::abs(x - y);
+                        }
+                        worst = std::max(worst, dd);
+                    }
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "max|d| %.2g (hue as a fraction of a turn)", worst);
+                return std::string(buf);
+            };
+        } else {
+            c.check = [] { return std::string("not compared (definitions differ)"); };
+        }
+        const double bytes_per = cls == IPT_UINT8 ? 1.0 : cls == IPT_SINGLE ? 4.0 : 8.0;
+        c.bytes = 6.0 * bytes_per * static_cast<double>(plane);
+        return true;
+    };
+    return d;
+}
+
 CaseDef im2double_case() {
     CaseDef d;
     d.name = "im2double";
@@ -1384,6 +1478,9 @@ std::vector<CaseDef> all_cases() {
     v.push_back(regionalmax_case());
     v.push_back(dither_case());
     v.push_back(rgb2gray_case());
+    for (const char* op : {"rgb2hsv", "hsv2rgb"})
+        for (ipt_dtype cls : {IPT_DOUBLE, IPT_SINGLE}) v.push_back(colour_case(op, cls));
+    for (const char* op : {"rgb2ycbcr", "ycbcr2rgb"}) v.push_back(colour_case(op, IPT_UINT8));
     v.push_back(im2double_case());
     v.push_back(imcomplement_case());
     for (const char* m : {"bicubic", "bilinear", "box"}) v.push_back(imresize_case(m, 0.5));

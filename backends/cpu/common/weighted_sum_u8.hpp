@@ -50,20 +50,26 @@ namespace detail {
 #else
 #define IPT_FIXED_POINT_CLONES
 #endif
-IPT_FIXED_POINT_CLONES static inline void fixed_point_pass(const FixedPointSum& f, const uint8_t* __restrict x0,
+// Returns whether any pixel is near a boundary.
+IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass(const FixedPointSum& f, const uint8_t* __restrict x0,
                                                            const uint8_t* __restrict x1, const uint8_t* __restrict x2,
                                                            uint8_t* __restrict out, uint8_t* __restrict near,
                                                            int64_t n) {
     const int32_t w0 = f.w[0], w1 = f.w[1], w2 = f.w[2], o = f.offset;
     const int shift = f.shift;
     const int32_t mask = (int32_t(1) << shift) - 1, lo = kFixedPointMargin, hi = mask + 1 - kFixedPointMargin;
+    uint8_t any = 0;
     for (int64_t i = 0; i < n; ++i) {
         const int32_t acc = w0 * int32_t(x0[i]) + w1 * int32_t(x1[i]) + w2 * int32_t(x2[i]) + o;
         const int32_t q = acc >> shift;  // floor
         const int32_t frac = acc & mask;
         out[i] = static_cast<uint8_t>(std::clamp(q, 0, 255));
-        near[i] = static_cast<uint8_t>((frac < lo) | (frac > hi));
+        // A value that saturates saturates for the neighbouring floors too.
+        const uint8_t flag = static_cast<uint8_t>(((frac < lo) | (frac > hi)) & (q >= 0) & (q <= 255));
+        near[i] = flag;
+        any |= flag;
     }
+    return any != 0;
 }
 #undef IPT_FIXED_POINT_CLONES
 
@@ -73,18 +79,24 @@ IPT_FIXED_POINT_CLONES static inline void fixed_point_pass(const FixedPointSum& 
 template <class Exact>
 void weighted_sum_u8(const FixedPointSum& f, const uint8_t* x0, const uint8_t* x1, const uint8_t* x2, uint8_t* out,
                      uint8_t* near, int64_t n, Exact exact) {
-    detail::fixed_point_pass(f, x0, x1, x2, out, near, n);
-    // Few pixels are near a boundary: skip eight flags at a time.
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t word;
-        std::memcpy(&word, near + i, 8);
-        if (word == 0) continue;
-        for (int64_t k = i; k < i + 8; ++k)
-            if (near[k]) out[k] = exact(x0[k], x1[k], x2[k]);
+    // Few pixels are near a boundary: blocks without one are not scanned, and
+    // the others eight flags at a time.
+    constexpr int64_t kBlock = 256;
+    for (int64_t first = 0; first < n; first += kBlock) {
+        const int64_t last = std::min(n, first + kBlock);
+        if (!detail::fixed_point_pass(f, x0 + first, x1 + first, x2 + first, out + first, near + first, last - first))
+            continue;
+        int64_t i = first;
+        for (; i + 8 <= last; i += 8) {
+            uint64_t word;
+            std::memcpy(&word, near + i, 8);
+            if (word == 0) continue;
+            for (int64_t k = i; k < i + 8; ++k)
+                if (near[k]) out[k] = exact(x0[k], x1[k], x2[k]);
+        }
+        for (; i < last; ++i)
+            if (near[i]) out[i] = exact(x0[i], x1[i], x2[i]);
     }
-    for (; i < n; ++i)
-        if (near[i]) out[i] = exact(x0[i], x1[i], x2[i]);
 }
 
 }  // namespace ipt::cpu

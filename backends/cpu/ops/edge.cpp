@@ -35,7 +35,9 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/padding.hpp"
+#include "common/isa.hpp"
 #include "common/parallel.hpp"
+#include "common/simd.hpp"
 #include "common/ops/edge.hpp"
 #include "common/ops/imfilter.hpp"
 
@@ -63,44 +65,63 @@ WorkingSet<T>& working_set() {
     return w;
 }
 
-// im2single (or the double image itself), row-major, into `out`.
+// Elements [first, last) of im2single(I) (or the double image itself).
 template <class T>
-void to_working(const ipt_tensor* I, std::vector<T>& out) {
-    const int64_t n = I->rows * I->cols;
-    out.resize(static_cast<size_t>(n));
+void to_working_range(const ipt_tensor* I, T* out, int64_t first, int64_t last) {
     switch (I->dtype) {
     case IPT_LOGICAL: {
         const uint8_t* p = static_cast<const uint8_t*>(I->data);
-        for (int64_t i = 0; i < n; ++i) out[i] = p[i] ? T(1) : T(0);
+        for (int64_t i = first; i < last; ++i) out[i] = p[i] ? T(1) : T(0);
         break;
     }
     case IPT_UINT8: {
         const uint8_t* p = static_cast<const uint8_t*>(I->data);
-        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(p[i]) / T(255);
+        for (int64_t i = first; i < last; ++i) out[i] = static_cast<T>(p[i]) / T(255);
         break;
     }
     case IPT_UINT16: {
         const uint16_t* p = static_cast<const uint16_t*>(I->data);
-        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(p[i]) / T(65535);
+        for (int64_t i = first; i < last; ++i) out[i] = static_cast<T>(p[i]) / T(65535);
         break;
     }
     case IPT_INT16: {
         const int16_t* p = static_cast<const int16_t*>(I->data);
-        for (int64_t i = 0; i < n; ++i) out[i] = (static_cast<T>(p[i]) + T(32768)) / T(65535);
+        for (int64_t i = first; i < last; ++i) out[i] = (static_cast<T>(p[i]) + T(32768)) / T(65535);
         break;
     }
     case IPT_SINGLE: {
         const float* p = static_cast<const float*>(I->data);
-        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(p[i]);
+        for (int64_t i = first; i < last; ++i) out[i] = static_cast<T>(p[i]);
         break;
     }
     case IPT_DOUBLE: {
         const double* p = static_cast<const double*>(I->data);
-        for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(p[i]);
+        for (int64_t i = first; i < last; ++i) out[i] = static_cast<T>(p[i]);
         break;
     }
+    default: break;  // refused by to_working
+    }
+}
+
+// im2single (or the double image itself), row-major, into `out`.
+template <class T>
+void to_working(const ipt_tensor* I, std::vector<T>& out) {
+    switch (I->dtype) {
+    case IPT_LOGICAL:
+    case IPT_UINT8:
+    case IPT_UINT16:
+    case IPT_INT16:
+    case IPT_SINGLE:
+    case IPT_DOUBLE: break;
     default: ipt::plugin::unsupported("ipt.edge: class not handled");
     }
+    const int64_t total = I->rows * I->cols;
+    out.resize(static_cast<size_t>(total));
+    constexpr int64_t kBlock = int64_t{1} << 15;
+    ipt::cpu::parallel_for(0, (total + kBlock - 1) / kBlock, [&](int64_t k) {
+        ipt::cpu::simd_dispatch(
+            [&] { to_working_range<T>(I, out.data(), k * kBlock, std::min(total, (k + 1) * kBlock)); });
+    });
 }
 
 // imfilter(in, h, 'replicate', 'same', corr or conv) in the working class, into `out`.
@@ -149,15 +170,55 @@ struct CompensatedSum {
 // running sums (one chain of dependent additions was a quarter of a
 // 2048x2048 sobel), and combined in block order: the same result on any
 // number of threads.
+// The four running sums are the four lanes of one vector (both branches of
+// the compensation computed and one selected: the same values as
+// CompensatedSum::add in each lane).
+#if defined(__GNUC__)
+#define IPT_EDGE_LANES 1
+typedef double Lanes4 __attribute__((vector_size(32)));
+
+// s4 and e4: the four sums and their compensations, updated in place.
 template <class T, class F>
-double sum_double(const std::vector<T>& x, F&& f) {
+IPT_ALWAYS_INLINE void add_lanes(const T* __restrict x, int64_t count, F& f, double* s4, double* e4) {
+    Lanes4 s, e;
+    std::memcpy(&s, s4, sizeof s);
+    std::memcpy(&e, e4, sizeof e);
+    for (int64_t i = 0; i + 4 <= count; i += 4) {
+        const Lanes4 a = {f(x[i]), f(x[i + 1]), f(x[i + 2]), f(x[i + 3])};
+        const Lanes4 t = s + a;
+        const Lanes4 big_s = (s - t) + a, big_a = (a - t) + s;
+        // |s| >= |a| (a NaN compares false either way).
+        const Lanes4 abs_s = s < 0 ? -s : s, abs_a = a < 0 ? -a : a;
+        e += abs_s >= abs_a ? big_s : big_a;
+        s = t;
+    }
+    std::memcpy(s4, &s, sizeof s);
+    std::memcpy(e4, &e, sizeof e);
+}
+#endif
+
+// `prepare(first, last)` runs on the block [first, last) of x before it is
+// summed (it may write those elements of x).
+template <class T, class F, class Prepare>
+double sum_double(const std::vector<T>& x, F&& f, Prepare&& prepare) {
     constexpr int64_t kBlock = int64_t{1} << 16;
     const int64_t n = static_cast<int64_t>(x.size()), blocks = (n + kBlock - 1) / kBlock;
     std::vector<CompensatedSum> part(static_cast<size_t>(blocks));
     ipt::cpu::parallel_for(0, blocks, [&](int64_t k) {
         CompensatedSum lane[4];
         const int64_t first = k * kBlock, last = std::min(n, first + kBlock);
+        prepare(first, last);
         int64_t i = first;
+#if IPT_EDGE_LANES
+        double s[4] = {0, 0, 0, 0}, e[4] = {0, 0, 0, 0};
+        const int64_t whole = (last - first) / 4 * 4;
+        ipt::cpu::simd_dispatch([&] { add_lanes(x.data() + first, whole, f, s, e); });
+        for (int j = 0; j < 4; ++j) {
+            lane[j].s = s[j];
+            lane[j].e = e[j];
+        }
+        i += whole;
+#endif
         for (; i + 4 <= last; i += 4)
             for (int j = 0; j < 4; ++j) lane[j].add(f(x[static_cast<size_t>(i + j)]));
         for (; i < last; ++i) lane[0].add(f(x[static_cast<size_t>(i)]));
@@ -169,15 +230,32 @@ double sum_double(const std::vector<T>& x, F&& f) {
     return total.value();
 }
 
+template <class T, class F>
+double sum_double(const std::vector<T>& x, F&& f) {
+    return sum_double(x, f, [](int64_t, int64_t) {});
+}
+
 struct EdgeResult {
-    std::vector<uint8_t> bw;
+    std::vector<uint8_t> bw;  // empty when the method wrote BW itself
     std::vector<double> thresh;
 };
 
 // --- sobel, prewitt, roberts ---------------------------------------------------
 
 template <class T>
-EdgeResult gradient_edges(const EdgePlan& c, const std::vector<T>& I, int64_t m, int64_t n) {
+IPT_ALWAYS_INLINE void squared_magnitude(const T* __restrict bx, const T* __restrict by, T kx, T ky, T* __restrict b,
+                                         int64_t n) {
+    for (int64_t i = 0; i < n; ++i) b[i] = kx * bx[i] * bx[i] + ky * by[i] * by[i];
+}
+
+template <class T>
+IPT_ALWAYS_INLINE void above(const T* __restrict b, double cutoff, uint8_t* __restrict bw, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) bw[i] = static_cast<double>(b[i]) > cutoff;
+}
+
+// Writes every pixel of BW (`bw`, m x n) in place.
+template <class T>
+EdgeResult gradient_edges(const EdgePlan& c, const std::vector<T>& I, int64_t m, int64_t n, uint8_t* bw) {
     const ipt::frontend::GradientOperators& g = c.operators;
     const int64_t ks = g.size;
     const double scale = g.scale;
@@ -189,22 +267,35 @@ EdgeResult gradient_edges(const EdgePlan& c, const std::vector<T>& I, int64_t m,
     const T kx = static_cast<T>(c.kx), ky = static_cast<T>(c.ky);
     std::vector<T>& b = w.b;
     b.resize(I.size());
-    ipt::cpu::parallel_for(0, m, [&](int64_t r) {
-        for (int64_t i = r * n; i < (r + 1) * n; ++i) b[i] = kx * bx[i] * bx[i] + ky * by[i] * by[i];
-    });
+    // b = kx*bx.^2 + ky*by.^2, block by block just before the block is summed
+    // when the threshold is automatic (the block is still in cache).
+    auto magnitude = [&, pb = b.data(), px = bx.data(), py = by.data()](int64_t first, int64_t last) {
+        ipt::cpu::simd_dispatch([&] { squared_magnitude(px + first, py + first, kx, ky, pb + first, last - first); });
+    };
 
     EdgeResult res;
     double cutoff;
+    if (c.threshold_given || b.empty()) {
+        constexpr int64_t kBlock = int64_t{1} << 16;
+        const int64_t total = static_cast<int64_t>(b.size());
+        ipt::cpu::parallel_for(0, (total + kBlock - 1) / kBlock,
+                               [&](int64_t k) { magnitude(k * kBlock, std::min(total, (k + 1) * kBlock)); });
+    }
     if (c.threshold_given) {
         cutoff = c.cutoff;
         res.thresh = c.given;
     } else {
         cutoff = b.empty() ? std::numeric_limits<double>::quiet_NaN()
-                           : scale * sum_double(b, [](T v) { return static_cast<double>(v); }) /
+                           : scale * sum_double(b, [](T v) { return static_cast<double>(v); }, magnitude) /
                                  static_cast<double>(b.size());
         res.thresh = {std::sqrt(cutoff)};
     }
-    res.bw.assign(I.size(), 0);
+    if (!c.thinning) {
+        ipt::cpu::parallel_for(0, m, [&, pb = b.data()](int64_t r) {
+            ipt::cpu::simd_dispatch([&] { above(pb + r * n, cutoff, bw + r * n, n); });
+        });
+        return res;
+    }
     const int o1 = c.method == EdgeMethod::Roberts ? -1 : 0, o2 = c.method == EdgeMethod::Roberts ? 1 : 0;
     const int o3 = o2, o4 = o1;
     constexpr double kTol = 100 * std::numeric_limits<double>::epsilon();
@@ -219,9 +310,8 @@ EdgeResult gradient_edges(const EdgePlan& c, const std::vector<T>& I, int64_t m,
         for (int64_t col = 0; col < n; ++col) {
             const size_t i = static_cast<size_t>(r * n + col);
             const T v = b[i];
-            if (!(static_cast<double>(v) > cutoff)) continue;
-            if (!c.thinning) {
-                res.bw[i] = 1;
+            if (!(static_cast<double>(v) > cutoff)) {
+                bw[i] = 0;
                 continue;
             }
             const bool inner = inner_row && col >= 1 && col + 1 < n;
@@ -233,7 +323,7 @@ EdgeResult gradient_edges(const EdgePlan& c, const std::vector<T>& I, int64_t m,
             const double ax = std::abs(static_cast<double>(bx[i])), ay = std::abs(static_cast<double>(by[i]));
             const bool across_cols = ax >= c.kx * ay - kTol && b1 && b2;
             const bool across_rows = ay >= c.ky * ax - kTol && b3 && b4;
-            res.bw[i] = across_cols || across_rows;
+            bw[i] = across_cols || across_rows;
         }
     });
     return res;
@@ -409,7 +499,7 @@ EdgeResult canny(const EdgePlan& c, const std::vector<T>& I, int64_t m, int64_t 
 }
 
 template <class T>
-EdgeResult detect(const EdgePlan& c) {
+EdgeResult detect(const EdgePlan& c, uint8_t* bw) {
     const int64_t m = c.I->rows, n = c.I->cols;
     WorkingSet<T>& w = working_set<T>();
     to_working<T>(c.I, w.image);
@@ -417,7 +507,7 @@ EdgeResult detect(const EdgePlan& c) {
     switch (c.method) {
     case EdgeMethod::Sobel:
     case EdgeMethod::Prewitt:
-    case EdgeMethod::Roberts: r = gradient_edges(c, w.image, m, n); break;
+    case EdgeMethod::Roberts: r = gradient_edges(c, w.image, m, n, bw); break;
     case EdgeMethod::Log:
     case EdgeMethod::Zerocross: r = zero_crossings(c, w.image, m, n); break;
     case EdgeMethod::Canny: r = canny(c, w.image, m, n); break;
@@ -428,10 +518,11 @@ EdgeResult detect(const EdgePlan& c) {
 
 void run_edge(const KernelArgs& args) {
     const EdgePlan c = ipt::frontend::plan_edge(args);
+    const ipt_tensor* BW = args.output("BW", IPT_LOGICAL, c.I->rows, c.I->cols, 1);
+    uint8_t* bw = static_cast<uint8_t*>(BW->data);
     EdgeResult r;
     if (c.empty()) r.thresh = c.thresh_without_pixels();
-    else r = c.working_class == IPT_DOUBLE ? detect<double>(c) : detect<float>(c);
-    const ipt_tensor* BW = args.output("BW", IPT_LOGICAL, c.I->rows, c.I->cols, 1);
+    else r = c.working_class == IPT_DOUBLE ? detect<double>(c, bw) : detect<float>(c, bw);
     if (!r.bw.empty()) std::memcpy(BW->data, r.bw.data(), r.bw.size());
     if (args.wanted("thresh")) {
         const ipt_tensor* t = args.output("thresh", IPT_DOUBLE, 1, static_cast<int64_t>(r.thresh.size()), 1);

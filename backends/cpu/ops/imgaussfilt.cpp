@@ -225,7 +225,8 @@ IPT_ALWAYS_INLINE void row_pass_impl(const Acc* m, const int32_t* col, const Acc
                                      T* out, Acc* tmp) {
     using V = vec_t<Acc, VB>;
     constexpr int L = VB / static_cast<int>(sizeof(Acc));
-    constexpr int NV = 4;
+    // Independent sums enough to hide the latency of the additions.
+    constexpr int NV = VB == 64 ? 8 : 4;
     constexpr bool fused = std::is_same_v<Acc, double>;
     int64_t c = 0;
     for (; c + NV * L <= n; c += NV * L) {
