@@ -252,7 +252,7 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
         r.cost_ms = r.run_ms + r.transfer_ms;
     };
     std::vector<Candidate*> to_measure;
-    std::map<const Candidate*, double> spread;  // candidates priced by a prior
+    std::map<const Candidate*, std::pair<double, double>> range;  // candidates priced by a prior: run time range
     double proxy_ms = -1;  // for a candidate with no prior: the fastest run time known of the others
     if (ctx->tuning->measure_on_miss) {
         to_measure = pending;
@@ -282,23 +282,23 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
             c.record.run_ms = p->run_ms;
             c.record.output_bytes = p->output_bytes;
             c.record.output_count = p->output_count;
-            c.record.note = "estimated (x/" + ms_text(p->spread) + "): " + p->from;
+            c.record.note = "estimated (" + ms_text(p->low_ms) + "-" + ms_text(p->high_ms) + " ms): " + p->from;
             prox(p->run_ms);
             if (!priceable) {
                 c.record.note += "; transfers not priced yet";
                 continue;
             }
             price(c.record, dev);
-            spread[&c] = p->spread;
-            bound(p->run_ms * p->spread + c.record.transfer_ms);
+            range[&c] = {p->low_ms, p->high_ms};
+            bound(p->high_ms + c.record.transfer_ms);
         }
         // Those whose best case is worse than the best's worst case are
         // separated; the rest are what the prior cannot decide.
         std::vector<Candidate*> open, behind;
         for (Candidate* c : pending) {
-            auto it = spread.find(c);
-            const bool separated = it != spread.end() && best_hi >= 0 &&
-                                   c->record.run_ms / it->second + c->record.transfer_ms > best_hi;
+            auto it = range.find(c);
+            const bool separated =
+                it != range.end() && best_hi >= 0 && it->second.first + c->record.transfer_ms > best_hi;
             (separated ? behind : open).push_back(c);
         }
         auto cost_of_measuring = [&](const std::vector<Candidate*>& set) {
@@ -327,7 +327,7 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
     for (Candidate* c : to_measure) {
         c->expected_ms = c->record.run_ms >= 0 ? c->record.run_ms : proxy_ms;
         c->record = CandidateRecord{};
-        spread.erase(c);
+        range.erase(c);
     }
     measure(ctx, op, values, to_measure, run);
     for (Candidate* c : to_measure) {
@@ -343,7 +343,7 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
         const Device& dev = ctx->devices[c.impl->device_id];
         if ((c.record.source == IPT_COST_MEASURED || c.record.source == IPT_COST_CACHED) && c.record.cost_ms < 0)
             price(c.record, dev);
-        if (c.record.source == IPT_COST_STATIC && !spread.count(&c)) c.record.cost_ms = -1;  // no price: no rank
+        if (c.record.source == IPT_COST_STATIC && !range.count(&c)) c.record.cost_ms = -1;  // no price: no rank
         if (c.record.source == IPT_COST_STATIC) o.observe = true;
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {

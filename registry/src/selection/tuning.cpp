@@ -195,6 +195,7 @@ void TuningCache::open(const std::string& path) {
     switches_.clear();
     observed_.clear();
     spent_.clear();
+    by_family_.clear();
     refused_ = false;
     dirty_ = false;
     if (path.empty()) return;
@@ -209,6 +210,7 @@ void TuningCache::open(const std::string& path) {
         switches_ = std::move(c.switches);
         observed_ = std::move(c.observed);
         spent_ = std::move(c.spent);
+        reindex();
         break;
     case CacheFile::Corrupt:
         warn_once("tuning cache " + path + " is corrupt and is ignored (" + f.why + "); it will be rewritten");
@@ -236,7 +238,19 @@ std::optional<Measurement> TuningCache::find(const std::string& key, const std::
 void TuningCache::record(const std::string& key, const std::string& candidate, const Measurement& m) {
     std::lock_guard lock(mutex_);
     entries_[key][candidate] = m;
+    index(key, candidate, m);
     dirty_ = true;
+}
+
+void TuningCache::index(const std::string& key, const std::string& candidate, const Measurement& m) {
+    if (m.family.empty() || m.input_bytes == 0) return;
+    by_family_[candidate + "\n" + m.family][m.input_bytes] = {key, m};
+}
+
+void TuningCache::reindex() {
+    by_family_.clear();
+    for (const auto& [key, cands] : entries_)
+        for (const auto& [cand, m] : cands) index(key, cand, m);
 }
 
 std::optional<Prior> TuningCache::prior(const std::string& key, const std::string& family, uint64_t input_bytes,
@@ -247,30 +261,31 @@ std::optional<Prior> TuningCache::prior(const std::string& key, const std::strin
             // One run, which may have paid one-time setup (a pipeline built) or
             // met a busy machine.
             const Measurement& m = jt->second;
-            return Prior{m.run_ms, 2.0, m.output_bytes, m.output_count, "one earlier run of this key"};
+            return Prior{m.run_ms, m.run_ms / 2, m.run_ms * 2, m.output_bytes, m.output_count,
+                         "one earlier run of this key"};
         }
     if (family.empty() || input_bytes == 0) return std::nullopt;
-    const Measurement* best = nullptr;
-    const std::string* best_key = nullptr;
-    double best_distance = 0;
-    for (const auto& [k, cands] : entries_) {
-        auto jt = cands.find(candidate);
-        if (jt == cands.end() || jt->second.family != family || jt->second.input_bytes == 0) continue;
-        const double d = std::abs(std::log2(static_cast<double>(input_bytes) / jt->second.input_bytes));
-        if (!best || d < best_distance) {
-            best = &jt->second;
-            best_key = &k;
-            best_distance = d;
-        }
-    }
+    auto fam = by_family_.find(candidate + "\n" + family);
+    if (fam == by_family_.end() || fam->second.empty()) return std::nullopt;
+    // The nearest size by ratio: the first at or above, or the last below.
+    const auto& sizes = fam->second;
+    auto distance = [&](uint64_t b) { return std::abs(std::log2(static_cast<double>(input_bytes) / b)); };
+    auto it = sizes.lower_bound(input_bytes);
+    if (it == sizes.end() || (it != sizes.begin() && distance(std::prev(it)->first) < distance(it->first))) --it;
+    const Measurement* best = &it->second.second;
+    const std::string* best_key = &it->second.first;
     if (!best) return std::nullopt;
-    // Linear in bytes, which fixed costs break at small sizes and caches at
-    // large ones: the further the size, the wider the spread (x2 more for
-    // every 16x in bytes).
+    // A run of more bytes costs no less, and at most proportionally more,
+    // than one of fewer: between the measured time and the time scaled
+    // linearly by bytes (fixed costs make the truth lie near the first from
+    // small sizes, bandwidth near the second), widened by 1.5x for noise. The
+    // estimate is their geometric mean.
     const double scale = static_cast<double>(input_bytes) / best->input_bytes;
+    const double scaled = best->run_ms * scale;
     Prior p;
-    p.run_ms = best->run_ms * scale;
-    p.spread = 1.5 * std::exp2(best_distance / 4);
+    p.run_ms = best->run_ms * std::sqrt(scale);
+    p.low_ms = std::min(best->run_ms, scaled) / 1.5;
+    p.high_ms = std::max(best->run_ms, scaled) * 1.5;
     p.output_bytes = static_cast<uint64_t>(static_cast<double>(best->output_bytes) * scale);
     p.output_count = best->output_count;
     p.from = "scaled from " + *best_key;
@@ -463,6 +478,7 @@ ipt_status TuningCache::save() {
             switches_ = std::move(merged.switches);
             observed_ = std::move(merged.observed);
             spent_ = std::move(merged.spent);
+            reindex();
             dirty_ = false;
         }
     }

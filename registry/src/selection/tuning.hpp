@@ -26,11 +26,10 @@ struct Measurement {
     uint64_t input_bytes = 0;
 };
 
-// A candidate's cost before it is measured for a key: a run time with an
-// uncertainty factor (the true time is expected within [run_ms / spread,
-// run_ms x spread]).
+// A candidate's cost before it is measured for a key: a run time and the
+// range the true time is expected in.
 struct Prior {
-    double run_ms = 0, spread = 1;
+    double run_ms = 0, low_ms = 0, high_ms = 0;
     uint64_t output_bytes = 0;
     uint32_t output_count = 0;
     std::string from;  // what it was made from, for the dispatch record
@@ -77,8 +76,8 @@ public:
 
     // A prior for a candidate that has no measurement for `key`: its one
     // observed run for this key (a call that ran it), else its measurement of
-    // the nearest size in the same family scaled by input bytes, the spread
-    // growing with the distance in size. None when nothing is known.
+    // the nearest size in the same family, scaled by input bytes (see
+    // docs/selection.md for the range). None when nothing is known.
     std::optional<Prior> prior(const std::string& key, const std::string& family, uint64_t input_bytes,
                                const std::string& candidate);
     // A call's run of a candidate that had no measurement for its key.
@@ -135,6 +134,12 @@ private:
     std::map<std::string, double> switches_;  // "from -> to" -> ms
     std::map<std::string, std::map<std::string, Measurement>> observed_;  // key -> candidate -> one run
     std::map<std::string, double> spent_;                                 // key -> ms
+    // The measurements by candidate and family ("candidate\nfamily"), then
+    // by input bytes: a prior is looked up on every call of a key with
+    // unmeasured candidates, and a scan of every entry cost more than the call.
+    std::map<std::string, std::map<uint64_t, std::pair<std::string, Measurement>>> by_family_;
+    void index(const std::string& key, const std::string& candidate, const Measurement& m);  // under mutex_
+    void reindex();                                                                          // under mutex_
     std::map<std::string, std::vector<std::string>> declined_;  // key -> candidates
     bool dirty_ = false;
     bool refused_ = false;  // the path holds something that is not ours: memory only
