@@ -244,8 +244,10 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
             pending.push_back(&c);
         }
     }
-    o.family = selection_family(op, values);
-    o.input_bytes = selection_input_bytes(op, values);
+    if (!pending.empty()) {  // what a measurement or an observed run is filed with
+        o.family = selection_family(op, values);
+        o.input_bytes = selection_input_bytes(op, values);
+    }
 
     auto price = [&](CandidateRecord& r, const Device& dev) {
         r.transfer_ms = transfer_estimate(ctx, op, values, dev, data_device, r.output_bytes, r.output_count);
