@@ -198,7 +198,10 @@ nb::object Context::last_dispatch() const {
         o["run_ms"] = c.run_ms;
         o["transfer_ms"] = c.transfer_ms;
         o["cost_ms"] = c.cost_ms;
-        o["source"] = c.source >= 0 && c.source <= 4 ? sources[c.source] : "unknown";
+        // Not measured but priced by a prior (docs/selection.md): "estimated".
+        o["source"] = c.source == IPT_COST_STATIC && c.run_ms >= 0 ? "estimated"
+                      : c.source >= 0 && c.source <= 4            ? sources[c.source]
+                                                                  : "unknown";
         o["chosen"] = c.chosen != 0;
         o["note"] = str_or_none(c.note);
         cands.append(o);

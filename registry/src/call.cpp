@@ -63,11 +63,15 @@ struct DispatchRecord {
         if (reason.empty()) {
             reason = reason_head;
             if (by_cost)
-                for (const CandidateRecord& c : ranked)
-                    if (c.chosen)
-                        reason += "lowest cost " + std::to_string(c.cost_ms) + " ms (run " + std::to_string(c.run_ms) +
-                                  " + transfers " + std::to_string(c.transfer_ms) + ") of " +
-                                  std::to_string(candidates) + " candidates";
+                for (const CandidateRecord& c : ranked) {
+                    if (!c.chosen) continue;
+                    if (c.source == IPT_COST_STATIC && c.cost_ms < 0)
+                        reason += "no cost known yet, static order";
+                    else
+                        reason += std::string(c.source == IPT_COST_STATIC ? "lowest estimated cost " : "lowest cost ") +
+                                  std::to_string(c.cost_ms) + " ms (run " + std::to_string(c.run_ms) + " + transfers " +
+                                  std::to_string(c.transfer_ms) + ") of " + std::to_string(candidates) + " candidates";
+                }
             reason += reason_tail;
         }
         return reason;
@@ -403,7 +407,8 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
     if (!pinned_here)
         for (const Impl* i : all) cands.push_back({i, input_device && i->device_id == input_device->id, {}});
 
-    const bool measured = order_candidates(ctx, op, values, cands, pinned_here, input_device, trial_runner(call));
+    const Ordering ordering = order_candidates(ctx, op, values, cands, pinned_here, input_device, trial_runner(call));
+    const bool measured = ordering.by_cost;
 
     uint32_t declined = 0;
     std::string declines;
@@ -422,7 +427,7 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
             continue;
         }
         Attempt a;
-        run_attempt(call, values, impl, false, a);
+        run_attempt(call, values, impl, ordering.observe, a);
         if (a.status == IPT_ERR_UNSUPPORTED) {
             ++declined;
             c.record.source = IPT_COST_DECLINED;
@@ -436,6 +441,16 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
                                                              : label + ": " + (why.empty() ? ipt_status_name(a.status) : why));
         }
         c.record.chosen = true;
+        if (ordering.observe) {
+            uint64_t out_bytes = 0;
+            uint32_t out_count = 0;
+            for (const auto& o : a.hc.outputs)
+                if (o) {
+                    out_bytes += o->bytes;
+                    ++out_count;
+                }
+            observe_run(ctx, ordering, c, a.run_ms, a.transfer_ms, out_bytes, out_count);
+        }
         call->outputs = std::move(a.hc.outputs);
         // Measured: the cost sentence is written when the reason is asked for.
         if (!measured) {
@@ -453,7 +468,8 @@ ipt_status dispatch(ipt_call* call, std::vector<ParamValue>& values) {
         r.plugin = impl.plugin->name;
         r.variant = impl.variant;
         r.reason_head = std::move(reason);
-        r.reason_tail = declined ? "; after " + std::to_string(declined) + " declined: " + declines : std::string();
+        r.reason_tail = ordering.tail +
+                        (declined ? "; after " + std::to_string(declined) + " declined: " + declines : std::string());
         r.by_cost = measured;
         r.reason.clear();
         r.device_id = dev.id;

@@ -122,8 +122,12 @@ IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out) {
             discover_plugins(ctx.get());
         }
         ctx->pinned_device = device_from_env(ctx.get());
+        // IPT_SELECT=static: the static order; =measure: auto, measuring every
+        // candidate on a miss instead of starting from priors.
         if (const char* sel = std::getenv("IPT_SELECT"); sel && std::strcmp(sel, "static") == 0)
             ctx->selection = IPT_SELECT_STATIC;
+        else if (sel && std::strcmp(sel, "measure") == 0)
+            ctx->tuning->measure_on_miss = true;
         ctx->tuning->open(TuningCache::default_path());
         *out = ctx.release();
         clear_error();

@@ -7,12 +7,21 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "ipt/ipt.hpp"
 
 namespace {
+
+// The measured selection here measures every candidate on a miss
+// (IPT_SELECT=measure), the faulty ones included.
+class MeasureOnMiss : public ::testing::Environment {
+public:
+    void SetUp() override { ::setenv("IPT_SELECT", "measure", 1); }
+};
+const auto* const measure_on_miss = ::testing::AddGlobalTestEnvironment(new MeasureOnMiss);
 
 std::string plugin_file(const std::string& name) { return std::string(IPT_TEST_PLUGIN_DIR) + "/libipt_" + name + ".so"; }
 std::string cpu_plugin() { return std::string(IPT_BUILD_LIB_DIR) + "/libipt_cpu.so"; }

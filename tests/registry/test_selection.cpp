@@ -2,10 +2,13 @@
 // The measured selection: candidates are measured on a miss, the cheapest
 // wins, measurements persist in the tuning cache (hit, miss, stale, corrupt,
 // concurrent writers), and measuring never touches the caller's outputs.
+// These run under IPT_SELECT=measure (every candidate measured on a miss);
+// test_cold_selection.cpp covers the default, which starts from priors.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,6 +20,13 @@
 namespace {
 
 namespace fs = std::filesystem;
+
+// Set before any test makes a context: each reads IPT_SELECT when created.
+class MeasureOnMiss : public ::testing::Environment {
+public:
+    void SetUp() override { ::setenv("IPT_SELECT", "measure", 1); }
+};
+const auto* const measure_on_miss = ::testing::AddGlobalTestEnvironment(new MeasureOnMiss);
 
 std::string testdev_plugin() { return std::string(IPT_TEST_PLUGIN_DIR) + "/libipt_testdev.so"; }
 

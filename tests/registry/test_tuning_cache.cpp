@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -24,6 +25,14 @@
 #include "ipt/ipt.hpp"
 
 namespace {
+
+// The calls here measure every candidate on a miss (IPT_SELECT=measure), so
+// that each has measurements for the cache to save.
+class MeasureOnMiss : public ::testing::Environment {
+public:
+    void SetUp() override { ::setenv("IPT_SELECT", "measure", 1); }
+};
+const auto* const measure_on_miss = ::testing::AddGlobalTestEnvironment(new MeasureOnMiss);
 
 namespace fs = std::filesystem;
 

@@ -12,8 +12,10 @@
 namespace ipt::cli {
 namespace {
 
-const char* cost_source_name(int32_t source) {
-    switch (source) {
+const char* cost_source_name(const ipt_candidate_info& c) {
+    // Not measured but priced: a prior (an earlier run, or a measurement of another size scaled).
+    if (c.source == IPT_COST_STATIC && c.run_ms >= 0) return "estimated";
+    switch (c.source) {
     case IPT_COST_MEASURED: return "measured now";
     case IPT_COST_CACHED: return "tuning cache";
     case IPT_COST_DECLINED: return "declined";
@@ -29,7 +31,7 @@ void print_candidates(std::ostream& out, const ipt::Context& ctx) {
         const std::string name = std::string(c.plugin) + (*c.variant ? std::string(":") + c.variant : "");
         auto ms = [](double v) { return v < 0 ? std::string("-") : format_number(v); };
         t.add_row({c.chosen ? "*" : "", name, std::to_string(c.device_id), ms(c.run_ms), ms(c.transfer_ms), ms(c.cost_ms),
-                   cost_source_name(c.source), c.note});
+                   cost_source_name(c), c.note});
     }
     if (!t.empty()) {
         out << "  ranked candidates (* ran):\n";
@@ -41,7 +43,7 @@ nlohmann::json candidates_json(const ipt::Context& ctx) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& c : ctx.last_candidates())
         a.push_back({{"plugin", c.plugin}, {"variant", c.variant}, {"device_id", c.device_id}, {"run_ms", c.run_ms},
-                     {"transfer_ms", c.transfer_ms}, {"cost_ms", c.cost_ms}, {"source", cost_source_name(c.source)},
+                     {"transfer_ms", c.transfer_ms}, {"cost_ms", c.cost_ms}, {"source", cost_source_name(c)},
                      {"chosen", c.chosen != 0}, {"note", c.note}});
     return a;
 }

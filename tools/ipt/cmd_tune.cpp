@@ -2,6 +2,7 @@
 // `ipt tune`: fills the tuning cache ahead of time. For every operator and
 // size of the matrix, and for data on each device, one call runs under the
 // measured selection; a miss measures every candidate, which the cache keeps.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -24,6 +25,8 @@ ipt::cli::Action setup(CLI::App& sub) {
     sub.add_option("--cache", opt->cache, "tuning cache file (default: $IPT_TUNING_CACHE or ~/.cache/openipt/tuning.json)");
     ipt::cli::add_context_options(sub, opt->context);
     return [opt] {
+        // Every candidate measured on a miss, not only those the priors cannot tell apart.
+        ::setenv("IPT_SELECT", "measure", 1);
         ipt::Context ctx = ipt::cli::open_context(opt->context);
         if (!opt->cache.empty()) ctx.set_tuning_cache(opt->cache);
         ctx.set_selection(IPT_SELECT_AUTO);

@@ -5,6 +5,7 @@
 // copy curves and switch costs.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 
 #include "selection.hpp"
@@ -179,7 +180,10 @@ void measure(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamV
         const uint64_t out_bytes = warm.output_bytes;
         const uint32_t out_count = warm.output_count;
         std::vector<double> times;
-        const int runs = warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7);
+        // A warm-up far over what the prior expected is timed once more only:
+        // a wrong prior must not make the measuring cost what it was meant to save.
+        const bool over = c->expected_ms >= 0 && warm.run_ms > 4 * c->expected_ms + 1;
+        const int runs = over ? 1 : (warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7));
         for (int k = 0; k < runs; ++k) {
             const TrialRun a = run(on_device, *c->impl);
             if (a.status != IPT_OK) {
@@ -198,64 +202,187 @@ void measure(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamV
     }
 }
 
-// Ranks candidates by cost = run time (cached or measured now) + transfers.
-void rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamValue>& values,
-                  std::vector<Candidate>& cands, const Device* data_device, const RunTrial& run) {
-    const std::string key = selection_key(op, values);
-    std::vector<Candidate*> to_measure;
+// What measuring costs is weighed against what a key's calls have spent.
+// Candidates the prior puts clearly behind the best are measured only once
+// the key has spent this many times what measuring them costs: they are
+// unlikely to win, but a prior can be wrong and the steady state must not
+// depend on it.
+constexpr double kSeparatedFactor = 4;
+
+int trial_runs(double ms) { return ms > 200 ? 1 : (ms > 20 ? 3 : 7); }
+double trial_ms(double ms) { return ms * (1 + trial_runs(ms)); }  // the warm-up and the timed runs
+
+bool has_copy_model(ipt_context* ctx, const Device& dev) { return ctx->tuning->transfer_model(dev.identity).has_value(); }
+
+std::string ms_text(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", ms);
+    return b;
+}
+
+// Ranks candidates by cost = run time + transfers. Run times come from the
+// tuning cache; what it lacks is measured, or, while measuring would cost
+// more than the key's calls have spent so far, estimated by a prior.
+Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamValue>& values,
+                      std::vector<Candidate>& cands, const Device* data_device, const RunTrial& run) {
+    Ordering o;
+    o.by_cost = true;
+    o.key = selection_key(op, values);
+    std::vector<Candidate*> pending;
     for (Candidate& c : cands) {
         const std::string& id = c.impl->identity;
-        if (auto m = ctx->tuning->find(key, id)) {
+        if (auto m = ctx->tuning->find(o.key, id)) {
             c.record.run_ms = m->run_ms;
             c.record.output_bytes = m->output_bytes;
             c.record.output_count = m->output_count;
             c.record.source = IPT_COST_CACHED;
-        } else if (ctx->tuning->declined(key, id)) {
+        } else if (ctx->tuning->declined(o.key, id)) {
             // Measuring it again would move the inputs there again, on every call.
             c.record.source = IPT_COST_DECLINED;
             c.record.note = "declined this key earlier in this process";
         } else {
-            to_measure.push_back(&c);
+            pending.push_back(&c);
         }
+    }
+    if (!pending.empty()) {  // what a measurement or an observed run is filed with
+        o.family = selection_family(op, values);
+        o.input_bytes = selection_input_bytes(op, values);
+    }
+
+    auto price = [&](CandidateRecord& r, const Device& dev) {
+        r.transfer_ms = transfer_estimate(ctx, op, values, dev, data_device, r.output_bytes, r.output_count);
+        r.cost_ms = r.run_ms + r.transfer_ms;
+    };
+    std::vector<Candidate*> to_measure;
+    std::map<const Candidate*, std::pair<double, double>> range;  // candidates priced by a prior: run time range
+    double proxy_ms = -1;  // for a candidate with no prior: the fastest run time known of the others
+    if (ctx->tuning->measure_on_miss) {
+        to_measure = pending;
+    } else if (!pending.empty()) {
+        // Priors. A candidate is priced only where the copy curves it needs
+        // are known: measuring them is what a cold call must not pay.
+        double best_hi = -1, proxy = -1;
+        auto bound = [&](double hi) { best_hi = best_hi < 0 ? hi : std::min(best_hi, hi); };
+        auto prox = [&](double run_ms) { proxy = proxy < 0 ? run_ms : std::min(proxy, run_ms); };
+        for (Candidate& c : cands) {
+            const Device& dev = ctx->devices[c.impl->device_id];
+            const bool priceable = has_copy_model(ctx, dev) && (!data_device || has_copy_model(ctx, *data_device));
+            if (c.record.source == IPT_COST_CACHED) {
+                prox(c.record.run_ms);
+                if (priceable) {
+                    price(c.record, dev);
+                    bound(c.record.cost_ms);
+                }
+                continue;
+            }
+            if (std::find(pending.begin(), pending.end(), &c) == pending.end()) continue;
+            auto p = ctx->tuning->prior(o.key, o.family, o.input_bytes, c.impl->identity);
+            if (!p) {
+                c.record.note = "not measured yet";
+                continue;
+            }
+            c.record.run_ms = p->run_ms;
+            c.record.output_bytes = p->output_bytes;
+            c.record.output_count = p->output_count;
+            c.record.note = "estimated (" + ms_text(p->low_ms) + "-" + ms_text(p->high_ms) + " ms): " + p->from;
+            prox(p->run_ms);
+            if (!priceable) {
+                c.record.note += "; transfers not priced yet";
+                continue;
+            }
+            price(c.record, dev);
+            range[&c] = {p->low_ms, p->high_ms};
+            bound(p->high_ms + c.record.transfer_ms);
+        }
+        // Those whose best case is worse than the best's worst case are
+        // separated; the rest are what the prior cannot decide.
+        std::vector<Candidate*> open, behind;
+        for (Candidate* c : pending) {
+            auto it = range.find(c);
+            const bool separated =
+                it != range.end() && best_hi >= 0 && it->second.first + c->record.transfer_ms > best_hi;
+            (separated ? behind : open).push_back(c);
+        }
+        auto cost_of_measuring = [&](const std::vector<Candidate*>& set) {
+            double ms = 0;
+            for (const Candidate* c : set) {
+                const double run_ms = c->record.run_ms >= 0 ? c->record.run_ms : proxy;
+                if (run_ms < 0) return -1.0;  // nothing known at all: not even a proxy
+                ms += trial_ms(run_ms);
+            }
+            return ms;
+        };
+        proxy_ms = proxy;
+        const double spent = ctx->tuning->spent(o.key);
+        const double m_open = cost_of_measuring(open), m_behind = cost_of_measuring(behind);
+        if (!open.empty() && m_open >= 0 && spent >= m_open) to_measure = open;
+        if (!behind.empty() && m_open >= 0 && m_behind >= 0 && spent >= m_open + kSeparatedFactor * m_behind)
+            to_measure.insert(to_measure.end(), behind.begin(), behind.end());
+        const size_t left = pending.size() - to_measure.size();
+        if (left) {
+            o.tail = "; " + std::to_string(left) + " of " + std::to_string(cands.size()) +
+                     " candidates not measured yet (this key's calls have spent " + ms_text(spent) + " ms";
+            if (m_open >= 0) o.tail += "; measuring would cost about " + ms_text(open.empty() ? m_behind : m_open) + " ms";
+            o.tail += ")";
+        }
+    }
+    for (Candidate* c : to_measure) {
+        c->expected_ms = c->record.run_ms >= 0 ? c->record.run_ms : proxy_ms;
+        c->record = CandidateRecord{};
+        range.erase(c);
     }
     measure(ctx, op, values, to_measure, run);
     for (Candidate* c : to_measure) {
         const std::string& id = c->impl->identity;
         if (c->record.source == IPT_COST_MEASURED)
-            ctx->tuning->record(key, id, Measurement{c->record.run_ms, c->record.output_bytes, c->record.output_count});
+            ctx->tuning->record(o.key, id,
+                                Measurement{c->record.run_ms, c->record.output_bytes, c->record.output_count, o.family,
+                                            o.input_bytes});
         else if (c->record.source == IPT_COST_DECLINED)
-            ctx->tuning->record_decline(key, id);
+            ctx->tuning->record_decline(o.key, id);
     }
     for (Candidate& c : cands) {
         const Device& dev = ctx->devices[c.impl->device_id];
-        if (c.record.source == IPT_COST_MEASURED || c.record.source == IPT_COST_CACHED) {
-            c.record.transfer_ms = transfer_estimate(ctx, op, values, dev, data_device, c.record.output_bytes,
-                                                     c.record.output_count);
-            c.record.cost_ms = c.record.run_ms + c.record.transfer_ms;
-        }
+        if ((c.record.source == IPT_COST_MEASURED || c.record.source == IPT_COST_CACHED) && c.record.cost_ms < 0)
+            price(c.record, dev);
+        if (c.record.source == IPT_COST_STATIC && !range.count(&c)) c.record.cost_ms = -1;  // no price: no rank
+        if (c.record.source == IPT_COST_STATIC) o.observe = true;
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
         const bool ka = a.record.cost_ms >= 0, kb = b.record.cost_ms >= 0;
-        if (ka != kb) return ka;  // known costs first; declined and failed last
+        if (ka != kb) return ka;  // priced first; then unpriced in the static order, declined and failed last
         if (ka && a.record.cost_ms != b.record.cost_ms) return a.record.cost_ms < b.record.cost_ms;
+        if (!ka) {
+            const bool ua = a.record.source == IPT_COST_STATIC, ub = b.record.source == IPT_COST_STATIC;
+            if (ua != ub) return ua;
+            return false;
+        }
         return a.impl->priority > b.impl->priority;
     });
+    return o;
 }
-
 
 }  // namespace
 
-bool order_candidates(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamValue>& values,
-                      std::vector<Candidate>& cands, bool pinned, const Device* input_device, const RunTrial& run) {
+Ordering order_candidates(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamValue>& values,
+                          std::vector<Candidate>& cands, bool pinned, const Device* input_device, const RunTrial& run) {
     // Static order first: it breaks ties and is the whole rule under IPT_SELECT_STATIC.
     std::stable_sort(cands.begin(), cands.end(), [&](const Candidate& a, const Candidate& b) {
         if (!pinned && a.on_input_device != b.on_input_device) return a.on_input_device;
         if (a.impl->priority != b.impl->priority) return a.impl->priority > b.impl->priority;
         return a.impl->device_id < b.impl->device_id;
     });
-    const bool measured = ctx->selection.load() == IPT_SELECT_AUTO && cands.size() > 1;
-    if (measured) rank_by_cost(ctx, op, values, cands, input_device ? input_device : &ctx->devices[IPT_DEVICE_HOST], run);
-    return measured;
+    if (ctx->selection.load() != IPT_SELECT_AUTO || cands.size() <= 1) return {};
+    return rank_by_cost(ctx, op, values, cands, input_device ? input_device : &ctx->devices[IPT_DEVICE_HOST], run);
+}
+
+void observe_run(ipt_context* ctx, const Ordering& ordering, const Candidate& ran, double run_ms, double transfer_ms,
+                 uint64_t output_bytes, uint32_t output_count) {
+    if (!ordering.observe) return;
+    if (ran.record.source == IPT_COST_STATIC)
+        ctx->tuning->observe(ordering.key, ran.impl->identity,
+                             Measurement{run_ms, output_bytes, output_count, ordering.family, ordering.input_bytes});
+    ctx->tuning->add_spent(ordering.key, run_ms + transfer_ms);
 }
 
 }  // namespace ipt::reg

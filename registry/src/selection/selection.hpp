@@ -32,6 +32,7 @@ struct Candidate {
     const Impl* impl;
     bool on_input_device;
     CandidateRecord record;
+    double expected_ms = -1;  // what measuring expects a run to take (a prior); < 0 unknown
 };
 
 // One synchronous run of an implementation on given values, for measurement.
@@ -47,13 +48,32 @@ struct TrialRun {
 };
 using RunTrial = std::function<TrialRun(const std::vector<ParamValue>& values, const Impl& impl)>;
 
+// What the selection decided besides the order.
+struct Ordering {
+    bool by_cost = false;  // ranked by cost (IPT_SELECT_AUTO with more than one candidate)
+    // Some candidates are still unmeasured for this key: the call that runs
+    // is timed (synchronously) and reported to observe_run, which keeps the
+    // time as a prior of that candidate and adds it to what the key has spent.
+    bool observe = false;
+    std::string key, family;
+    uint64_t input_bytes = 0;
+    std::string tail;  // for the dispatch reason: what was left unmeasured and why
+};
+
 // Orders `cands` (all of them on the pinned device when `pinned`) for trying:
 // the static order, then, under IPT_SELECT_AUTO with more than one candidate,
-// by cost, measuring with `run` what the tuning cache lacks (costs, declines
-// and failures are left in each candidate's record). `input_device` is where
-// the call's data lives (nullptr: no image input). Returns whether the order
-// is by cost.
-bool order_candidates(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamValue>& values,
-                      std::vector<Candidate>& cands, bool pinned, const Device* input_device, const RunTrial& run);
+// by cost. Candidates the tuning cache holds are priced from it; the others
+// from priors (tuning.hpp), and measured with `run` only once the calls of
+// their key have spent what measuring them costs (at once under
+// IPT_SELECT=measure). Costs, priors, declines and failures are left in each
+// candidate's record. `input_device` is where the call's data lives (nullptr:
+// no image input).
+Ordering order_candidates(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamValue>& values,
+                          std::vector<Candidate>& cands, bool pinned, const Device* input_device, const RunTrial& run);
+
+// The call ran `ran` (synchronously, as Ordering::observe asked): `run_ms`
+// its run, `transfer_ms` the moves of its inputs.
+void observe_run(ipt_context* ctx, const Ordering& ordering, const Candidate& ran, double run_ms, double transfer_ms,
+                 uint64_t output_bytes, uint32_t output_count);
 
 }  // namespace ipt::reg

@@ -64,18 +64,42 @@ struct CacheContents {
     std::map<std::string, std::map<std::string, Measurement>> entries;
     std::map<std::string, TransferModel> rates;
     std::map<std::string, double> switches;
+    std::map<std::string, std::map<std::string, Measurement>> observed;
+    std::map<std::string, double> spent;
 };
+
+Measurement read_measurement(const json& m, const std::string& key) {
+    Measurement x;
+    x.run_ms = m.at("run_ms").get<double>();
+    x.output_bytes = m.value("output_bytes", uint64_t{0});
+    x.output_count = m.value("output_count", uint32_t{x.output_bytes ? 1u : 0u});
+    x.family = m.value("family", std::string());
+    x.input_bytes = m.value("input_bytes", uint64_t{0});
+    if (!std::isfinite(x.run_ms) || x.run_ms < 0) throw std::runtime_error("bad run_ms for " + key);
+    return x;
+}
+
+nlohmann::ordered_json write_measurement(const Measurement& m) {
+    nlohmann::ordered_json j = {{"run_ms", m.run_ms}, {"output_bytes", m.output_bytes}, {"output_count", m.output_count}};
+    if (!m.family.empty()) {
+        j["family"] = m.family;
+        j["input_bytes"] = m.input_bytes;
+    }
+    return j;
+}
 
 // Fills `c` from a parsed cache; throws with the reason when a value is bad.
 void read_contents(const json& j, CacheContents& c) {
     for (auto& [key, cands] : j.at("entries").items())
-        for (auto& [cand, m] : cands.items()) {
-            Measurement x;
-            x.run_ms = m.at("run_ms").get<double>();
-            x.output_bytes = m.value("output_bytes", uint64_t{0});
-            x.output_count = m.value("output_count", uint32_t{x.output_bytes ? 1u : 0u});
-            if (!std::isfinite(x.run_ms) || x.run_ms < 0) throw std::runtime_error("bad run_ms for " + key);
-            c.entries[key][cand] = x;
+        for (auto& [cand, m] : cands.items()) c.entries[key][cand] = read_measurement(m, key);
+    if (j.contains("observed"))
+        for (auto& [key, cands] : j.at("observed").items())
+            for (auto& [cand, m] : cands.items()) c.observed[key][cand] = read_measurement(m, key);
+    if (j.contains("spent"))
+        for (auto& [key, ms] : j.at("spent").items()) {
+            const double v = ms.get<double>();
+            if (!std::isfinite(v) || v < 0) throw std::runtime_error("bad spent time for " + key);
+            c.spent[key] = v;
         }
     if (j.contains("transfer"))
         for (auto& [dev, r] : j.at("transfer").items()) {
@@ -163,6 +187,9 @@ void TuningCache::open(const std::string& path) {
     entries_.clear();
     rates_.clear();
     switches_.clear();
+    observed_.clear();
+    spent_.clear();
+    by_family_.clear();
     refused_ = false;
     dirty_ = false;
     if (path.empty()) return;
@@ -175,6 +202,9 @@ void TuningCache::open(const std::string& path) {
         entries_ = std::move(c.entries);
         rates_ = std::move(c.rates);
         switches_ = std::move(c.switches);
+        observed_ = std::move(c.observed);
+        spent_ = std::move(c.spent);
+        reindex();
         break;
     case CacheFile::Corrupt:
         warn_once("tuning cache " + path + " is corrupt and is ignored (" + f.why + "); it will be rewritten");
@@ -202,6 +232,76 @@ std::optional<Measurement> TuningCache::find(const std::string& key, const std::
 void TuningCache::record(const std::string& key, const std::string& candidate, const Measurement& m) {
     std::lock_guard lock(mutex_);
     entries_[key][candidate] = m;
+    index(key, candidate, m);
+    dirty_ = true;
+}
+
+void TuningCache::index(const std::string& key, const std::string& candidate, const Measurement& m) {
+    if (m.family.empty() || m.input_bytes == 0) return;
+    by_family_[candidate + "\n" + m.family][m.input_bytes] = {key, m};
+}
+
+void TuningCache::reindex() {
+    by_family_.clear();
+    for (const auto& [key, cands] : entries_)
+        for (const auto& [cand, m] : cands) index(key, cand, m);
+}
+
+std::optional<Prior> TuningCache::prior(const std::string& key, const std::string& family, uint64_t input_bytes,
+                                        const std::string& candidate) {
+    std::lock_guard lock(mutex_);
+    if (auto it = observed_.find(key); it != observed_.end())
+        if (auto jt = it->second.find(candidate); jt != it->second.end()) {
+            // One run, which may have paid one-time setup (a pipeline built) or
+            // met a busy machine.
+            const Measurement& m = jt->second;
+            return Prior{m.run_ms, m.run_ms / 2, m.run_ms * 2, m.output_bytes, m.output_count,
+                         "one earlier run of this key"};
+        }
+    if (family.empty() || input_bytes == 0) return std::nullopt;
+    auto fam = by_family_.find(candidate + "\n" + family);
+    if (fam == by_family_.end() || fam->second.empty()) return std::nullopt;
+    // The nearest size by ratio: the first at or above, or the last below.
+    const auto& sizes = fam->second;
+    auto distance = [&](uint64_t b) { return std::abs(std::log2(static_cast<double>(input_bytes) / b)); };
+    auto it = sizes.lower_bound(input_bytes);
+    if (it == sizes.end() || (it != sizes.begin() && distance(std::prev(it)->first) < distance(it->first))) --it;
+    const Measurement* best = &it->second.second;
+    const std::string* best_key = &it->second.first;
+    if (!best) return std::nullopt;
+    // A run of more bytes costs no less, and at most proportionally more,
+    // than one of fewer: between the measured time and the time scaled
+    // linearly by bytes (fixed costs make the truth lie near the first from
+    // small sizes, bandwidth near the second), widened by 1.5x for noise. The
+    // estimate is their geometric mean.
+    const double scale = static_cast<double>(input_bytes) / best->input_bytes;
+    const double scaled = best->run_ms * scale;
+    Prior p;
+    p.run_ms = best->run_ms * std::sqrt(scale);
+    p.low_ms = std::min(best->run_ms, scaled) / 1.5;
+    p.high_ms = std::max(best->run_ms, scaled) * 1.5;
+    p.output_bytes = static_cast<uint64_t>(static_cast<double>(best->output_bytes) * scale);
+    p.output_count = best->output_count;
+    p.from = "scaled from " + *best_key;
+    return p;
+}
+
+void TuningCache::observe(const std::string& key, const std::string& candidate, const Measurement& m) {
+    std::lock_guard lock(mutex_);
+    observed_[key][candidate] = m;
+    dirty_ = true;
+}
+
+double TuningCache::spent(const std::string& key) {
+    std::lock_guard lock(mutex_);
+    auto it = spent_.find(key);
+    return it == spent_.end() ? 0 : it->second;
+}
+
+void TuningCache::add_spent(const std::string& key, double ms) {
+    if (!std::isfinite(ms) || ms <= 0) return;
+    std::lock_guard lock(mutex_);
+    spent_[key] += ms;
     dirty_ = true;
 }
 
@@ -325,10 +425,14 @@ std::string cache_text(const CacheContents& c) {
     nlohmann::ordered_json& e = j["entries"] = nlohmann::ordered_json::object();
     for (auto& [k, cands] : c.entries)
         for (auto& [cand, m] : cands)
-            e[k][cand] = {{"run_ms", m.run_ms}, {"output_bytes", m.output_bytes}, {"output_count", m.output_count}};
+            e[k][cand] = write_measurement(m);
     nlohmann::ordered_json& t = j["transfer"] = nlohmann::ordered_json::object();
     for (auto& [d, r] : c.rates) t[d] = {{"up", r.up.points}, {"down", r.down.points}};
     j["switch"] = c.switches;
+    nlohmann::ordered_json& o = j["observed"] = nlohmann::ordered_json::object();
+    for (auto& [k, cands] : c.observed)
+        for (auto& [cand, m] : cands) o[k][cand] = write_measurement(m);
+    j["spent"] = c.spent;
     return j.dump(1) + "\n";
 }
 
@@ -356,12 +460,19 @@ ipt_status TuningCache::save() {
             for (auto& [c, m] : cands) merged.entries[k][c] = m;
         for (auto& [d, r] : rates_) merged.rates[d] = r;
         for (auto& [p, ms] : switches_) merged.switches[p] = ms;
+        for (auto& [k, cands] : observed_)
+            for (auto& [c, m] : cands) merged.observed[k][c] = m;
+        // Each process adds to what it read: the larger total is the newer.
+        for (auto& [k, ms] : spent_) merged.spent[k] = std::max(merged.spent[k], ms);
         if (!ipt::files::replace(target, cache_text(merged), &why)) {
             status = fail(IPT_ERR_INTERNAL, "tuning cache: " + why);
         } else {
             entries_ = std::move(merged.entries);
             rates_ = std::move(merged.rates);
             switches_ = std::move(merged.switches);
+            observed_ = std::move(merged.observed);
+            spent_ = std::move(merged.spent);
+            reindex();
             dirty_ = false;
         }
     }
@@ -370,7 +481,11 @@ ipt_status TuningCache::save() {
     return status;
 }
 
-std::string selection_key(const ipt_op_schema& op, const std::vector<ParamValue>& values) {
+namespace {
+
+// selection_key, or with `primary` false the family: the primary input's
+// class and size bucket left out.
+std::string key_of(const ipt_op_schema& op, const std::vector<ParamValue>& values, bool primary) {
     std::string key = op.name;
     bool primary_done = false;
     for (uint32_t i = 0; i < op.param_count; ++i) {
@@ -382,7 +497,15 @@ std::string selection_key(const ipt_op_schema& op, const std::vector<ParamValue>
         key += "=";
         switch (p.kind) {
         case IPT_PARAM_INPUT:
+            if (!primary_done && !primary) {
+                key += "*";
+                primary_done = true;
+                break;
+            }
             key.append(dtype_name(v.image->tensor.dtype)).append(":");
+            // A family scales with the images' size: other images than
+            // host-side parameters go by their class alone.
+            if (!primary && !(p.flags & IPT_P_HOST)) break;
             if (!primary_done || !(p.flags & IPT_P_HOST)) key += dims_bucket(v.image->tensor);
             // Small parameter arrays (kernels, domains) matter by their exact size.
             if (primary_done)
@@ -406,6 +529,24 @@ std::string selection_key(const ipt_op_schema& op, const std::vector<ParamValue>
         }
     }
     return key;
+}
+
+}  // namespace
+
+std::string selection_key(const ipt_op_schema& op, const std::vector<ParamValue>& values) {
+    return key_of(op, values, true);
+}
+
+std::string selection_family(const ipt_op_schema& op, const std::vector<ParamValue>& values) {
+    return key_of(op, values, false);
+}
+
+uint64_t selection_input_bytes(const ipt_op_schema& op, const std::vector<ParamValue>& values) {
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < op.param_count; ++i)
+        if (op.params[i].kind == IPT_PARAM_INPUT && values[i].set && !(op.params[i].flags & IPT_P_HOST))
+            bytes += values[i].image->bytes;
+    return bytes;
 }
 
 std::string candidate_identity(const Impl& impl, const Device& dev) {

@@ -3,6 +3,7 @@
 // the keys measurements are filed under, and per-device transfer rates.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,20 @@ struct Measurement {
     double run_ms = 0;        // median run time, data already on the device
     uint64_t output_bytes = 0;  // what the results weigh (to price bringing them back)
     uint32_t output_count = 0;  // how many images that is (each copy pays a latency)
+    // What a prior scales this measurement by for other keys of the same
+    // family (selection_family): the bytes of the call's image inputs.
+    // Empty and 0 in entries that do not say.
+    std::string family;
+    uint64_t input_bytes = 0;
+};
+
+// A candidate's cost before it is measured for a key: a run time and the
+// range the true time is expected in.
+struct Prior {
+    double run_ms = 0, low_ms = 0, high_ms = 0;
+    uint64_t output_bytes = 0;
+    uint32_t output_count = 0;
+    std::string from;  // what it was made from, for the dispatch record
 };
 
 // Copy times of one direction, measured at a few sizes: (bytes, ms) points in
@@ -59,6 +74,25 @@ public:
     std::optional<Measurement> find(const std::string& key, const std::string& candidate);
     void record(const std::string& key, const std::string& candidate, const Measurement& m);
 
+    // A prior for a candidate that has no measurement for `key`: its one
+    // observed run for this key (a call that ran it), else its measurement of
+    // the nearest size in the same family, scaled by input bytes (see
+    // docs/selection.md for the range). None when nothing is known.
+    std::optional<Prior> prior(const std::string& key, const std::string& family, uint64_t input_bytes,
+                               const std::string& candidate);
+    // A call's run of a candidate that had no measurement for its key.
+    void observe(const std::string& key, const std::string& candidate, const Measurement& m);
+    // Milliseconds the calls of a key have spent running while some of its
+    // candidates were left unmeasured: measuring them waits until this
+    // reaches what measuring would cost (kept in the file, so that a script's
+    // processes add up).
+    double spent(const std::string& key);
+    void add_spent(const std::string& key, double ms);
+
+    // Under IPT_SELECT=measure (and `ipt tune`) a miss measures every
+    // candidate at once instead of starting from priors.
+    std::atomic<bool> measure_on_miss{false};
+
     // A candidate that declined a key is not measured again for that key in
     // this process (its decline may depend on values the key leaves out, so
     // it is not written to the file).
@@ -98,6 +132,14 @@ private:
     std::map<std::string, std::map<std::string, Measurement>> entries_;
     std::map<std::string, TransferModel> rates_;
     std::map<std::string, double> switches_;  // "from -> to" -> ms
+    std::map<std::string, std::map<std::string, Measurement>> observed_;  // key -> candidate -> one run
+    std::map<std::string, double> spent_;                                 // key -> ms
+    // The measurements by candidate and family ("candidate\nfamily"), then
+    // by input bytes: a prior is looked up on every call of a key with
+    // unmeasured candidates, and a scan of every entry cost more than the call.
+    std::map<std::string, std::map<uint64_t, std::pair<std::string, Measurement>>> by_family_;
+    void index(const std::string& key, const std::string& candidate, const Measurement& m);  // under mutex_
+    void reindex();                                                                          // under mutex_
     std::map<std::string, std::vector<std::string>> declined_;  // key -> candidates
     bool dirty_ = false;
     bool refused_ = false;  // the path holds something that is not ours: memory only
@@ -109,6 +151,11 @@ private:
 // image input, parameter class (options, small numeric values, sizes of the
 // other images) and size bucket (powers of two per dimension).
 std::string selection_key(const ipt_op_schema& op, const std::vector<ParamValue>& values);
+// The key without the class and size of the primary image input: the keys
+// whose measurements scale to each other by bytes.
+std::string selection_family(const ipt_op_schema& op, const std::vector<ParamValue>& values);
+// Bytes of a call's image inputs that are not host-side parameters.
+uint64_t selection_input_bytes(const ipt_op_schema& op, const std::vector<ParamValue>& values);
 
 // Identity of an implementation on a device: plugin name and version, variant,
 // device identity. A new plugin version or driver gives a new identity, so
