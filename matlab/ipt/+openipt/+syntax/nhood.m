@@ -1,13 +1,13 @@
 % SPDX-License-Identifier: Apache-2.0
-function [nhood, heights] = ipt_nhood(se)
+function [nh, heights] = nhood(se)
 % The neighbourhood (logical) and the heights ([] when flat) of a
 % structuring element: a strel object or a neighbourhood array. Returns
-% nhood = [] for one OpenIPT does not take (an array of strels, offsetstrel,
+% nh = [] for one OpenIPT does not take (an array of strels, offsetstrel,
 % a packed or more than 2-D element).
 heights = [];
-nhood = [];
+nh = [];
 if (isnumeric(se) || islogical(se)) && isreal(se) && ndims(se) == 2
-  nhood = logical(se ~= 0);
+  nh = logical(se ~= 0);
   return;
 end
 if ~(isobject(se) || isa(se, 'strel')) || numel(se) ~= 1
@@ -21,7 +21,7 @@ end
 if ndims(n) ~= 2
   return;
 end
-nhood = logical(n);
+nh = logical(n);
 flat = true;
 try
   flat = isflat(se);
