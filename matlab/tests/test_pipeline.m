@@ -25,7 +25,9 @@ end
 imwrite(scene, 'scene.png');
 
 % On OpenIPT: the shadowing folder is first on the path.
-expect(strcmp(fileparts(which('edge')), shadow), 'edge is not OpenIPT''s: %s', which('edge'));
+for f = {'rgb2gray', 'im2double', 'imgaussfilt', 'edge', 'imdilate', 'im2uint8', 'medfilt2', 'imfilter', 'conv2', 'imerode'}
+  expect(strcmp(fileparts(which(f{1})), shadow), '%s is not OpenIPT''s: %s', f{1}, which(f{1}));
+end
 run_script(fullfile(here, 'pipeline_script.m'));
 ipt = evalin('base', 'struct(''I'', I, ''D'', D, ''F'', F, ''E'', E, ''BW'', BW, ''U'', U, ''M'', M, ''H'', H, ''C'', C, ''ER'', ER, ''S'', S)');
 e = openipt.explain();

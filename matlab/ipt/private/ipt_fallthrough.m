@@ -11,7 +11,7 @@ for k = 1:numel(args)
 end
 here = fileparts(fileparts(mfilename('fullpath')));
 saved = path();
-restore = onCleanup(@() path(saved));
+restore = onCleanup(@() restore_path(saved));
 rmpath(here);
 if ~any(exist(name) == [2 3 5 6])
   error('openipt:notFound', ...
@@ -26,4 +26,10 @@ else
   [out{:}] = feval(name, args{:});
 end
 clear restore;
+end
+
+function restore_path(saved)
+path(saved);
+% Octave: the shadows win over the image package's autoloads again.
+openipt.syntax.autoloads('remove');
 end
