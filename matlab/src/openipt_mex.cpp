@@ -545,6 +545,9 @@ void cmd_call(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
             fail(IPT_ERR_INVALID_ARGUMENT, std::string(op->name) + ": too many arguments (" +
                                                std::to_string(args.size()) + " at most before name-value pairs)");
         const ipt_param_schema* p = args[next++];
+        if (mxIsChar(v) && p->kind == IPT_PARAM_INPUT)  // text where an image goes: a misspelt name
+            fail(IPT_ERR_INVALID_ARGUMENT, std::string(op->name) + ": unknown parameter '" +
+                                               to_string(v, "argument") + "'");
         if (mxIsEmpty(v) && !mxIsChar(v) && p->kind != IPT_PARAM_INPUT) continue;  // [] keeps the default
         if (mxIsEmpty(v) && p->kind == IPT_PARAM_INPUT && (p->flags & IPT_P_OPTIONAL)) continue;
         set_param(st, op, p, v, &handle_device);
@@ -609,7 +612,7 @@ mxArray* info_struct() {
     }
     mxSetField(s, 0, "plugins", p);
     mxSetField(s, 0, "devices", devices_struct());
-    mxSetField(s, 0, "device", num(g_device == IPT_DEVICE_ANY ? -1 : g_device));
+    mxSetField(s, 0, "device", num(g_device == IPT_DEVICE_ANY ? -1.0 : static_cast<double>(g_device)));
     return s;
 }
 
@@ -731,7 +734,7 @@ void dispatch(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
             check(ipt_set_device(context(), id));
             g_device = id;
         }
-        plhs[0] = num(g_device == IPT_DEVICE_ANY ? -1 : g_device);
+        plhs[0] = num(g_device == IPT_DEVICE_ANY ? -1.0 : static_cast<double>(g_device));
         return;
     }
     if (cmd == "upload") return cmd_upload(nlhs, plhs, nrhs, prhs);

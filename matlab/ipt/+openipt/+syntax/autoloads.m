@@ -19,20 +19,25 @@ removed = getappdata(0, key);
 if isempty(removed)
   removed = struct('function', {}, 'file', {});
 end
+here = fileparts(fileparts(fileparts(mfilename('fullpath'))));
 switch action
   case 'remove'
     a = autoload();
     for k = 1:numel(a)
-      if any(strcmp(a(k).function, names))
-        autoload(a(k).function, a(k).file, 'remove');
+      if ~any(strcmp(a(k).function, names))
+        continue;
+      end
+      % The first file seen is the package's: once its .oct is loaded,
+      % Octave may report the shadow's file of that base name instead.
+      if ~any(strcmp({removed.function}, a(k).function)) && ~strncmp(a(k).file, here, numel(here))
         removed(end+1) = struct('function', a(k).function, 'file', a(k).file); %#ok<AGROW>
       end
+      autoload(a(k).function, a(k).file, 'remove');
     end
   case 'restore'
     for k = 1:numel(removed)
       autoload(removed(k).function, removed(k).file);
     end
-    removed = struct('function', {}, 'file', {});
 end
 setappdata(0, key, removed);
 end
