@@ -22,9 +22,14 @@
 // MATLAB error raised (it does not return).
 #include <mex.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cctype>
-#include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -146,21 +151,107 @@ mxClassID class_of(ipt_dtype d) {
 
 // ---- layout: MATLAB column-major <-> OpenIPT row-major planes ---------------------
 
+// An 8 x 8 tile: s[j * ss + i] (eight contiguous runs, one per source
+// column j) to d[i * ds + j] (eight contiguous runs, one per destination row
+// i), transposed in SSE2 registers.
+inline void tile8(const uint8_t* s, int64_t ss, uint8_t* d, int64_t ds) {
+#if defined(__SSE2__)
+    __m128i a[8];
+    for (int j = 0; j < 8; ++j) a[j] = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + j * ss));
+    const __m128i b0 = _mm_unpacklo_epi8(a[0], a[1]), b1 = _mm_unpacklo_epi8(a[2], a[3]);
+    const __m128i b2 = _mm_unpacklo_epi8(a[4], a[5]), b3 = _mm_unpacklo_epi8(a[6], a[7]);
+    const __m128i c0 = _mm_unpacklo_epi16(b0, b1), c1 = _mm_unpackhi_epi16(b0, b1);
+    const __m128i c2 = _mm_unpacklo_epi16(b2, b3), c3 = _mm_unpackhi_epi16(b2, b3);
+    const __m128i e[4] = {_mm_unpacklo_epi32(c0, c2), _mm_unpackhi_epi32(c0, c2), _mm_unpacklo_epi32(c1, c3),
+                          _mm_unpackhi_epi32(c1, c3)};
+    for (int i = 0; i < 4; ++i) {
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(d + (2 * i) * ds), e[i]);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(d + (2 * i + 1) * ds), _mm_unpackhi_epi64(e[i], e[i]));
+    }
+#else
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+#endif
+}
+
+inline void tile8(const uint16_t* s, int64_t ss, uint16_t* d, int64_t ds) {
+#if defined(__SSE2__)
+    __m128i a[8];
+    for (int j = 0; j < 8; ++j) a[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j * ss));
+    __m128i b[8];
+    for (int j = 0; j < 4; ++j) {
+        b[2 * j] = _mm_unpacklo_epi16(a[2 * j], a[2 * j + 1]);      // rows 0-3 of columns 2j, 2j+1
+        b[2 * j + 1] = _mm_unpackhi_epi16(a[2 * j], a[2 * j + 1]);  // rows 4-7
+    }
+    const __m128i c0 = _mm_unpacklo_epi32(b[0], b[2]), c1 = _mm_unpackhi_epi32(b[0], b[2]);
+    const __m128i c2 = _mm_unpacklo_epi32(b[4], b[6]), c3 = _mm_unpackhi_epi32(b[4], b[6]);
+    const __m128i c4 = _mm_unpacklo_epi32(b[1], b[3]), c5 = _mm_unpackhi_epi32(b[1], b[3]);
+    const __m128i c6 = _mm_unpacklo_epi32(b[5], b[7]), c7 = _mm_unpackhi_epi32(b[5], b[7]);
+    const __m128i r[8] = {_mm_unpacklo_epi64(c0, c2), _mm_unpackhi_epi64(c0, c2), _mm_unpacklo_epi64(c1, c3),
+                          _mm_unpackhi_epi64(c1, c3), _mm_unpacklo_epi64(c4, c6), _mm_unpackhi_epi64(c4, c6),
+                          _mm_unpacklo_epi64(c5, c7), _mm_unpackhi_epi64(c5, c7)};
+    for (int i = 0; i < 8; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i * ds), r[i]);
+#else
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+#endif
+}
+
+inline void tile8(const uint32_t* s, int64_t ss, uint32_t* d, int64_t ds) {
+#if defined(__SSE2__)
+    for (int i0 = 0; i0 < 8; i0 += 4)
+        for (int j0 = 0; j0 < 8; j0 += 4) {
+            __m128 a0 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 0) * ss + i0));
+            __m128 a1 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 1) * ss + i0));
+            __m128 a2 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 2) * ss + i0));
+            __m128 a3 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 3) * ss + i0));
+            _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 0) * ds + j0), a0);
+            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 1) * ds + j0), a1);
+            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 2) * ds + j0), a2);
+            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 3) * ds + j0), a3);
+        }
+#else
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+#endif
+}
+
+inline void tile8(const uint64_t* s, int64_t ss, uint64_t* d, int64_t ds) {
+#if defined(__SSE2__)
+    for (int i0 = 0; i0 < 8; i0 += 2)
+        for (int j0 = 0; j0 < 8; j0 += 2) {
+            const __m128d a0 = _mm_loadu_pd(reinterpret_cast<const double*>(s + j0 * ss + i0));
+            const __m128d a1 = _mm_loadu_pd(reinterpret_cast<const double*>(s + (j0 + 1) * ss + i0));
+            _mm_storeu_pd(reinterpret_cast<double*>(d + i0 * ds + j0), _mm_unpacklo_pd(a0, a1));
+            _mm_storeu_pd(reinterpret_cast<double*>(d + (i0 + 1) * ds + j0), _mm_unpackhi_pd(a0, a1));
+        }
+#else
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+#endif
+}
+
 // One plane: src is rows x cols column-major (src[c*rows + r]), dst row-major
-// (dst[r*cols + c]). Blocked so that both sides stay in cache; the caller
-// swaps rows and cols for the way back.
+// (dst[r*cols + c]); the caller swaps rows and cols for the way back. 8 x 8
+// tiles in blocks of 64 x 64 elements (fewer for wider classes: the pages a
+// block touches stay within the TLB).
 template <typename T>
 void transpose_plane(const T* src, T* dst, int64_t rows, int64_t cols) {
-    constexpr int64_t B = 64 / sizeof(T) < 16 ? 16 : 64 / sizeof(T) * 2;
-    for (int64_t c0 = 0; c0 < cols; c0 += B) {
-        const int64_t c1 = std::min(cols, c0 + B);
-        for (int64_t r0 = 0; r0 < rows; r0 += B) {
-            const int64_t r1 = std::min(rows, r0 + B);
-            for (int64_t r = r0; r < r1; ++r) {
-                T* d = dst + r * cols;
-                for (int64_t c = c0; c < c1; ++c) d[c] = src[c * rows + r];
-            }
+    constexpr int64_t K = 8, B = sizeof(T) >= 8 ? 16 : sizeof(T) == 4 ? 32 : 64;
+    const int64_t rk = rows - rows % K, ck = cols - cols % K;
+    for (int64_t c0 = 0; c0 < ck; c0 += B) {
+        const int64_t c1 = std::min(ck, c0 + B);
+        for (int64_t r0 = 0; r0 < rk; r0 += B) {
+            const int64_t r1 = std::min(rk, r0 + B);
+            for (int64_t r = r0; r < r1; r += K)
+                for (int64_t c = c0; c < c1; c += K) tile8(src + c * rows + r, rows, dst + r * cols + c, cols);
         }
+    }
+    // The edges that do not fill a tile.
+    for (int64_t r = 0; r < rows; ++r) {
+        const int64_t from = r < rk ? ck : 0;
+        for (int64_t c = from; c < cols; ++c) dst[r * cols + c] = src[c * rows + r];
     }
 }
 
@@ -462,6 +553,19 @@ std::vector<double> doubles_of(const mxArray* a, const std::string& what) {
     return v;
 }
 
+// A class the operator's parameter does not take is IPT_ERR_UNSUPPORTED (no
+// implementation accepts the call), so that the MATLAB functions fall
+// through to the next function of their name.
+void check_class(const ipt_op_schema* op, const ipt_param_schema* p, ipt_dtype d) {
+    if (p->dtypes & IPT_DT(d)) return;
+    std::string accepted;
+    for (int k = 1; k < IPT_DTYPE_COUNT; ++k)
+        if (p->dtypes & IPT_DT(k))
+            accepted += (accepted.empty() ? "" : ", ") + std::string(ipt_dtype_name(static_cast<ipt_dtype>(k)));
+    fail(IPT_ERR_UNSUPPORTED, std::string(op->name) + ": parameter '" + p->name + "' must be of class " + accepted +
+                                  ", got " + ipt_dtype_name(d));
+}
+
 // One parameter from a MATLAB value, by the kind the schema gives it. Text
 // (char or string) sets any kind from its textual form, as the CLI does.
 void set_param(CallState& st, const ipt_op_schema* op, const ipt_param_schema* p, const mxArray* v,
@@ -473,10 +577,14 @@ void set_param(CallState& st, const ipt_op_schema* op, const ipt_param_schema* p
             ipt_image_info info{};
             info.struct_size = sizeof info;
             check(ipt_image_get_info(img, &info));
+            check_class(op, p, static_cast<ipt_dtype>(info.dtype));
             if (*device_of_handles < 0) *device_of_handles = info.device_id;
             check(ipt_call_set_image(st.call, p->name, img));
             return;
         }
+        ipt_dtype dtype{};
+        if (mxIsSparse(v) || mxIsComplex(v) || !dtype_of(mxGetClassID(v), &dtype)) (void)shape_of(v, what);  // fails
+        check_class(op, p, dtype);
         ipt_image* img = host_image(v, what, st.buffers);
         st.images.push_back(img);
         check(ipt_call_set_image(st.call, p->name, img));
@@ -686,26 +794,33 @@ mxArray* image_info_struct(const ipt_image* img) {
 }
 
 // Times the layout conversion of A both ways and a plain copy of the same
-// bytes: [to_row_major_s, to_column_major_s, memcpy_s], medians over reps.
+// bytes: [to_row_major_s, to_column_major_s, memcpy_s], medians over reps of
+// the thread's CPU time.
 mxArray* layout_timing(const mxArray* a, int reps) {
     const Shape s = shape_of(a, "layout: A");
     const size_t bytes = static_cast<size_t>(s.rows * s.cols * s.channels) * s.elem;
     Buffer x = aligned_buffer(bytes), y = aligned_buffer(bytes);
     std::memcpy(x.get(), mxGetData(a), bytes);
     std::vector<double> t[3];
-    using clk = std::chrono::steady_clock;
+    // CPU time of this thread: on a shared machine, time spent preempted is
+    // not the conversion's.
+    auto now = [] {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+    };
     for (int r = 0; r < reps + 3; ++r) {  // three warm-up rounds
-        auto t0 = clk::now();
+        const double t0 = now();
         to_row_major(x.get(), y.get(), s.elem, s.rows, s.cols, s.channels);
-        auto t1 = clk::now();
+        const double t1 = now();
         to_column_major(y.get(), x.get(), s.elem, s.rows, s.cols, s.channels);
-        auto t2 = clk::now();
+        const double t2 = now();
         std::memcpy(y.get(), x.get(), bytes);
-        auto t3 = clk::now();
+        const double t3 = now();
         if (r < 3) continue;
-        t[0].push_back(std::chrono::duration<double>(t1 - t0).count());
-        t[1].push_back(std::chrono::duration<double>(t2 - t1).count());
-        t[2].push_back(std::chrono::duration<double>(t3 - t2).count());
+        t[0].push_back(t1 - t0);
+        t[1].push_back(t2 - t1);
+        t[2].push_back(t3 - t2);
     }
     mxArray* out = mxCreateDoubleMatrix(1, 3, mxREAL);
     for (int i = 0; i < 3; ++i) {
