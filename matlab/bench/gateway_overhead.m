@@ -75,7 +75,7 @@ for k = 1:rows_of(rows)
   fprintf(fid, '| %s | %s | %.2f | %.2f |\n', rows{k, 1}, rows{k, 2}, rows{k, 3}, rows{k, 3} - c_us);
 end
 fprintf(fid, '\n## Layout conversion at 2048x2048\n\n');
-fprintf(fid, 'Column-major (MATLAB) to row-major (OpenIPT) and back with the gateway''s blocked transpose, against a memcpy of the same bytes; median of 20 after 3 warm-up rounds, in ms.\n\n');
+fprintf(fid, 'Column-major (MATLAB) to row-major (OpenIPT) and back with the gateway''s blocked transpose, against a memcpy of the same bytes; median of 20 after 3 warm-up rounds of the thread''s CPU time (the machine may be shared), in ms.\n\n');
 fprintf(fid, '| class | MiB | to row-major | to column-major | memcpy | transpose / memcpy |\n|---|---:|---:|---:|---:|---:|\n');
 for k = 1:rows_of(layout)
   fprintf(fid, '| %s | %.0f | %.2f | %.2f | %.2f | %.1f |\n', layout{k, :}, mean([layout{k, 3} layout{k, 4}]) / layout{k, 5});
