@@ -654,8 +654,9 @@ void cmd_call(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
                                                std::to_string(args.size()) + " at most before name-value pairs)");
         const ipt_param_schema* p = args[next++];
         if (mxIsChar(v) && p->kind == IPT_PARAM_INPUT)  // text where an image goes: a misspelt name
-            fail(IPT_ERR_INVALID_ARGUMENT, std::string(op->name) + ": unknown parameter '" +
-                                               to_string(v, "argument") + "'");
+            fail(IPT_ERR_INVALID_ARGUMENT, std::string(op->name) + ": text '" + to_string(v, "argument") +
+                                               "' where the image '" + p->name +
+                                               "' goes (not a parameter name; values in catalogue order)");
         if (mxIsEmpty(v) && !mxIsChar(v) && p->kind != IPT_PARAM_INPUT) continue;  // [] keeps the default
         if (mxIsEmpty(v) && p->kind == IPT_PARAM_INPUT && (p->flags & IPT_P_OPTIONAL)) continue;
         set_param(st, op, p, v, &handle_device);
@@ -879,7 +880,7 @@ void dispatch(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
     }
     fail(IPT_ERR_INVALID_ARGUMENT, "openipt_mex: unknown command '" + cmd +
                                        "' (call, ops, schema, devices, info, explain, device, upload, download, "
-                                       "imageinfo, free)");
+                                       "imageinfo, free, layout)");
 }
 
 }  // namespace

@@ -7,6 +7,8 @@ expect_error(@() openipt.conv2(A, ones(2), 'bogus'), 'openipt:invalidArgument', 
 expect_error(@() conv2(A, ones(2), 'bogus'), 'openipt:invalidArgument', 'shape');
 expect_error(@() openipt.call('no_such_operator', A), 'openipt:notFound', 'no_such_operator');
 expect_error(@() openipt.call('conv2', A, ones(2), 'nope', 1), 'openipt:invalidArgument', 'nope');
+expect_error(@() openipt.call('conv2', A, ones(2), 'same'), 'openipt:invalidArgument', 'same.*''u''');
+expect(isequal(size(openipt.call('conv2', A, ones(2), 'shape', 'same')), [4 4]), 'name-value after positional');
 expect_error(@() openipt.call('conv2', A + 1i, ones(2)), 'openipt:unsupported', '''A''.*complex');
 expect_error(@() openipt.call('conv2', sparse(A), ones(2)), 'openipt:unsupported', '''A''.*sparse');
 expect_error(@() openipt.call('imcomplement', int8(A)), 'openipt:unsupported', 'int8');
