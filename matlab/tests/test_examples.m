@@ -127,6 +127,34 @@ expect(max(abs(imadjust([0 0.2 0.5 0.8 1], [0.2 0.8], [0 1]) - [0 0 0.5 1 1])) <
 [counts, x] = imhist(uint8([0 0 1 255]));
 expect(isequal(size(counts), [256 1]) && counts(1) == 2 && counts(2) == 1 && counts(256) == 1, 'imhist counts');
 expect(isequal(x, (0:255)'), 'imhist binLocations');
+
+% mean2, mat2gray, fspecial, rgb2hsv, imregionalmax, ordfilt2, stdfilt: by hand.
+expect(mean2(uint8([1 2; 3 5])) == 2.75, 'mean2');
+expect(isequal(mat2gray([0 5 10]), [0 0.5 1]) && isequal(mat2gray([0 5 10], [2 6]), [0 0.75 1]), 'mat2gray');
+expect(isequal(fspecial('average'), ones(3) / 9) && isequal(fspecial('sobel'), [1 2 1; 0 0 0; -1 -2 -1]), 'fspecial');
+g = fspecial('gaussian', 3, 1);
+[x, y] = meshgrid(-1:1);
+ref = exp(-(x.^2 + y.^2) / 2); ref = ref / sum(ref(:));
+expect(max(abs(g(:) - ref(:))) < 1e-15, 'fspecial gaussian');
+hsv = rgb2hsv(cat(3, [1 0 0], [0 1 0], [0 0 1]));
+expect(max(max(abs(hsv(:, :, 1) - [0 1/3 2/3]))) < 1e-15 && all(hsv(:, :, 2) == 1) && all(hsv(:, :, 3) == 1), 'rgb2hsv');
+R = imregionalmax([1 1 1 1; 1 5 1 1; 1 1 1 7]);
+expect(isequal(R, logical([0 0 0 0; 0 1 0 0; 0 0 0 1])), 'imregionalmax');
+expect(isequal(ordfilt2(magic(3), 9, true(3)), imdilate_max(magic(3))), 'ordfilt2 max');
+expect(max(max(abs(stdfilt(ones(4)) - zeros(4)))) == 0, 'stdfilt of a constant');
+end
+
+function B = imdilate_max(A)
+% 3x3 maximum with zero padding (ordfilt2's padding).
+P = zeros(size(A) + 2);
+P(2:end-1, 2:end-1) = A;
+B = zeros(size(A));
+for i = 1:size(A, 1)
+  for j = 1:size(A, 2)
+    w = P(i:i+2, j:j+2);
+    B(i, j) = max(w(:));
+  end
+end
 end
 
 function idx = ifelse_idx(d1, d2, i1, i2)
