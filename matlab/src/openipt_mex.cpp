@@ -285,6 +285,47 @@ Buffer aligned_buffer(size_t bytes) {
     return Buffer(p);
 }
 
+// Conversion buffers kept between calls: fresh memory costs a page fault per
+// page, which at 2048^2 doubles is as much as the conversion itself. A call
+// borrows buffers and gives them back when it ends; a few are kept.
+struct Scratch {
+    Buffer data;
+    size_t bytes = 0;
+};
+std::vector<Scratch> g_scratch;
+constexpr size_t kScratchKept = 4;
+
+struct Borrowed {
+    Scratch s;
+    Borrowed() = default;
+    explicit Borrowed(size_t bytes) {
+        // The smallest kept buffer that fits, else a new one.
+        size_t best = g_scratch.size();
+        for (size_t i = 0; i < g_scratch.size(); ++i)
+            if (g_scratch[i].bytes >= bytes && (best == g_scratch.size() || g_scratch[i].bytes < g_scratch[best].bytes))
+                best = i;
+        if (best < g_scratch.size()) {
+            s = std::move(g_scratch[best]);
+            g_scratch.erase(g_scratch.begin() + static_cast<std::ptrdiff_t>(best));
+        } else {
+            s.data = aligned_buffer(bytes);
+            s.bytes = bytes;
+        }
+    }
+    Borrowed(Borrowed&&) = default;
+    Borrowed& operator=(Borrowed&&) = default;
+    ~Borrowed() {
+        if (!s.data) return;
+        g_scratch.push_back(std::move(s));
+        if (g_scratch.size() > kScratchKept) {  // drop the smallest
+            auto it = std::min_element(g_scratch.begin(), g_scratch.end(),
+                                       [](const Scratch& a, const Scratch& b) { return a.bytes < b.bytes; });
+            g_scratch.erase(it);
+        }
+    }
+    void* get() const { return s.data.get(); }
+};
+
 // ---- images ------------------------------------------------------------------------
 
 struct Shape {
@@ -317,19 +358,19 @@ Shape shape_of(const mxArray* a, const std::string& what) {
 // A host image over a MATLAB array: the array's own memory where the two
 // layouts coincide (a row, a column, a scalar), else a row-major copy held
 // in `keep` until the call has run.
-ipt_image* host_image(const mxArray* a, const std::string& what, std::vector<Buffer>& keep) {
+ipt_image* host_image(const mxArray* a, const std::string& what, std::vector<Borrowed>& keep) {
     const Shape s = shape_of(a, what);
     const void* data = mxGetData(a);
     const size_t bytes = static_cast<size_t>(s.rows * s.cols * s.channels) * s.elem;
     ipt_image* img = nullptr;
     if (s.rows <= 1 || s.cols <= 1) {
         if (bytes == 0 || reinterpret_cast<uintptr_t>(data) % s.elem != 0) {
-            keep.push_back(aligned_buffer(bytes));
+            keep.emplace_back(bytes);
             if (bytes) std::memcpy(keep.back().get(), data, bytes);
             data = keep.back().get();
         }
     } else {
-        keep.push_back(aligned_buffer(bytes));
+        keep.emplace_back(bytes);
         to_row_major(data, keep.back().get(), s.elem, s.rows, s.cols, s.channels);
         data = keep.back().get();
     }
@@ -346,18 +387,29 @@ mxArray* to_matlab(const ipt_image* img) {
     if (cls == mxUNKNOWN_CLASS) fail(IPT_ERR_INTERNAL, "an output has an unknown class");
     mwSize dims[3] = {static_cast<mwSize>(info.rows), static_cast<mwSize>(info.cols),
                       static_cast<mwSize>(info.channels)};
+    // Every element is written below: no zero fill.
     mxArray* out = cls == mxLOGICAL_CLASS ? mxCreateLogicalArray(info.channels > 1 ? 3 : 2, dims)
-                                          : mxCreateNumericArray(info.channels > 1 ? 3 : 2, dims, cls, mxREAL);
+                                          : mxCreateUninitNumericArray(info.channels > 1 ? 3 : 2, dims, cls, mxREAL);
     const size_t elem = ipt_dtype_size(dtype);
     const size_t bytes = static_cast<size_t>(info.rows * info.cols * info.channels) * elem;
     if (bytes == 0) return out;
     if (info.rows <= 1 || info.cols <= 1) {
         check(ipt_image_download(img, mxGetData(out), 0));
-    } else {
-        Buffer tmp = aligned_buffer(bytes);
-        check(ipt_image_download(img, tmp.get(), 0));
-        to_column_major(tmp.get(), mxGetData(out), elem, info.rows, info.cols, info.channels);
+        return out;
     }
+    // A host image is read where it lies (tightly packed rows); any other is
+    // downloaded first.
+    void* address = nullptr;
+    int64_t pitch = 0;
+    if (info.device_id == IPT_DEVICE_HOST && ipt_image_native_address(img, &address, &pitch) == IPT_OK &&
+        pitch == info.cols * static_cast<int64_t>(elem)) {
+        check(ipt_sync(context(), IPT_DEVICE_HOST));
+        to_column_major(address, mxGetData(out), elem, info.rows, info.cols, info.channels);
+        return out;
+    }
+    Borrowed tmp(bytes);
+    check(ipt_image_download(img, tmp.get(), 0));
+    to_column_major(tmp.get(), mxGetData(out), elem, info.rows, info.cols, info.channels);
     return out;
 }
 
@@ -519,7 +571,7 @@ mxArray* ops_struct() {
 struct CallState {
     ipt_call* call = nullptr;
     std::vector<ipt_image*> images;   // host inputs (wrapped) and outputs not handed on
-    std::vector<Buffer> buffers;      // row-major copies the inputs wrap
+    std::vector<Borrowed> buffers;    // row-major copies the inputs wrap
     ~CallState() {
         ipt_call_free(call);
         for (ipt_image* im : images) ipt_image_free(im);
@@ -768,7 +820,7 @@ void cmd_upload(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
             if (d.id != IPT_DEVICE_HOST) { dev = d.id; break; }
         if (dev == IPT_DEVICE_ANY) fail(IPT_ERR_NOT_FOUND, "upload: no GPU device (openipt.devices() lists them)");
     }
-    std::vector<Buffer> keep;
+    std::vector<Borrowed> keep;
     ipt_image* host = host_image(prhs[1], "upload: image", keep);
     ipt_image* img = nullptr;
     const ipt_status s = ipt_image_copy_to(context(), host, dev, &img);
