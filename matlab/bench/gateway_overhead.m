@@ -5,7 +5,8 @@ function gateway_overhead(c_bench, out_file)
 %  - imcomplement of a uint8 image on the host through openipt_mex, through
 %    openipt.imcomplement and through the shadow imcomplement, against the
 %    same call through ipt.h in C (C_BENCH: build/bin/ipt_c_call_bench,
-%    64x64), at 64x64 and 1x1; median over batches of the mean per call;
+%    64x64), at 64x64 and 1x1; median over batches of the mean per call,
+%    in process CPU time (Octave's cputime), which preemption does not add to;
 %  - column-major <-> row-major conversion at 2048x2048 against a memcpy of
 %    the same bytes (median of 20 after warm-up).
 % Run: octave-cli --eval "addpath('<build>/matlab/ipt'); gateway_overhead(...)"
@@ -24,11 +25,11 @@ for sz = [64 1]
     assert(isequal(B, 255 - A));
     t = zeros(1, batches);
     for b = 1:batches
-      t0 = tic;
+      t0 = cputime();
       for i = 1:per
         f();
       end
-      t(b) = toc(t0) / per * 1e6;
+      t(b) = (cputime() - t0) / per * 1e6;
     end
     rows(end+1, :) = {sprintf('%dx%d', sz, sz), paths{k, 1}, median(t)}; %#ok<AGROW>
   end
@@ -37,11 +38,11 @@ end
 g = @() 0;
 t = zeros(1, batches);
 for b = 1:batches
-  t0 = tic;
+  t0 = cputime();
   for i = 1:per
     g();
   end
-  t(b) = toc(t0) / per * 1e6;
+  t(b) = (cputime() - t0) / per * 1e6;
 end
 empty_us = median(t);
 [status, text] = system(sprintf('"%s" 20000', c_bench));
@@ -66,7 +67,7 @@ fprintf(fid, '# MATLAB/Octave gateway: cost per call and layout conversion\n\n')
 fprintf(fid, '| | |\n|---|---|\n| machine | %s, %d cores, Octave %s |\n| run | %s UTC |\n\n', ...
         strtrim(host), nproc(), OCTAVE_VERSION, datestr(now, 'yyyy-mm-dd HH:MM'));
 fprintf(fid, '## Cost per call\n\n');
-fprintf(fid, 'imcomplement of a uint8 image on the host; median over %d batches of the mean of %d calls. ', batches, per);
+fprintf(fid, 'imcomplement of a uint8 image on the host; median over %d batches of the mean of %d calls, in process CPU time (the machine may be shared). ', batches, per);
 fprintf(fid, 'C: the same call through ipt.h (64x64, `ipt_c_call_bench`, median of 20000). ');
 fprintf(fid, 'An empty Octave call (`f = @() 0; f()`) costs %.2f µs of each Octave figure.\n\n', empty_us);
 fprintf(fid, '| size | path | µs per call | over C (64x64) |\n|---|---|---:|---:|\n');

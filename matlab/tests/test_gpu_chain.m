@@ -3,7 +3,7 @@ function test_gpu_chain()
 % openipt.gpuImage on a GPU: a chain of calls pays one upload and one
 % download, and gives the host's results. Skipped without a GPU device.
 d = openipt.devices();
-gpu = d(~strcmp({d.kind}, 'cpu'));
+gpu = [d(strcmp({d.kind}, 'cuda')), d(~strcmp({d.kind}, 'cpu') & ~strcmp({d.kind}, 'cuda'))];  % CUDA first
 if isempty(gpu)
   error('openipt:skip', 'no GPU device (openipt.devices() lists only the host)');
 end
