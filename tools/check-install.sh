@@ -6,7 +6,9 @@
 #   the CMake package (OpenIPTConfigVersion.cmake), pkg-config (openipt.pc)
 #   and the top entry of CHANGELOG.md;
 # - a C program built with nothing but `pkg-config --cflags --libs openipt`
-#   links libipt, opens a context and finds the catalogue.
+#   links libipt, opens a context and finds the catalogue;
+# - where the MEX gateway was installed and octave-cli is present, Octave
+#   runs an operator from the installed MATLAB folder (docs/matlab.md).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="$(cd "${1:?usage: tools/check-install.sh PREFIX}" && pwd)"
@@ -53,3 +55,10 @@ cc -o "$work/hello" "$work/hello.c" $(pkg-config --cflags --libs openipt) ||
   fail "a C program does not build with pkg-config's flags"
 LD_LIBRARY_PATH="$(pkg-config --variable=libdir openipt)" "$work/hello" || fail "the pkg-config build does not run"
 echo "check-install: version $version agrees everywhere; pkg-config builds and runs a C program"
+
+mex_dir="$prefix/share/openipt/matlab/ipt"
+if [ -f "$mex_dir/openipt_mex.mex" ] && command -v octave-cli > /dev/null; then
+  octave-cli --norc --quiet --eval "addpath('$mex_dir'); exit(double(~isequal(openipt.call('ipt.imcomplement', uint8([0 7])), uint8([255 248]))))" \
+    > /dev/null 2>&1 || fail "Octave does not run an operator from the installed $mex_dir"
+  echo "check-install: Octave runs OpenIPT from $mex_dir"
+fi

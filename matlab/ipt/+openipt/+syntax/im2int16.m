@@ -1,0 +1,8 @@
+% SPDX-License-Identifier: Apache-2.0
+function args = im2int16(nout, in)
+% im2int16(I); the 'indexed' form falls through.
+args = [];
+if numel(in) == 1 && nout <= 1
+  args = {'I', in{1}};
+end
+end

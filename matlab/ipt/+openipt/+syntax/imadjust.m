@@ -1,0 +1,25 @@
+% SPDX-License-Identifier: Apache-2.0
+function args = imadjust(nout, in)
+% imadjust(I), imadjust(I, [low_in high_in]), then [low_out high_out] and
+% gamma; [] keeps a default. A colormap (m x 3) falls through.
+args = [];
+if isempty(in) || numel(in) > 4 || nout > 1
+  return;
+end
+s = size(in{1});
+if numel(s) == 2 && s(2) == 3 && s(1) > 1 && isa(in{1}, 'double')
+  return;
+end
+args = {'I', in{1}};
+names = {'low_high_in', 'low_high_out', 'gamma'};
+for k = 2:numel(in)
+  v = in{k};
+  if ~isnumeric(v)
+    args = [];
+    return;
+  end
+  if ~isempty(v)
+    args(end+1:end+2) = {names{k-1}, double(v)};
+  end
+end
+end

@@ -1,0 +1,20 @@
+% SPDX-License-Identifier: Apache-2.0
+function args = imerode(nout, in)
+% imerode(A, SE), imerode(A, SE, 'same'): SE a strel or a neighbourhood array.
+% 'full', 'ispacked', arrays of strels and offsetstrel fall through.
+args = [];
+if numel(in) < 2 || numel(in) > 3 || nout > 1
+  return;
+end
+if numel(in) == 3 && ~strcmpi(char(in{3}), 'same')
+  return;
+end
+[nh, heights] = openipt.syntax.nhood(in{2});
+if isempty(nh)
+  return;
+end
+args = {'A', in{1}, 'nhood', nh};
+if ~isempty(heights)
+  args(end+1:end+2) = {'heights', heights};
+end
+end
