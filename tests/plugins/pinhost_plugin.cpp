@@ -42,6 +42,24 @@ void host_unregister(void* address) {
     registered.erase(address);
 }
 
+// mean2 of uint8 images on its device, so that the measured selection
+// prices the device (and its copies) against the CPU's.
+ipt_status mean2_uint8(const ipt_kernel_call* call) {
+    return ipt::plugin::guarded([&] {
+        ipt::plugin::KernelArgs args(call);
+        const ipt_tensor* a = args.image("A");
+        if (a->dtype != IPT_UINT8) ipt::plugin::unsupported("pinhost handles uint8 only");
+        const auto* p = static_cast<const uint8_t*>(a->data);
+        const int64_t n = a->rows * a->cols * a->channels;
+        uint64_t sum = 0;
+        for (int64_t i = 0; i < n; ++i) sum += p[i];
+        const ipt_tensor* m = args.output("m", IPT_DOUBLE, 1, 1);
+        *static_cast<double*>(m->data) = n ? static_cast<double>(sum) / static_cast<double>(n) : 0.0;
+    });
+}
+const ipt_impl_desc mean2 = {sizeof(ipt_impl_desc), "ipt.mean2", "", "pinhost", 0, mean2_uint8, nullptr};
+const ipt_impl_desc* const impl_list[] = {&mean2};
+
 }  // namespace
 
 // Bytes registered at `address` (0: not registered).
@@ -79,6 +97,8 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         table.mem_upload = host_memory::upload;
         table.mem_download = host_memory::download;
         table.sync = host_memory::sync;
+        table.impl_count = 1;
+        table.impls = impl_list;
         table.host_register = host_register;
         table.host_unregister = host_unregister;
         return table;

@@ -6,13 +6,17 @@
 // everywhere with the "pinhost" test plugin, which records what it is asked.
 // The CUDA cases (byte-exact round trips through the plugin's staging and
 // through page-locked host images) skip, saying so, without a CUDA device.
-#include <gtest/gtest.h>
 #include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -178,6 +182,133 @@ TEST(PinnedHostSwitch, PluginsWithoutTheSlotPinNothing) {
     EXPECT_EQ(data, back);
     ipt_image_free(big);
     ipt_context_destroy(ctx);
+}
+
+// ---- the transfer model ---------------------------------------------------------
+
+std::string temp_cache(const char* name) {
+    const std::string path = testing::TempDir() + "ipt_pinned_" + name + "_" + std::to_string(getpid()) + ".json";
+    std::remove(path.c_str());
+    return path;
+}
+
+nlohmann::json read_json(const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+// A context with the CPU plugin (found beside libipt) and pinhost, measuring
+// into the cache at `path`; the identity of pinhost's device in `identity`.
+ipt_context* priced_context(const std::string& path, std::string* identity) {
+    ipt_context* ctx = nullptr;
+    if (ipt_context_create(0, &ctx) != IPT_OK || ipt_set_tuning_cache(ctx, path.c_str()) != IPT_OK ||
+        ipt_load_plugin(ctx, plugin("pinhost").c_str()) != IPT_OK)
+        return nullptr;
+    ipt_device_info d{};
+    d.struct_size = sizeof d;
+    if (ipt_device_get(ctx, device_of_kind(ctx, "pinhost"), &d) != IPT_OK) return nullptr;
+    *identity = d.identity;
+    return ctx;
+}
+
+// Runs mean2 on `img` under the measured selection and returns pinhost's
+// candidate record (transfer_ms < 0 when it was not a candidate).
+ipt_candidate_info run_mean2(ipt_context* ctx, const ipt_image* img) {
+    ipt_candidate_info found{};
+    found.transfer_ms = -1;
+    ipt_call* call = nullptr;
+    EXPECT_EQ(ipt_call_create(ctx, "ipt.mean2", &call), IPT_OK);
+    EXPECT_EQ(ipt_call_set_image(call, "A", img), IPT_OK);
+    EXPECT_EQ(ipt_call_run(call), IPT_OK) << ipt_last_error();
+    ipt_call_free(call);
+    const uint32_t pin = device_of_kind(ctx, "pinhost");
+    for (uint32_t i = 0; i < ipt_last_candidate_count(ctx); ++i) {
+        ipt_candidate_info c{};
+        c.struct_size = sizeof c;
+        if (ipt_last_candidate_get(ctx, i, &c) == IPT_OK && c.device_id == pin) found = c;
+    }
+    return found;
+}
+
+TEST(PinnedTransferModel, LockedCurvesAreMeasuredForThePinnersDevice) {
+    ASSERT_EQ(kCacheOff, 0);
+    for (const char* pin : {"1", "0"}) {
+        const std::string path = temp_cache(pin);
+        setenv("IPT_PINNED_HOST", pin, 1);
+        std::string identity;
+        ipt_context* ctx = priced_context(path, &identity);
+        unsetenv("IPT_PINNED_HOST");
+        ASSERT_NE(ctx, nullptr) << ipt_last_error();
+        ipt_image* img = nullptr;
+        ASSERT_EQ(ipt_image_create(ctx, IPT_DEVICE_HOST, IPT_UINT8, 1024, 2048, 1, &img), IPT_OK);
+        std::vector<uint8_t> data(1024 * 2048, 3);
+        ASSERT_EQ(ipt_image_upload(img, data.data(), 0), IPT_OK);
+        EXPECT_GE(run_mean2(ctx, img).transfer_ms, 0.0) << "pinhost was priced";
+        ipt_image_free(img);
+        ASSERT_EQ(ipt_tuning_cache_save(ctx), IPT_OK) << ipt_last_error();
+        ipt_context_destroy(ctx);
+        const nlohmann::json j = read_json(path);
+        ASSERT_TRUE(j.at("transfer").contains(identity)) << identity;
+        for (auto& [dev, t] : j.at("transfer").items()) {
+            // Only the device whose plugin locks host images has locked curves, and only when locking is on.
+            const bool expect_locked = dev == identity && std::string(pin) == "1";
+            EXPECT_EQ(t.contains("up_locked"), expect_locked) << dev << " IPT_PINNED_HOST=" << pin;
+            EXPECT_EQ(t.contains("down_locked"), expect_locked) << dev << " IPT_PINNED_HOST=" << pin;
+            if (expect_locked)
+                for (const char* dir : {"up_locked", "down_locked"}) {
+                    ASSERT_EQ(t.at(dir).size(), t.at("up").size()) << dir;  // the same sizes as the pageable curves
+                    for (size_t i = 0; i < t.at(dir).size(); ++i)
+                        EXPECT_EQ(t.at(dir)[i].at(0), t.at("up")[i].at(0)) << dir;
+                }
+        }
+        std::remove(path.c_str());
+    }
+}
+
+TEST(PinnedTransferModel, LockedInputsArePricedOnTheLockedCurve) {
+    ASSERT_EQ(kCacheOff, 0);
+    const std::string path = temp_cache("priced");
+    std::string identity;
+    std::vector<uint8_t> data(1024 * 2048, 9);
+    {
+        ipt_context* ctx = priced_context(path, &identity);
+        ASSERT_NE(ctx, nullptr) << ipt_last_error();
+        ipt_image* img = nullptr;
+        ASSERT_EQ(ipt_image_create(ctx, IPT_DEVICE_HOST, IPT_UINT8, 1024, 2048, 1, &img), IPT_OK);
+        ASSERT_EQ(ipt_image_upload(img, data.data(), 0), IPT_OK);
+        run_mean2(ctx, img);
+        ipt_image_free(img);
+        ASSERT_EQ(ipt_tuning_cache_save(ctx), IPT_OK) << ipt_last_error();
+        ipt_context_destroy(ctx);
+    }
+    // Curves by hand: a pageable copy costs 50 ms at 4 KiB and 150 at 64 MiB,
+    // a locked one 2 and 6, linear in between.
+    nlohmann::json j = read_json(path);
+    ASSERT_TRUE(j.at("transfer").contains(identity));
+    constexpr double small = 4096, large = 64.0 * (1 << 20);
+    auto line = [&](double a, double b) { return nlohmann::json::array({{small, a}, {large, b}}); };
+    j["transfer"][identity] = {
+        {"up", line(50, 150)}, {"down", line(50, 150)}, {"up_locked", line(2, 6)}, {"down_locked", line(2, 6)}};
+    {
+        std::ofstream out(path);
+        out << j.dump(1);
+    }
+    ipt_context* ctx = priced_context(path, &identity);
+    ASSERT_NE(ctx, nullptr) << ipt_last_error();
+    ipt_image* locked = nullptr;
+    ASSERT_EQ(ipt_image_create(ctx, IPT_DEVICE_HOST, IPT_UINT8, 1024, 2048, 1, &locked), IPT_OK);
+    ASSERT_EQ(ipt_image_upload(locked, data.data(), 0), IPT_OK);
+    ipt_image* pageable = nullptr;  // the caller's memory: never locked by libipt
+    ASSERT_EQ(ipt_image_wrap_host(ctx, IPT_UINT8, 1024, 2048, 1, data.data(), 0, &pageable), IPT_OK);
+    // Up, 2 MiB: on the locked line or the pageable one; the 8-byte result
+    // comes back into the caller's memory, pageable, at the 4 KiB price (50).
+    const double at = (data.size() - small) / (large - small);
+    EXPECT_NEAR(run_mean2(ctx, locked).transfer_ms, 2.0 + 4.0 * at + 50.0, 1e-9);
+    EXPECT_NEAR(run_mean2(ctx, pageable).transfer_ms, 50.0 + 100.0 * at + 50.0, 1e-9);
+    ipt_image_free(pageable);
+    ipt_image_free(locked);
+    ipt_context_destroy(ctx);
+    std::remove(path.c_str());
 }
 
 // ---- on a CUDA device (the CUDA plugin found beside libipt) --------------------
