@@ -44,8 +44,10 @@ struct DevicePool {
 
 std::vector<DevicePool>& pools() {
     // devices() is complete before the first copy and never grows after.
-    static std::vector<DevicePool> p(devices().size());
-    return p;
+    // Never destroyed: at exit the CUDA runtime may be gone before it
+    // (shutdown() frees the buffers of a host that unloads properly).
+    static auto* p = new std::vector<DevicePool>(devices().size());
+    return *p;
 }
 
 // A new stager on the current device, or null (errors cleared) when the

@@ -7,6 +7,9 @@
 //                     (page-locked when IPT_PINNED_HOST is not 0)
 //   cudaMemcpy pageable / pinned   the runtime alone, malloc'ed memory and
 //                     cudaMallocHost memory
+//   cudaHostRegister  the time to page-lock a fresh block of the size (in
+//                     the "up ms" column), what libipt pays once per new
+//                     host image block
 // Each is the median of --runs synchronised copies after 3 warm-ups, in GB/s
 // (bytes / time).
 #include <cuda_runtime.h>
@@ -133,6 +136,24 @@ int main(int argc, char** argv) {
             median_ms(runs, [&] { return cp(pageable.data(), d, cudaMemcpyDeviceToHost); }));
         row("cudaMemcpy pinned", bytes, median_ms(runs, [&] { return cp(d, pinned, cudaMemcpyHostToDevice); }),
             median_ms(runs, [&] { return cp(pinned, d, cudaMemcpyDeviceToHost); }));
+        // What page-locking a fresh block costs (libipt does it once per
+        // new host image block of 1 MiB and more; freed blocks keep it).
+        std::vector<double> reg;
+        for (int k = 0; k < std::max(3, runs / 4); ++k) {
+            void* block = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+            if (!block) break;
+            std::memset(block, 1, bytes);  // mapped, as an image's memory is once written
+            const auto t0 = Clock::now();
+            const bool ok = cudaHostRegister(block, bytes, cudaHostRegisterPortable) == cudaSuccess;
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+            if (ok) cudaHostUnregister(block);
+            std::free(block);
+            if (!ok) break;
+            reg.push_back(ms);
+        }
+        std::sort(reg.begin(), reg.end());
+        std::printf("| %-20s | %8.1f | %8s | %8s | %8.3f | %8s |\n", "cudaHostRegister", static_cast<double>(bytes) / (1 << 20),
+                    "", "", reg.empty() ? -1.0 : reg[reg.size() / 2], "");
         cudaFreeHost(pinned);
         cudaFree(d);
     }
