@@ -15,6 +15,7 @@
 #include "common/context.hpp"
 #include "common/table_cache.hpp"
 #include "common/op_registry.hpp"
+#include "common/staging.hpp"
 #include "ipt/ipt_plugin.hpp"
 
 #ifndef IPT_VERSION_STRING
@@ -239,14 +240,25 @@ ipt_status mem_upload(uint32_t index, void* buffer, uint64_t offset, const void*
     cudaStream_t s;
     if (!select(index, &s)) return IPT_ERR_INTERNAL;
     if (bytes == 0) return IPT_OK;
-    cudaError_t e = cudaMemcpyAsync(static_cast<char*>(buffer) + offset, src, bytes,
-                                    cudaMemcpyHostToDevice, s);
-    if (e != cudaSuccess) return fail_with(e, "libipt_cuda: upload");
-    // Pageable memory is staged before cudaMemcpyAsync returns; pinned memory
-    // is read later by the DMA engine, so wait before the caller may reuse it.
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, src) == cudaSuccess && attr.type == cudaMemoryTypeHost) {
+    void* dst = static_cast<char*>(buffer) + offset;
+    const bool direct = bytes < staging::kDirectBelow || staging::directly_copyable(src, bytes);
+    bool staged = false;
+    cudaError_t e = cudaSuccess;
+    if (!direct && (e = staging::upload(index, dst, src, bytes, s, &staged)) != cudaSuccess)
+        return fail_with(e, "libipt_cuda: upload");
+    if (staged) return IPT_OK;
+    if ((e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s)) != cudaSuccess)
+        return fail_with(e, "libipt_cuda: upload");
+    // Pageable memory is staged before cudaMemcpyAsync returns; page-locked
+    // memory is read later by the DMA engine, so wait before the caller may
+    // reuse it.
+    if (direct && bytes >= staging::kDirectBelow) {
         if ((e = cudaStreamSynchronize(s)) != cudaSuccess)
+            return fail_with(e, "libipt_cuda: upload (queued work failed)");
+    } else {
+        cudaPointerAttributes attr{};
+        if (cudaPointerGetAttributes(&attr, src) == cudaSuccess && attr.type == cudaMemoryTypeHost &&
+            (e = cudaStreamSynchronize(s)) != cudaSuccess)
             return fail_with(e, "libipt_cuda: upload (queued work failed)");
     }
     (void)cudaGetLastError();
@@ -256,11 +268,14 @@ ipt_status mem_upload(uint32_t index, void* buffer, uint64_t offset, const void*
 ipt_status mem_download(uint32_t index, void* buffer, uint64_t offset, void* dst, uint64_t bytes) {
     cudaStream_t s;
     if (!select(index, &s)) return IPT_ERR_INTERNAL;
+    const void* src = static_cast<const char*>(buffer) + offset;
     cudaError_t e = cudaSuccess;
-    if (bytes)
-        e = cudaMemcpyAsync(dst, static_cast<const char*>(buffer) + offset, bytes,
-                            cudaMemcpyDeviceToHost, s);
-    if (e != cudaSuccess) return fail_with(e, "libipt_cuda: download");
+    bool staged = false;
+    if (bytes >= staging::kDirectBelow && !staging::directly_copyable(dst, bytes) &&
+        (e = staging::download(index, dst, src, bytes, s, &staged)) != cudaSuccess)
+        return fail_with(e, "libipt_cuda: download (or queued work on the device failed)");
+    if (bytes && !staged && (e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s)) != cudaSuccess)
+        return fail_with(e, "libipt_cuda: download");
     if ((e = cudaStreamSynchronize(s)) != cudaSuccess)
         return fail_with(e, "libipt_cuda: queued work on the device failed");
     return IPT_OK;
@@ -341,7 +356,30 @@ ipt_status set_stream(uint32_t index, void* stream) {
     return IPT_OK;
 }
 
+// Page-locks host memory that the host allocated (a big host image), for
+// every device of the process (portable), so that its copies skip staging.
+ipt_status host_register(void* address, uint64_t bytes) {
+    if (devices().empty()) {
+        ipt::plugin::set_error("libipt_cuda: no CUDA device");
+        return IPT_ERR_UNSUPPORTED;
+    }
+    cudaError_t e = cudaSetDevice(devices()[0].ordinal);
+    if (e == cudaSuccess) e = cudaHostRegister(address, bytes, cudaHostRegisterPortable);
+    if (e != cudaSuccess)
+        return fail_with(e, "libipt_cuda: cannot page-lock " + std::to_string(bytes) + " bytes of host memory");
+    return IPT_OK;
+}
+
+void host_unregister(void* address) {
+    const cudaError_t e = cudaHostUnregister(address);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        log(0, "cudaHostUnregister: " + describe(e));
+    }
+}
+
 void shutdown() {
+    staging::release_all();
     for (Device& d : devices()) {
         if (d.stream && cudaSetDevice(d.ordinal) == cudaSuccess) {
             table_cache(d.ordinal).clear(d.stream);
@@ -401,6 +439,8 @@ extern "C" IPT_PLUGIN_EXPORT const ipt_plugin_table* ipt_plugin_entry(const ipt_
         t.shutdown = shutdown;
         t.mem_wrap = mem_wrap;
         t.set_stream = set_stream;
+        t.host_register = host_register;
+        t.host_unregister = host_unregister;
         return t;
     }();
     return &table;

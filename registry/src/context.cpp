@@ -117,6 +117,16 @@ IPT_API ipt_status ipt_context_create(uint32_t flags, ipt_context** out) {
             ctx->poison_outputs = true;
             ctx->poison_byte = v > 1 && v < 256 ? static_cast<unsigned char>(v) : 0xA5;
         }
+        // IPT_PINNED_HOST: "0" keeps host images pageable; "1" (the default)
+        // page-locks big ones when a loaded plugin offers host_register.
+        if (const char* pin = std::getenv("IPT_PINNED_HOST"); pin && *pin) {
+            if (std::strcmp(pin, "0") == 0)
+                ctx->pin_host = false;
+            else if (std::strcmp(pin, "1") != 0)
+                host_log(2, "openipt",
+                         (std::string("IPT_PINNED_HOST='") + pin + "' is neither 0 nor 1; the default (1) is used")
+                             .c_str());
+        }
         if (!(flags & IPT_CONTEXT_NO_DISCOVERY)) {
             std::unique_lock lock(ctx->mutex);
             discover_plugins(ctx.get());

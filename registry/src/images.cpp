@@ -19,56 +19,83 @@ namespace ipt::reg {
 namespace {
 
 constexpr size_t host_alignment = 64;  // a cache line; wide vector loads
+// Blocks that may be page-locked start and end on a page: a lock covers
+// whole pages, which no other block may then share.
+constexpr size_t host_page = 4096;
+
+size_t host_block_alignment(uint64_t bytes) { return bytes >= kPinHostMinBytes ? host_page : host_alignment; }
 
 // Bytes of the host block behind an image of `bytes`: at least one block, so
 // that even an empty image has a valid address, rounded to the alignment.
 uint64_t host_block_bytes(uint64_t bytes) {
-    return ((bytes == 0 ? host_alignment : bytes) + host_alignment - 1) / host_alignment * host_alignment;
+    const uint64_t a = host_block_alignment(bytes);
+    return ((bytes == 0 ? a : bytes) + a - 1) / a * a;
 }
 
 std::string device_label(const Device& d) { return d.kind + ":" + std::to_string(d.id); }
+
+using Unpin = void (*)(void*);
+
+// Undoes a page-lock (a plugin's host_unregister), then frees the block.
+void free_host_block(void* p, Unpin unpin) {
+    if (unpin) {
+        try {
+            unpin(p);
+        } catch (...) {
+            // A throwing host_unregister leaves the pages locked; the block still goes.
+        }
+    }
+    std::free(p);
+}
 
 // Freed host blocks of 64 KiB and more, kept for the next image of the same
 // size. A fresh block from the C library is mapped anew (glibc maps large
 // blocks), so every call that produced a new output paid a page fault and
 // the kernel's zeroing per 4 KiB page: 64 faults for a 512x512 uint8 image,
-// 16 000 for an 8192x8192 one. Process-wide, never destroyed (images may
-// outlive their context, and a host program may free one at exit), at most
-// IPT_HOST_CACHE_MB (default 256) in all, oldest dropped first. Off under
-// AddressSanitizer, so that a use after free is still caught.
+// 16 000 for an 8192x8192 one. A page-locked block stays locked here (locking
+// costs about what a copy of it does), with what unlocks it. Process-wide,
+// never destroyed (images may outlive their context, and a host program may
+// free one at exit; plugin libraries stay mapped until exit, so the unlock
+// function stays callable), at most IPT_HOST_CACHE_MB (default 256) in all,
+// oldest dropped first. Off under AddressSanitizer, so that a use after free
+// is still caught.
 class HostBlockCache {
 public:
+    struct Block {
+        void* p = nullptr;
+        Unpin unpin = nullptr;
+    };
     static HostBlockCache& instance() {
         static HostBlockCache* cache = new HostBlockCache;
         return *cache;
     }
-    void* take(size_t bytes) {
-        if (bytes < kMinBytes || capacity_ == 0) return nullptr;
+    Block take(size_t bytes) {
+        if (bytes < kMinBytes || capacity_ == 0) return {};
         std::lock_guard lock(mutex_);
         for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
-            if (it->second == bytes) {
-                void* p = it->first;
+            if (it->bytes == bytes) {
+                const Block b{it->p, it->unpin};
                 blocks_.erase(std::next(it).base());
                 held_ -= bytes;
-                return p;
+                return b;
             }
-        return nullptr;
+        return {};
     }
     // Keeps the block (true) or leaves it to the caller to free.
-    bool give(void* p, size_t bytes) {
+    bool give(void* p, size_t bytes, Unpin unpin) {
         if (!p || bytes < kMinBytes || bytes > capacity_) return false;
-        std::vector<void*> drop;
+        std::vector<Entry> drop;
         {
             std::lock_guard lock(mutex_);
             while (held_ + bytes > capacity_ && !blocks_.empty()) {
-                drop.push_back(blocks_.front().first);
-                held_ -= blocks_.front().second;
+                drop.push_back(blocks_.front());
+                held_ -= blocks_.front().bytes;
                 blocks_.erase(blocks_.begin());
             }
-            blocks_.emplace_back(p, bytes);
+            blocks_.push_back({p, bytes, unpin});
             held_ += bytes;
         }
-        for (void* d : drop) std::free(d);
+        for (const Entry& d : drop) free_host_block(d.p, d.unpin);
         return true;
     }
 
@@ -97,9 +124,38 @@ private:
 #endif
     }
     std::mutex mutex_;
-    std::vector<std::pair<void*, size_t>> blocks_;  // oldest first
+    struct Entry {
+        void* p;
+        size_t bytes;
+        Unpin unpin;
+    };
+    std::vector<Entry> blocks_;  // oldest first
     size_t held_ = 0, capacity_ = 0;
 };
+
+// Page-locks a new host block through the context's pinner, so that GPU
+// copies from and into it skip the driver's staging. A refusal (a limit on
+// locked memory, a plugin that cannot) leaves it pageable, said only at debug
+// level: the image works the same, its copies are slower.
+void pin_host_block(ipt_context* ctx, ipt_image& img, uint64_t bytes) {
+    const ipt_plugin_table* pinner = ctx ? ctx->host_pinner.load() : nullptr;
+    if (!pinner) return;
+    ipt_status s = IPT_ERR_PLUGIN;
+    try {
+        s = pinner->host_register(img.host_block, bytes);
+    } catch (...) {
+        set_plugin_error("host_register threw a C++ exception");
+    }
+    if (s == IPT_OK) {
+        img.host_unregister = pinner->host_unregister;
+        return;
+    }
+    const std::string why = take_plugin_error();
+    host_log(0, "openipt",
+             ("a host image of " + std::to_string(bytes) + " bytes stays pageable: " +
+              (why.empty() ? std::string(ipt_status_name(s)) : why))
+                 .c_str());
+}
 
 // The shape of a tightly packed image (rows one after another, planes after
 // the rows) on a device.
@@ -181,13 +237,16 @@ ImagePtr allocate_image(ipt_context* ctx, const Device& dev, int32_t dtype, int6
     const uint64_t alloc_bytes = bytes == 0 ? host_alignment : bytes;
     if (dev.is_host()) {
         const uint64_t rounded = host_block_bytes(bytes);
-        img->host_block = HostBlockCache::instance().take(rounded);
-        if (!img->host_block) img->host_block = std::aligned_alloc(host_alignment, rounded);
+        const HostBlockCache::Block cached = HostBlockCache::instance().take(rounded);
+        img->host_block = cached.p;
+        img->host_unregister = cached.unpin;
+        if (!img->host_block) img->host_block = std::aligned_alloc(host_block_alignment(bytes), rounded);
         if (!img->host_block) {
             *status = fail(IPT_ERR_OUT_OF_MEMORY, "cannot allocate " + std::to_string(bytes) +
                                                       " bytes of host memory for an image");
             return nullptr;
         }
+        if (!img->host_unregister && bytes >= kPinHostMinBytes) pin_host_block(ctx, *img, rounded);
         t.data = img->host_block;
         t.buffer = img->host_block;
     } else {
@@ -221,8 +280,9 @@ void release_image(ipt_image* image, bool from_user) {
     if (!image) return;
     if (image->device && image->device->is_host()) {
         if (image->host_block &&
-            !HostBlockCache::instance().give(image->host_block, host_block_bytes(image->bytes)))
-            std::free(image->host_block);
+            !HostBlockCache::instance().give(image->host_block, host_block_bytes(image->bytes),
+                                             image->host_unregister))
+            free_host_block(image->host_block, image->host_unregister);
     } else if (image->device && !image->caller_memory) {
         const ipt_plugin_table* tab = image->device->owner->table;
         try {

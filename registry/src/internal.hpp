@@ -171,6 +171,11 @@ struct ipt_context {
     std::unique_ptr<ipt::reg::TuningCache> tuning;
     bool poison_outputs = false;
     unsigned char poison_byte = 0xA5;
+    // Big host images are page-locked through this table's host_register:
+    // the first plugin loaded with devices and the slot, unless
+    // IPT_PINNED_HOST=0 (pin_host false). Null: host images stay pageable.
+    bool pin_host = true;
+    std::atomic<const ipt_plugin_table*> host_pinner{nullptr};
 };
 
 struct ipt_image {
@@ -182,6 +187,8 @@ struct ipt_image {
     ipt_tensor tensor{};   // descriptor handed to plugins
     uint64_t bytes = 0;
     void* host_block = nullptr;  // host device only
+    // Set while host_block is page-locked: what undoes it before the block is freed.
+    void (*host_unregister)(void*) = nullptr;
     // Wraps the caller's memory (ipt_image_wrap_host, ipt_image_wrap_device):
     // never written, never freed.
     bool caller_memory = false;
@@ -217,6 +224,12 @@ ipt_status sync_device(const Device& dev);
 ipt_status copy_bytes_to_host(const ipt_image* image, void* dst);   // tight copy
 ipt_status copy_bytes_from_host(ipt_image* image, const void* src); // tight copy
 ipt_status fill_poison(ipt_image* image, unsigned char byte);
+// Host images of this many bytes and more are page-locked when the context
+// has a pinner: below it a copy costs about what registering it would.
+inline constexpr uint64_t kPinHostMinBytes = uint64_t{1} << 20;
+// Whether a host image's memory is page-locked (its copies to and from a GPU
+// run at the pinned rate).
+inline bool host_image_pinned(const ipt_image* image) { return image->host_unregister != nullptr; }
 // A copy of `src` on `dev` (through host memory when needed).
 ImagePtr copy_image(ipt_context* ctx, const ipt_image* src, const Device& dev, ipt_status* status);
 

@@ -392,6 +392,10 @@ ipt_status load_plugin_locked(ipt_context* ctx, const std::string& path, const s
     report.name = unique;
     report.outcome = IPT_LOAD_LOADED;
     Plugin* loaded = plugin.get();
+    if (ctx->pin_host && !ctx->host_pinner.load() && !loaded->device_ids.empty() &&
+        loaded->has_slot(IPT_SLOT_END(ipt_plugin_table, host_unregister)) && loaded->table->host_register &&
+        loaded->table->host_unregister)
+        ctx->host_pinner = loaded->table;
     ctx->plugins.push_back(std::move(plugin));
     rebind_impls(ctx);
     report.impl_count = static_cast<uint32_t>(

@@ -39,7 +39,7 @@ extern "C" {
  * and starts again at 1 with each abi_version (docs/abi.md lists what each
  * API version added). */
 #define IPT_ABI_VERSION 2u
-#define IPT_API_VERSION 3u
+#define IPT_API_VERSION 4u
 
 /* Bytes of `type` up to and including `field`: a reader may read `field` of a
  * struct only when its struct_size (or its array's stride) is at least this. */

@@ -202,6 +202,17 @@ typedef struct ipt_plugin_table {
      * queue (CUDA: a cudaStream_t), NULL for the plugin's own; work queued
      * before is ordered before work queued after. See ipt_set_native_stream. */
     ipt_status (*set_stream)(uint32_t device_index, void* stream);
+
+    /* API version 4, optional (read only when struct_size covers them). */
+    /* Page-locks host memory that the host allocated, [address, address +
+     * bytes), so that uploads from it and downloads into it run at the bus's
+     * rate (CUDA: cudaHostRegister). A failure only means the memory stays
+     * pageable: the host goes on without it. Each success is matched by one
+     * host_unregister(address) before the host frees the memory; no queued
+     * copy reads or writes it by then (uploads from page-locked memory and
+     * downloads return only once their copy is done). See IPT_PINNED_HOST. */
+    ipt_status (*host_register)(void* address, uint64_t bytes);
+    void (*host_unregister)(void* address);
 } ipt_plugin_table;
 
 /* The least sizes a reader accepts: every slot and field of API version 1. */

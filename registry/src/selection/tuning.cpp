@@ -106,7 +106,9 @@ void read_contents(const json& j, CacheContents& c) {
             // Entries of older files (one rate, no size points) are measured again.
             if (!r.contains("up") || !r.contains("down")) continue;
             TransferModel t;
-            for (auto [curve, name] : {std::pair{&t.up, "up"}, std::pair{&t.down, "down"}}) {
+            for (auto [curve, name] : {std::pair{&t.up, "up"}, std::pair{&t.down, "down"},
+                                       std::pair{&t.up_locked, "up_locked"}, std::pair{&t.down_locked, "down_locked"}}) {
+                if (!r.contains(name)) continue;  // the locked curves are optional
                 for (auto& p : r.at(name)) curve->points.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
                 if (!curve->valid()) throw std::runtime_error(std::string("bad ") + name + " copy times for " + dev);
             }
@@ -427,7 +429,13 @@ std::string cache_text(const CacheContents& c) {
         for (auto& [cand, m] : cands)
             e[k][cand] = write_measurement(m);
     nlohmann::ordered_json& t = j["transfer"] = nlohmann::ordered_json::object();
-    for (auto& [d, r] : c.rates) t[d] = {{"up", r.up.points}, {"down", r.down.points}};
+    for (auto& [d, r] : c.rates) {
+        t[d] = {{"up", r.up.points}, {"down", r.down.points}};
+        if (r.has_locked()) {
+            t[d]["up_locked"] = r.up_locked.points;
+            t[d]["down_locked"] = r.down_locked.points;
+        }
+    }
     j["switch"] = c.switches;
     nlohmann::ordered_json& o = j["observed"] = nlohmann::ordered_json::object();
     for (auto& [k, cands] : c.observed)

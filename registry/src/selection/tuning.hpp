@@ -50,10 +50,20 @@ struct CopyCurve {
 // Host<->device copies of one device. Each image moved pays one copy of its
 // own, so `copies` images of `bytes` in all cost copies x a copy of
 // bytes / copies (the images of one call are priced at their mean size).
+// The plain curves are copies from and into pageable memory; the locked ones
+// from and into page-locked host memory (host images libipt locked through
+// the device's plugin), empty when the device's plugin locks none: then the
+// plain curves price every copy.
 struct TransferModel {
     CopyCurve up, down;
-    double up_ms(uint64_t bytes, uint32_t copies) const { return per_copy(up, bytes, copies); }
-    double down_ms(uint64_t bytes, uint32_t copies) const { return per_copy(down, bytes, copies); }
+    CopyCurve up_locked, down_locked;
+    double up_ms(uint64_t bytes, uint32_t copies, bool locked = false) const {
+        return per_copy(locked && up_locked.valid() ? up_locked : up, bytes, copies);
+    }
+    double down_ms(uint64_t bytes, uint32_t copies, bool locked = false) const {
+        return per_copy(locked && down_locked.valid() ? down_locked : down, bytes, copies);
+    }
+    bool has_locked() const { return up_locked.valid() && down_locked.valid(); }
 
 private:
     static double per_copy(const CopyCurve& c, uint64_t bytes, uint32_t copies) {
