@@ -197,12 +197,14 @@ nlohmann::json read_json(const std::string& path) {
     return nlohmann::json::parse(in);
 }
 
-// A context with the CPU plugin (found beside libipt) and pinhost, measuring
-// into the cache at `path`; the identity of pinhost's device in `identity`.
+// A context with only the CPU plugin and pinhost (a GPU plugin found beside
+// libipt would lock host images before pinhost), measuring into the cache at
+// `path`; the identity of pinhost's device in `identity`.
 ipt_context* priced_context(const std::string& path, std::string* identity) {
     ipt_context* ctx = nullptr;
-    if (ipt_context_create(0, &ctx) != IPT_OK || ipt_set_tuning_cache(ctx, path.c_str()) != IPT_OK ||
-        ipt_load_plugin(ctx, plugin("pinhost").c_str()) != IPT_OK)
+    if (ipt_context_create(IPT_CONTEXT_NO_DISCOVERY, &ctx) != IPT_OK ||
+        ipt_load_plugin(ctx, (std::string(IPT_BUILD_LIB_DIR) + "/libipt_cpu.so").c_str()) != IPT_OK ||
+        ipt_set_tuning_cache(ctx, path.c_str()) != IPT_OK || ipt_load_plugin(ctx, plugin("pinhost").c_str()) != IPT_OK)
         return nullptr;
     ipt_device_info d{};
     d.struct_size = sizeof d;
