@@ -198,11 +198,15 @@ nlohmann::json read_json(const std::string& path) {
 }
 
 // A context with only the CPU plugin and pinhost (a GPU plugin found beside
-// libipt would lock host images before pinhost), measuring into the cache at
-// `path`; the identity of pinhost's device in `identity`.
+// libipt would lock host images before pinhost), measuring every candidate
+// on a miss (IPT_SELECT=measure, so that a first call prices transfers) into
+// the cache at `path`; the identity of pinhost's device in `identity`.
 ipt_context* priced_context(const std::string& path, std::string* identity) {
     ipt_context* ctx = nullptr;
-    if (ipt_context_create(IPT_CONTEXT_NO_DISCOVERY, &ctx) != IPT_OK ||
+    ::setenv("IPT_SELECT", "measure", 1);
+    const ipt_status created = ipt_context_create(IPT_CONTEXT_NO_DISCOVERY, &ctx);
+    ::unsetenv("IPT_SELECT");
+    if (created != IPT_OK ||
         ipt_load_plugin(ctx, (std::string(IPT_BUILD_LIB_DIR) + "/libipt_cpu.so").c_str()) != IPT_OK ||
         ipt_set_tuning_cache(ctx, path.c_str()) != IPT_OK || ipt_load_plugin(ctx, plugin("pinhost").c_str()) != IPT_OK)
         return nullptr;
