@@ -14,7 +14,7 @@
 # Environment: JOBS (parallel build jobs, default: number of cores),
 # BUILD_DIR (default: build), IPT_CMAKE_ARGS (extra configure arguments),
 # IPT_PIP_ARGS (extra arguments of the Python package's pip build),
-# FUZZ_SECONDS (time each fuzz target runs, default 20).
+# FUZZ_SECONDS (time each fuzz target runs, default 10).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -111,7 +111,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # fails the run; the input that caused it is kept under $fuzz/findings/.
 step "libFuzzer targets with ASan+UBSan"
 fuzz="${build}-fuzz"
-fuzz_seconds="${FUZZ_SECONDS:-20}"
+fuzz_seconds="${FUZZ_SECONDS:-10}"
 export IPT_TUNING_CACHE=
 if cmake -S . -B "$fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
      -DIPT_FUZZ=ON -DIPT_WITH_CUDA=OFF -DIPT_WITH_VULKAN=OFF -DIPT_BUILD_BENCH=OFF -DIPT_BUILD_TESTS=OFF > /dev/null &&
