@@ -1,7 +1,8 @@
 % SPDX-License-Identifier: Apache-2.0
 function args = imadjust(nout, in)
 % imadjust(I), imadjust(I, [low_in high_in]), then [low_out high_out] and
-% gamma; [] keeps a default. A colormap (m x 3) falls through.
+% gamma; [] keeps a default, and [] for [low_in high_in] is [0 1] (not the
+% stretchlim limits of imadjust(I)). A colormap (m x 3) falls through.
 args = [];
 if isempty(in) || numel(in) > 4 || nout > 1
   return;
@@ -20,6 +21,8 @@ for k = 2:numel(in)
   end
   if ~isempty(v)
     args(end+1:end+2) = {names{k-1}, double(v)};
+  elseif k == 2
+    args(end+1:end+2) = {names{1}, [0 1]};
   end
 end
 end
