@@ -122,6 +122,10 @@ expect(isequal(imcrop(M, [2 3 2 1]), M(3:4, 2:4)), 'imcrop');
 
 % imadjust: [low_in high_in] to [0 1] linearly, clipped.
 expect(max(abs(imadjust([0 0.2 0.5 0.8 1], [0.2 0.8], [0 1]) - [0 0 0.5 1 1])) < 1e-15, 'imadjust');
+% [] for [low_in high_in] is [0 1], not the stretchlim limits: 0.25 + 0.5*x,
+% and int16 comes back unchanged.
+expect(max(abs(imadjust([0 0.2 0.5 0.8 1], [], [0.25 0.75]) - [0.25 0.35 0.5 0.65 0.75])) < 1e-15, 'imadjust []');
+expect(isequal(imadjust(int16([1 2 3 4 5 6]), []), int16([1 2 3 4 5 6])), 'imadjust int16 []');
 
 % imhist: counts of 256 bins for uint8, 2 for logical; binLocations.
 [counts, x] = imhist(uint8([0 0 1 255]));

@@ -22,6 +22,12 @@ expect(isequal(medfilt2(I8), without(shadow, @() medfilt2(I8))), 'medfilt2 int8'
 expect(isequal(conv2(uint8(magic(3)), uint8(ones(2))), without(shadow, @() conv2(uint8(magic(3)), uint8(ones(2))))), ...
        'conv2 uint8');
 
+% A form: stretchlim and imadjust of an image of 6 channels (MATLAB documents
+% grayscale and RGB images only).
+I6 = uint16(reshape(1:600, 10, 10, 6));
+expect(isequal(stretchlim(I6), without(shadow, @() stretchlim(I6))), 'stretchlim 6 channels');
+expect(isequal(imadjust(I6, [0.001 0.005]), without(shadow, @() imadjust(I6, [0.001 0.005]))), 'imadjust 6 channels');
+
 % imhist without outputs plots in MATLAB: not OpenIPT's; with outputs it is.
 [c, x] = imhist(uint8([1 2 2]));
 e = openipt.explain();
