@@ -1,24 +1,29 @@
 % SPDX-License-Identifier: Apache-2.0
 function args = imresize(nout, in)
 % imresize(A, scale), imresize(A, [numrows numcols]), then a method name and
-% the Method, Scale, OutputSize and Antialiasing name-value pairs. Indexed
-% images, NaN in the output size, a custom kernel and the map output fall
-% through.
+% the Method, Scale, OutputSize and Antialiasing name-value pairs; one NaN
+% in the output size keeps the aspect ratio. Indexed images, images other
+% than H x W and H x W x 3, a non-integer output size, a custom kernel or
+% method name OpenIPT lacks, and the map output fall through.
 args = [];
 if numel(in) < 2 || nout > 1
   return;
 end
-args = {'A', in{1}};
+A = in{1};
+if ndims(A) > 3 || ~any(size(A, 3) == [1 3])
+  return;
+end
+args = {'A', A};
 rest = in(2:end);
 v = rest{1};
 if isnumeric(v)
-  if any(isnan(v(:)))
-    args = [];
-    return;
-  end
   if isscalar(v)
     args(end+1:end+2) = {'Scale', double(v)};
   elseif numel(v) == 2
+    if ~output_size_ok(v)
+      args = [];
+      return;
+    end
     args(end+1:end+2) = {'OutputSize', double(v(:)')};
   else
     args = [];  % a colormap: an indexed image
@@ -43,8 +48,10 @@ for k = 1:2:numel(nv)
         return;
       end
       args(end+1:end+2) = {'method', lower(nv{k+1})};
-    case {'Scale', 'OutputSize'}
-      if any(isnan(double(nv{k+1}(:))))
+    case 'Scale'
+      args(end+1:end+2) = {nv{k}, double(nv{k+1})};
+    case 'OutputSize'
+      if ~output_size_ok(nv{k+1})
         args = [];
         return;
       end
@@ -56,4 +63,16 @@ for k = 1:2:numel(nv)
       return;
   end
 end
+k = find(strcmp(args(1:2:end), 'method'));
+if ~isempty(k) && ~any(strcmp(args{2*k(end)}, ...
+    {'nearest', 'bilinear', 'bicubic', 'box', 'triangle', 'cubic', 'lanczos2', 'lanczos3'}))
+  args = [];
+end
+end
+
+function ok = output_size_ok(v)
+% Two positive integers, or one of them NaN (the aspect ratio is kept).
+v = double(v(:)');
+ok = numel(v) == 2 && sum(isnan(v)) <= 1 && all(v(~isnan(v)) >= 1) && ...
+     all(v(~isnan(v)) == fix(v(~isnan(v))));
 end
