@@ -20,11 +20,12 @@ if isnumeric(v)
   if isscalar(v)
     args(end+1:end+2) = {'Scale', double(v)};
   elseif numel(v) == 2
-    if ~output_size_ok(v)
+    a = output_size_args(v, A);
+    if isempty(a)
       args = [];
       return;
     end
-    args(end+1:end+2) = {'OutputSize', double(v(:)')};
+    args(end+1:end+2) = a;
   else
     args = [];  % a colormap: an indexed image
     return;
@@ -51,11 +52,12 @@ for k = 1:2:numel(nv)
     case 'Scale'
       args(end+1:end+2) = {nv{k}, double(nv{k+1})};
     case 'OutputSize'
-      if ~output_size_ok(nv{k+1})
+      a = output_size_args(nv{k+1}, A);
+      if isempty(a)
         args = [];
         return;
       end
-      args(end+1:end+2) = {nv{k}, double(nv{k+1})};
+      args(end+1:end+2) = a;
     case 'Antialiasing'
       args(end+1:end+2) = {'Antialiasing', double(logical(nv{k+1}))};
     otherwise
@@ -70,9 +72,20 @@ if ~isempty(k) && ~any(strcmp(args{2*k(end)}, ...
 end
 end
 
-function ok = output_size_ok(v)
-% Two positive integers, or one of them NaN (the aspect ratio is kept).
+function a = output_size_args(v, A)
+% [numrows numcols] as positive integers, one of them possibly NaN (the
+% aspect ratio is kept: both dimensions scale by the given one's ratio, and
+% the output size is ceil(scale .* size(A))). A non-integer size next to a
+% NaN is that scale; other non-integer sizes fall through ({}).
 v = double(v(:)');
-ok = numel(v) == 2 && sum(isnan(v)) <= 1 && all(v(~isnan(v)) >= 1) && ...
-     all(v(~isnan(v)) == fix(v(~isnan(v))));
+a = {};
+if numel(v) ~= 2 || all(isnan(v)) || any(v(~isnan(v)) <= 0)
+  return;
+end
+known = find(~isnan(v));
+if all(v(known) == fix(v(known)))
+  a = {'OutputSize', v};
+elseif isscalar(known)
+  a = {'Scale', v(known) / size(A, known)};
+end
 end
