@@ -2,7 +2,8 @@
 function args = edge(nout, in)
 % edge(I), edge(I, method), edge(I, method, threshold), then direction
 % (sobel, prewitt, roberts), 'nothinning', sigma (log, canny) or h
-% (zerocross). approxcanny and the gradient outputs fall through.
+% (zerocross). approxcanny, the gradient outputs and a direction or thinning
+% option given twice fall through.
 args = [];
 if isempty(in) || nout > 2
   return;
@@ -17,10 +18,17 @@ for k = 2:numel(in)
     switch v
       case {'sobel', 'prewitt', 'roberts', 'log', 'zerocross', 'canny'}
         method = v;
-      case {'both', 'horizontal', 'vertical'}
-        args(end+1:end+2) = {'direction', v};
-      case {'thinning', 'nothinning'}
-        args(end+1:end+2) = {'thinning', v};
+      case {'both', 'horizontal', 'vertical', 'thinning', 'nothinning'}
+        if any(strcmp(v, {'thinning', 'nothinning'}))
+          name = 'thinning';
+        else
+          name = 'direction';
+        end
+        if any(strcmp(args(1:2:end), name))
+          args = [];  % given twice: not a documented form
+          return;
+        end
+        args(end+1:end+2) = {name, v};
       otherwise
         args = [];
         return;

@@ -1,6 +1,7 @@
 % SPDX-License-Identifier: Apache-2.0
 function args = fspecial(nout, in)
-% fspecial(type) and its documented arguments per type.
+% fspecial(type) and its documented arguments per type; N-D sizes fall
+% through.
 args = [];
 if isempty(in) || nout > 1 || ~(ischar(in{1}) || isa(in{1}, 'string'))
   return;
@@ -19,6 +20,10 @@ if numel(in) - 1 > numel(names)
   return;
 end
 args = {'type', type};
+if any(strcmp(type, {'average', 'gaussian', 'log'})) && numel(in) >= 2 && numel(in{2}) > 2
+  args = [];  % an N-D filter
+  return;
+end
 for k = 2:numel(in)
   if ~isempty(in{k})
     args(end+1:end+2) = {names{k-1}, double(in{k})};

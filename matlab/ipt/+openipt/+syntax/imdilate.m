@@ -1,7 +1,8 @@
 % SPDX-License-Identifier: Apache-2.0
 function args = imdilate(nout, in)
 % imdilate(A, SE), imdilate(A, SE, 'same'): SE a strel or a neighbourhood array.
-% 'full', 'ispacked', arrays of strels and offsetstrel fall through.
+% 'full', 'ispacked', arrays of strels, offsetstrel and neighbourhood arrays
+% with values other than 0 and 1 fall through.
 args = [];
 if numel(in) < 2 || numel(in) > 3 || nout > 1
   return;
@@ -9,7 +10,11 @@ end
 if numel(in) == 3 && ~strcmpi(char(in{3}), 'same')
   return;
 end
-[nh, heights] = openipt.syntax.nhood(in{2});
+se = in{2};
+if (isnumeric(se) || islogical(se)) && any(se(:) ~= 0 & se(:) ~= 1)
+  return;  % a neighbourhood is 0s and 1s
+end
+[nh, heights] = openipt.syntax.nhood(se);
 if isempty(nh)
   return;
 end
