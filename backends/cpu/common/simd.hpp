@@ -7,6 +7,8 @@
 // vectorises.
 #pragma once
 
+#include "isa.hpp"
+
 namespace ipt::cpu {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -35,10 +37,29 @@ void simd_dispatch(Body&& body) {
         simd_run_baseline(body);
 }
 
+template <class Body>
+__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"), flatten)) void simd_run_avx512(Body& body) {
+    body();
+}
+
+// Calls body() compiled for AVX-512 when the CPU has it (isa_level 2: twice
+// the lanes of the AVX2 copy), else through simd_dispatch.
+template <class Body>
+void simd_dispatch_widest(Body&& body) {
+    if (isa_level() == 2)
+        simd_run_avx512(body);
+    else
+        simd_dispatch(body);
+}
+
 #else
 
 template <class Body>
 void simd_dispatch(Body&& body) {
+    body();
+}
+template <class Body>
+void simd_dispatch_widest(Body&& body) {
     body();
 }
 

@@ -47,32 +47,13 @@ IPT_ALWAYS_INLINE void rgb_span(const In* __restrict h, const In* __restrict s, 
     }
 }
 
-// Runs body() compiled for AVX-512 when the CPU has it (twice the lanes of
-// simd_dispatch's AVX2 copy), else through simd_dispatch.
-#if defined(IPT_CPU_HAVE_MULTIVERSION)
-template <class Body>
-__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"), flatten)) void run_avx512(Body& body) {
-    body();
-}
-#endif
-template <class Body>
-void widest(Body&& body) {
-#if defined(IPT_CPU_HAVE_MULTIVERSION)
-    if (ipt::cpu::isa_level() == 2) {
-        run_avx512(body);
-        return;
-    }
-#endif
-    ipt::cpu::simd_dispatch(body);
-}
-
 template <class In, class F>
 void planes_to_rgb(const In* hsv, F* rgb, int64_t plane) {
     constexpr int64_t kChunk = 1 << 13;
     const int64_t chunks = (plane + kChunk - 1) / kChunk;
     ipt::cpu::parallel_for(0, chunks, [&](int64_t c) {
         const int64_t first = c * kChunk, count = std::min(kChunk, plane - first);
-        widest([&] {
+        ipt::cpu::simd_dispatch_widest([&] {
             rgb_span<In, F>(hsv + first, hsv + plane + first, hsv + 2 * plane + first, rgb + first,
                             rgb + plane + first, rgb + 2 * plane + first, count);
         });
