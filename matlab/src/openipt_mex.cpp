@@ -151,6 +151,13 @@ mxClassID class_of(ipt_dtype d) {
 
 // ---- layout: MATLAB column-major <-> OpenIPT row-major planes ---------------------
 
+// An 8x8 tile transposed element by element (the build without SSE2).
+template <class T>
+inline void tile8_scalar(const T* s, int64_t ss, T* d, int64_t ds) {
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+}
+
 // An 8 x 8 tile: s[j * ss + i] (eight contiguous runs, one per source
 // column j) to d[i * ds + j] (eight contiguous runs, one per destination row
 // i), transposed in SSE2 registers.
@@ -169,8 +176,7 @@ inline void tile8(const uint8_t* s, int64_t ss, uint8_t* d, int64_t ds) {
         _mm_storel_epi64(reinterpret_cast<__m128i*>(d + (2 * i + 1) * ds), _mm_unpackhi_epi64(e[i], e[i]));
     }
 #else
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+    tile8_scalar(s, ss, d, ds);
 #endif
 }
 
@@ -192,8 +198,7 @@ inline void tile8(const uint16_t* s, int64_t ss, uint16_t* d, int64_t ds) {
                           _mm_unpacklo_epi64(c5, c7), _mm_unpackhi_epi64(c5, c7)};
     for (int i = 0; i < 8; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i * ds), r[i]);
 #else
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+    tile8_scalar(s, ss, d, ds);
 #endif
 }
 
@@ -212,8 +217,7 @@ inline void tile8(const uint32_t* s, int64_t ss, uint32_t* d, int64_t ds) {
             _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 3) * ds + j0), a3);
         }
 #else
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+    tile8_scalar(s, ss, d, ds);
 #endif
 }
 
@@ -227,8 +231,7 @@ inline void tile8(const uint64_t* s, int64_t ss, uint64_t* d, int64_t ds) {
             _mm_storeu_pd(reinterpret_cast<double*>(d + (i0 + 1) * ds + j0), _mm_unpackhi_pd(a0, a1));
         }
 #else
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+    tile8_scalar(s, ss, d, ds);
 #endif
 }
 

@@ -20,10 +20,8 @@ if ~ok
   return;
 end
 for k = 1:2:numel(nv)
-  if strcmp(nv{k}, 'Padding') && isnumeric(nv{k+1})
-    args(end+1:end+4) = {'Padding', 'constant', 'X', double(nv{k+1})};
-  elseif strcmp(nv{k}, 'Padding')
-    args(end+1:end+2) = {'Padding', lower(nv{k+1})};
+  if strcmp(nv{k}, 'Padding')
+    args = [args, openipt.syntax.padding(nv{k+1})];
   else
     args(end+1:end+2) = {nv{k}, double(nv{k+1})};
   end

@@ -1,12 +1,5 @@
 % SPDX-License-Identifier: Apache-2.0
 function args = rangefilt(nout, in)
-% rangefilt(I), rangefilt(I, nhood).
-args = [];
-if isempty(in) || numel(in) > 2 || nout > 1
-  return;
-end
-args = {'I', in{1}};
-if numel(in) == 2 && ~isempty(in{2})
-  args(end+1:end+2) = {'nhood', logical(in{2})};
-end
+% rangefilt(I), rangefilt(I, nhood): see local_filter.m.
+args = openipt.syntax.local_filter(nout, in);
 end
