@@ -8,7 +8,7 @@ Run after adding a translator; the outputs are committed."""
 import pathlib
 
 HERE = pathlib.Path(__file__).resolve().parent / "ipt"
-HELPERS = {"name_values", "nhood", "autoloads", "positional", "morphology", "local_filter", "padding"}  # shared pieces of the translators, not functions
+HELPERS = {"name_values", "nhood", "autoloads", "positional", "morphology", "local_filter", "padding", "plain_values"}  # shared pieces of the translators, not functions
 
 SHADOW = """% SPDX-License-Identifier: Apache-2.0
 function varargout = {name}(varargin)

@@ -10,12 +10,6 @@ end
 if ~ok
   return;
 end
-for k = 1:2:numel(nv)
-  if ischar(nv{k+1})
-    nv{k+1} = lower(nv{k+1});
-  else
-    nv{k+1} = double(nv{k+1});
-  end
-end
+nv = openipt.syntax.plain_values(nv);
 args = [{'I', in{1}}, nv];
 end

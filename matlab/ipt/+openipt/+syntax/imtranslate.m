@@ -24,12 +24,6 @@ if ~ok
   args = [];
   return;
 end
-for k = 1:2:numel(nv)
-  if ischar(nv{k+1})
-    nv{k+1} = lower(nv{k+1});
-  else
-    nv{k+1} = double(nv{k+1});
-  end
-end
+nv = openipt.syntax.plain_values(nv);
 args = [args, nv];
 end
