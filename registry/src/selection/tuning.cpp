@@ -270,7 +270,6 @@ std::optional<Prior> TuningCache::prior(const std::string& key, const std::strin
     if (it == sizes.end() || (it != sizes.begin() && distance(std::prev(it)->first) < distance(it->first))) --it;
     const Measurement* best = &it->second.second;
     const std::string* best_key = &it->second.first;
-    if (!best) return std::nullopt;
     // A run of more bytes costs no less, and at most proportionally more,
     // than one of fewer: between the measured time and the time scaled
     // linearly by bytes (fixed costs make the truth lie near the first from
