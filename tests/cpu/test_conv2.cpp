@@ -362,7 +362,7 @@ TEST(Conv2, FftVariantMatchesBruteForce) {
     }
 }
 
-TEST(Conv2, FftVariantDeclinesSmallKernelsAndNonFinite) {
+TEST(Conv2, FftVariantDeclinesSmallKernelsNonFiniteAndHugeValues) {
     Mat A{70, 70, std::vector<double>(4900, 1.0)}, B{3, 3, std::vector<double>(9, 1.0)};
     IPT_EXPECT_ERROR((conv2<double, double>(A, B, "same", "fft")), IPT_ERR_UNSUPPORTED, "crossover");
     // Without a variant pinned the direct one runs.
@@ -374,6 +374,15 @@ TEST(Conv2, FftVariantDeclinesSmallKernelsAndNonFinite) {
     EXPECT_EQ(c.variant, "");
     EXPECT_TRUE(std::isnan(c.v[100]));
     EXPECT_FALSE(std::isnan(c.v[4899]));
+    // A finite but huge value: the transform's rounding of 1e300 would reach
+    // every output, so the fft variant declines and the direct one runs. By
+    // hand: with all-ones, (0,0) of 'same' sums the 8x8 corner of A = 64.
+    A.v[100] = 1.0;
+    A.v[4899] = 1e300;
+    IPT_EXPECT_ERROR((conv2<double, double>(A, big, "same", "fft")), IPT_ERR_UNSUPPORTED, "2^448");
+    auto h = conv2<double, double>(A, big, "same");
+    EXPECT_EQ(h.variant, "");
+    EXPECT_EQ(h.v[0], 64.0);
 }
 
 TEST(Conv2, LargeKernelPicksFftAndAgreesWithDirect) {

@@ -43,6 +43,24 @@ bool all_finite(const ipt_tensor* t) {
     if (!t) return true;
     return t->dtype == IPT_SINGLE ? all_finite<float>(t) : all_finite<double>(t);
 }
+
+// Magnitudes the FFT route takes: above it products of spectra could
+// overflow and the rounding of the largest values spreads over the whole
+// output (the GPU backends' fft variants decline at the same 2^448).
+constexpr double kFftInputLimit = 0x1p448;
+
+template <class T>
+bool fft_safe(const ipt_tensor* t) {
+    const T* p = static_cast<const T*>(t->data);
+    const int64_t n = numel(t);
+    bool ok = true;
+    for (int64_t i = 0; i < n; ++i) ok &= std::abs(static_cast<double>(p[i])) <= kFftInputLimit;  // false for NaN
+    return ok;
+}
+bool fft_safe(const ipt_tensor* t) {
+    if (!t) return true;
+    return t->dtype == IPT_SINGLE ? fft_safe<float>(t) : fft_safe<double>(t);
+}
 bool has_zero(const ipt_tensor* t) {
     if (!t) return false;
     const int64_t n = numel(t);
@@ -208,8 +226,8 @@ void run_conv2_fft(const KernelArgs& args) {
     const int single = c.out_class == IPT_SINGLE ? 1 : 0;
     if (c.separable ? c.kr + c.kc < kFftMinTapsSeparable[single] : c.kr * c.kc < kFftMinTaps2D[single])
         ipt::plugin::unsupported("ipt.conv2 (fft): kernel below the FFT crossover");
-    if (!all_finite(c.A) || !all_finite(c.B) || !all_finite(c.u) || !all_finite(c.v))
-        ipt::plugin::unsupported("ipt.conv2 (fft): Inf or NaN would spread over the whole output");
+    if (!fft_safe(c.A) || !fft_safe(c.B) || !fft_safe(c.u) || !fft_safe(c.v))
+        ipt::plugin::unsupported("ipt.conv2 (fft): Inf, NaN or a magnitude above 2^448 would spread over the whole output");
     const ipt_tensor* C = args.output("C", c.out_class, c.out_rows, c.out_cols, 1);
     if (c.out_class == IPT_SINGLE) conv2_fft_store(c, static_cast<float*>(C->data));
     else conv2_fft_store(c, static_cast<double*>(C->data));
