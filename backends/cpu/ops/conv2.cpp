@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/correlate.hpp"
+#include "common/fft_limits.hpp"
 #include "common/fft_convolve.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
@@ -44,10 +45,8 @@ bool all_finite(const ipt_tensor* t) {
     return t->dtype == IPT_SINGLE ? all_finite<float>(t) : all_finite<double>(t);
 }
 
-// Magnitudes the FFT route takes: above it products of spectra could
-// overflow and the rounding of the largest values spreads over the whole
-// output (the GPU backends' fft variants decline at the same 2^448).
-constexpr double kFftInputLimit = 0x1p448;
+#ifdef IPT_HAVE_FFTW
+using ipt::common::kFftInputLimit;
 
 template <class T>
 bool fft_safe(const ipt_tensor* t) {
@@ -61,6 +60,7 @@ bool fft_safe(const ipt_tensor* t) {
     if (!t) return true;
     return t->dtype == IPT_SINGLE ? fft_safe<float>(t) : fft_safe<double>(t);
 }
+#endif  // IPT_HAVE_FFTW
 bool has_zero(const ipt_tensor* t) {
     if (!t) return false;
     const int64_t n = numel(t);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/fft_convolve.hpp"
+#include "common/fft_limits.hpp"
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/parallel.hpp"
@@ -218,11 +219,10 @@ void run_class(const Normxcorr2Plan& p, const Normxcorr2Template& tp, double* C)
     }
     const double shift = ipt::frontend::normxcorr2_a_shift(p, lo, finite);
 #ifdef IPT_HAVE_FFTW
-    // Products of spectra stay far from overflow below 2^448 (as the CUDA
-    // FFT helper requires).
     double t_max = 0;
     for (double v : tp.t0) t_max = std::max(t_max, std::abs(v));
-    const bool in_range = std::max(std::abs(lo), std::abs(hi)) <= 0x1p448 && t_max <= 0x1p448;
+    const bool in_range = std::max(std::abs(lo), std::abs(hi)) <= ipt::common::kFftInputLimit &&
+                          t_max <= ipt::common::kFftInputLimit;
     if (!tp.all_equal && in_range && fft_cheaper(p)) {
         run_fft<A>(p, tp, a, shift, C);
         return;

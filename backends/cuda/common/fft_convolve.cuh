@@ -48,6 +48,7 @@
 #include "common/context.hpp"
 #include "common/cufft_loader.hpp"
 #include "common/device.cuh"
+#include "common/fft_limits.hpp"
 
 namespace ipt::cuda {
 
@@ -131,9 +132,7 @@ inline FftSize fft_size_for(const FftGeometry& g) {
                    fft_fast_length(std::max<int64_t>(fft_min_length(g.na, g.kc, g.start_c, g.out_cols), 2))};
 }
 
-// Spectra are bounded by PQ max|x| < 2^31 max|x|; below 2^448 per input the
-// product of two spectra stays under 2^958, far from double's overflow.
-constexpr double kFftInputLimit = 0x1p448;
+using ipt::common::kFftInputLimit;
 
 constexpr int kFftThreads = 256;
 constexpr size_t kFftMaxCachedPlans = 16;
