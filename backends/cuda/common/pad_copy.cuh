@@ -128,9 +128,12 @@ void pad_copy(const T* in, T* out, const PadCopy& g, T fill, cudaStream_t stream
         const int64_t rows = g.planes * g.out_rows;
         constexpr int kRowsPerBlock = 8;
         const int64_t blocks = (rows + kRowsPerBlock - 1) / kRowsPerBlock;
-        // Few rows: split each row among blocks too (32 lanes x 16 bytes each).
-        const int64_t spans = (g.out_cols / kVec + 32 * 8 - 1) / (32 * 8);
-        const int64_t across = blocks >= 132 * 4 || spans < 1 ? 1 : std::min<int64_t>(spans, 132 * 4 / blocks + 1);
+        // A warp per row leaves most of the chip idle unless there are many
+        // rows: each row is also split among blocks (a warp's 32 lanes x 16
+        // bytes per span), up to about 48 warps per multiprocessor.
+        const int64_t spans = (g.out_cols / kVec + 31) / 32;
+        constexpr int64_t kTargetWarps = 132 * 48;
+        const int64_t across = std::clamp<int64_t>((kTargetWarps + rows - 1) / rows, 1, std::max<int64_t>(spans, 1));
         detail::pad_copy_rows<T, kVec><<<dim3(static_cast<unsigned>(across),
                                               static_cast<unsigned>(blocks < 65535 ? blocks : 65535)),
                                          dim3(32, kRowsPerBlock), 0, stream>>>(in, out, g, rows, fill);

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // ipt.imboxfilt (common/ops/imboxfilt.hpp), per plane.
 //
-// 8- and 16-bit integers with windows of at most kBoxDirect x kBoxDirect:
-// each window sum S is an integer (|S| < 2^31), which the integral route's
-// corners give exactly too, so box_direct sums the window in int32 straight
-// from a shared-memory tile of the padded plane (row sums of the tile with
-// its halo, then column sums of those) and forms S * f as box_value does.
+// 8- and 16-bit integers whose window sums S stay below 2^31 (and at most
+// kBoxRing window rows): S is an integer, which the integral route's corners
+// give exactly too, so box_running keeps S as a running sum in int32 down
+// each column and forms S * f as box_value does.
 // Everything else: the padded plane's integral image (common/integral_image.cuh)
 // and each output from the four corners of its window (box_value, the CPU
 // reference's order); either way converted once to A's class.
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
 #include <type_traits>
 
 #include "common/buffer.hpp"
@@ -31,40 +33,61 @@ __global__ void box_kernel(const double* __restrict__ J, T* __restrict__ b, int6
     }
 }
 
-constexpr int kBoxRows = 32, kBoxCols = 64, kBoxDirect = 17;
-constexpr int kBoxHaloRows = kBoxRows + kBoxDirect - 1, kBoxHaloCols = kBoxCols + kBoxDirect - 1;
+constexpr int kBoxWidth = 128, kBoxStrip = 16, kBoxRing = 32;
 
-// One kBoxRows x kBoxCols tile of B per block of kBoxCols x 4 threads.
+// Running window sums for 8- and 16-bit integers: each thread owns one
+// output column and walks a strip of kBoxStrip output rows. Per row entering
+// the window it sums that row's fc values (H), keeps H in a ring of the last
+// fr rows in shared memory (its own column's slots, so no thread waits for
+// another), and the window sum is the running total of the ring. Every sum
+// is an integer below 2^31 (checked by the caller), exact in any order.
 template <class T>
-__global__ void __launch_bounds__(kBoxCols * 4)
-box_direct(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Border border, T pad, int fr, int fc,
-           int64_t top, int64_t left, double norm) {
-    __shared__ int32_t tile[kBoxHaloRows * kBoxHaloCols];
-    __shared__ int32_t rows_sum[kBoxHaloRows * kBoxCols];
-    const int th = kBoxRows + fr - 1, tw = kBoxCols + fc - 1;
-    const int threads = kBoxCols * 4, self = threadIdx.y * kBoxCols + threadIdx.x;
-    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kBoxCols;
-    for (int64_t r0 = static_cast<int64_t>(blockIdx.y) * kBoxRows; r0 < m; r0 += int64_t{gridDim.y} * kBoxRows) {
-        stage_tile<0>(a, m, n, border, pad, r0 - top, c0 - left, th, tw, tile);
-        __syncthreads();
-        for (int idx = self; idx < th * kBoxCols; idx += threads) {
-            const int y = idx / kBoxCols, x = idx - y * kBoxCols;
-            const int32_t* src = tile + y * tw + x;
-            int32_t s = 0;
-            for (int j = 0; j < fc; ++j) s += src[j];
-            rows_sum[idx] = s;
+__global__ void __launch_bounds__(kBoxWidth)
+box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
+            int fc, int64_t top, int64_t left, double norm) {
+    __shared__ int32_t ring[kBoxRing * kBoxWidth];
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kBoxWidth + threadIdx.x;
+    if (c >= n) return;
+    int32_t* slots = ring + threadIdx.x;
+    const int64_t first_col = c - left;
+    const bool columns_inside = first_col >= 0 && first_col + fc <= n;
+    // Sum of the fc window values of padded row i (A's row i, or the border's).
+    auto row_sum = [&](int64_t i) -> int32_t {
+        const int64_t ar = border_index(border, i, m);
+        if (ar < 0) return fc * pad;
+        const T* row = a + ar * n;
+        int32_t s = 0;
+        if (columns_inside) {
+            const T* x = row + first_col;
+#pragma unroll 4
+            for (int j = 0; j < fc; ++j) s += x[j];
+        } else {
+            for (int j = 0; j < fc; ++j) {
+                const int64_t ci = border_index(border, first_col + j, n);
+                s += ci < 0 ? pad : static_cast<int32_t>(row[ci]);
+            }
         }
-        __syncthreads();
-        for (int idx = self; idx < kBoxRows * kBoxCols; idx += threads) {
-            const int y = idx / kBoxCols, x = idx - y * kBoxCols;
-            const int64_t r = r0 + y, c = c0 + x;
-            if (r >= m || c >= n) continue;
-            const int32_t* src = rows_sum + idx;
-            int32_t s = 0;
-            for (int i = 0; i < fr; ++i) s += src[i * kBoxCols];
-            b[r * n + c] = saturate_round<T>(__dmul_rn(static_cast<double>(s), norm));
+        return s;
+    };
+    for (int64_t r0 = static_cast<int64_t>(blockIdx.y) * kBoxStrip; r0 < m;
+         r0 += static_cast<int64_t>(gridDim.y) * kBoxStrip) {
+        const int64_t r_end = r0 + kBoxStrip < m ? r0 + kBoxStrip : m;
+        // Output r's window covers padded rows r - top .. r - top + fr - 1.
+        int32_t v = 0;
+        for (int k = 0; k + 1 < fr; ++k) {
+            const int32_t h = row_sum(r0 - top + k);
+            slots[k * kBoxWidth] = h;
+            v += h;
         }
-        __syncthreads();  // before the next band overwrites the tile
+        int slot = fr - 1;
+        for (int64_t r = r0; r < r_end; ++r) {
+            const int32_t h = row_sum(r - top + fr - 1);
+            slots[slot * kBoxWidth] = h;
+            v += h;
+            b[r * n + c] = saturate_round<T>(__dmul_rn(to_double(v), norm));
+            slot = slot + 1 == fr ? 0 : slot + 1;  // now the oldest row: it leaves
+            v -= slots[slot * kBoxWidth];
+        }
     }
 }
 
@@ -77,15 +100,17 @@ void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
     visit_dtype(p.out_class, [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) <= 2) {
-            if (p.fr <= kBoxDirect && p.fc <= kBoxDirect) {
-                const int64_t row_tiles = (p.rows + kBoxRows - 1) / kBoxRows;
-                const dim3 grid(static_cast<unsigned>((p.cols + kBoxCols - 1) / kBoxCols),
-                                static_cast<unsigned>(row_tiles < 65535 ? row_tiles : 65535));
+            const auto pad = static_cast<int32_t>(static_cast<T>(p.pad_value));
+            const int64_t largest = std::max<int64_t>({std::abs(int64_t{pad}), int64_t{std::numeric_limits<T>::max()},
+                                                       -int64_t{std::numeric_limits<T>::min()}});
+            if (p.fr <= kBoxRing && p.fr * p.fc * largest < (int64_t{1} << 31)) {
+                const int64_t strips = (p.rows + kBoxStrip - 1) / kBoxStrip;
+                const dim3 grid(static_cast<unsigned>((p.cols + kBoxWidth - 1) / kBoxWidth),
+                                static_cast<unsigned>(strips < 65535 ? strips : 65535));
                 for (int64_t ch = 0; ch < p.channels; ++ch) {
-                    box_direct<T><<<grid, dim3(kBoxCols, 4), 0, dev.stream>>>(
+                    box_running<T><<<grid, kBoxWidth, 0, dev.stream>>>(
                         dptr<const T>(p.A) + ch * p.rows * p.cols, dptr<T>(B) + ch * p.rows * p.cols, p.rows, p.cols,
-                        border, static_cast<T>(p.pad_value), static_cast<int>(p.fr), static_cast<int>(p.fc), p.top,
-                        p.left, p.norm);
+                        border, pad, static_cast<int>(p.fr), static_cast<int>(p.fc), p.top, p.left, p.norm);
                     check_launch("ipt.imboxfilt");
                 }
                 return;

@@ -2,9 +2,9 @@
 // ipt.imresize as the front-end plans it (common/ops/imresize.hpp): one
 // kernel launch per dimension, the first into scratch of the working class,
 // with the front-end's tables kept on the device across calls.
-// Each thread forms one output element as the weighted sum over the
-// front-end's taps in order, in double (--fmad=false: every product and sum
-// rounds as on the host), so integer results are the CPU's bit for bit.
+// Each output element is the weighted sum over the front-end's taps in
+// order, in double (--fmad=false: every product and sum rounds as on the
+// host), so integer results are the CPU's bit for bit.
 #include <type_traits>
 
 #include "common/buffer.hpp"
@@ -26,7 +26,7 @@ struct PassGeometry {
 template <class S>
 __device__ __forceinline__ double resize_load(S v) {
     if constexpr (std::is_same_v<S, bool>) return v ? 255.0 : 0.0;
-    else return static_cast<double>(v);
+    else return to_double(v);
 }
 
 // A logical destination holds the uint8 result > 128.
@@ -36,55 +36,126 @@ __device__ __forceinline__ D resize_store(double acc) {
     else return saturate_round<D>(acc);
 }
 
-// x: the output column, y: the row, z: the plane, so no thread divides.
-// Along the rows every thread of a block row shares the row's taps
-// (broadcast loads); along the columns each thread reads its column's taps.
-template <class S, class D, bool AlongCols>
-__global__ void imresize_pass(const S* __restrict__ src, D* __restrict__ dst, PassGeometry g,
-                              const int32_t* __restrict__ idx, const double* __restrict__ w) {
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+// Each thread owns one output column and walks kResizeRows output rows
+// (rows of every plane, counted together), so that what a column needs is
+// loaded once per thread instead of once per output. Along the columns the
+// column's own taps live in registers (up to MaxTaps); along the rows every
+// thread of the block reads the row's taps at the same address (one
+// broadcast load). Sums run over the taps in order, in double.
+constexpr int kResizeWidth = 128, kResizeRows = 8;
+
+template <class S, class D, int MaxTaps>
+__global__ void __launch_bounds__(kResizeWidth)
+resize_along_columns(const S* __restrict__ src, D* __restrict__ dst, PassGeometry g,
+                     const int32_t* __restrict__ idx, const double* __restrict__ w) {
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kResizeWidth + threadIdx.x;
     if (c >= g.out_cols) return;
-    for (int64_t ch = blockIdx.z; ch < g.channels; ch += gridDim.z)
-    for (int64_t r = blockIdx.y; r < g.out_rows; r += gridDim.y) {
-        const S* plane = src + ch * g.in_rows * g.in_cols;
-        const int64_t i = AlongCols ? c : r;
-        const int32_t* ii = idx + i * g.taps;
-        const double* ww = w + i * g.taps;
-        auto at = [&](int64_t j) { return AlongCols ? plane[r * g.in_cols + j] : plane[j * g.in_cols + c]; };
-        // Four taps' indices, weights and values are loaded before any is
-        // used, so that their latencies overlap; the sum stays in tap order.
-        double acc = 0;
-        int k = 0;
-        for (; k + 4 <= g.taps; k += 4) {
-            int32_t j[4];
-            double wk[4];
-            S v[4];
+    const int taps = g.taps;
+    int32_t j[MaxTaps];
+    double wk[MaxTaps];
 #pragma unroll
-            for (int q = 0; q < 4; ++q) j[q] = __ldg(ii + k + q);
+    for (int k = 0; k < MaxTaps; ++k) {
+        j[k] = k < taps ? __ldg(idx + c * taps + k) : 0;
+        wk[k] = k < taps ? __ldg(w + c * taps + k) : 0.0;
+    }
+    // A pass along the columns keeps the row count: row q of every plane
+    // stacked is row q of the source and of the destination.
+    const int64_t total_rows = g.out_rows * g.channels;
+    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kResizeRows; q0 < total_rows;
+         q0 += static_cast<int64_t>(gridDim.y) * kResizeRows) {
+        const int64_t q1 = q0 + kResizeRows < total_rows ? q0 + kResizeRows : total_rows;
+        for (int64_t q = q0; q < q1; ++q) {
+            const S* row = src + q * g.in_cols;
+            S v[MaxTaps];
 #pragma unroll
-            for (int q = 0; q < 4; ++q) wk[q] = __ldg(ww + k + q);
+            for (int k = 0; k < MaxTaps; ++k) v[k] = k < taps ? row[j[k]] : S{};
+            double acc = 0;
 #pragma unroll
-            for (int q = 0; q < 4; ++q) v[q] = at(j[q]);
-#pragma unroll
-            for (int q = 0; q < 4; ++q) acc = acc + wk[q] * resize_load(v[q]);
+            for (int k = 0; k < MaxTaps; ++k)
+                if (k < taps) acc = acc + wk[k] * resize_load(v[k]);
+            dst[q * g.out_cols + c] = resize_store<D>(acc);
         }
-        for (; k < g.taps; ++k) acc = acc + __ldg(ww + k) * resize_load(at(__ldg(ii + k)));
-        dst[(ch * g.out_rows + r) * g.out_cols + c] = resize_store<D>(acc);
+    }
+}
+
+template <class S, class D>
+__global__ void __launch_bounds__(kResizeWidth)
+resize_along_rows(const S* __restrict__ src, D* __restrict__ dst, PassGeometry g, const int32_t* __restrict__ idx,
+                  const double* __restrict__ w) {
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kResizeWidth + threadIdx.x;
+    if (c >= g.out_cols) return;
+    const int64_t total_rows = g.out_rows * g.channels;
+    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kResizeRows; q0 < total_rows;
+         q0 += static_cast<int64_t>(gridDim.y) * kResizeRows) {
+        const int64_t q1 = q0 + kResizeRows < total_rows ? q0 + kResizeRows : total_rows;
+        for (int64_t q = q0; q < q1; ++q) {
+            const int64_t ch = q / g.out_rows, r = q - ch * g.out_rows;
+            const S* column = src + ch * g.in_rows * g.in_cols + c;
+            const int32_t* ii = idx + r * g.taps;
+            const double* ww = w + r * g.taps;
+            // Four taps' indices, weights and values are loaded before any
+            // is used, so that their latencies overlap.
+            double acc = 0;
+            int k = 0;
+            for (; k + 4 <= g.taps; k += 4) {
+                int32_t jq[4];
+                double wq[4];
+                S v[4];
+#pragma unroll
+                for (int t = 0; t < 4; ++t) jq[t] = __ldg(ii + k + t);
+#pragma unroll
+                for (int t = 0; t < 4; ++t) wq[t] = __ldg(ww + k + t);
+#pragma unroll
+                for (int t = 0; t < 4; ++t) v[t] = column[static_cast<int64_t>(jq[t]) * g.in_cols];
+#pragma unroll
+                for (int t = 0; t < 4; ++t) acc = acc + wq[t] * resize_load(v[t]);
+            }
+            for (; k < g.taps; ++k)
+                acc = acc + __ldg(ww + k) * resize_load(column[static_cast<int64_t>(__ldg(ii + k)) * g.in_cols]);
+            dst[q * g.out_cols + c] = resize_store<D>(acc);
+        }
+    }
+}
+
+// Columns with more taps than registers hold (strong shrinking): the taps
+// are read from the tables for every output.
+template <class S, class D>
+__global__ void __launch_bounds__(kResizeWidth)
+resize_along_columns_wide(const S* __restrict__ src, D* __restrict__ dst, PassGeometry g,
+                          const int32_t* __restrict__ idx, const double* __restrict__ w) {
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kResizeWidth + threadIdx.x;
+    if (c >= g.out_cols) return;
+    const int32_t* ii = idx + c * g.taps;
+    const double* ww = w + c * g.taps;
+    const int64_t total_rows = g.out_rows * g.channels;
+    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kResizeRows; q0 < total_rows;
+         q0 += static_cast<int64_t>(gridDim.y) * kResizeRows) {
+        const int64_t q1 = q0 + kResizeRows < total_rows ? q0 + kResizeRows : total_rows;
+        for (int64_t q = q0; q < q1; ++q) {
+            const S* row = src + q * g.in_cols;
+            double acc = 0;
+            for (int k = 0; k < g.taps; ++k) acc = acc + __ldg(ww + k) * resize_load(row[__ldg(ii + k)]);
+            dst[q * g.out_cols + c] = resize_store<D>(acc);
+        }
     }
 }
 
 template <class S, class D>
 void launch_pass(const Device& dev, const S* src, D* dst, int dim, const PassGeometry& g, const int32_t* idx,
                  const double* w) {
-    constexpr int kWidth = 128;
-    const dim3 block(kWidth);
-    const dim3 grid(static_cast<unsigned>((g.out_cols + kWidth - 1) / kWidth),
-                    static_cast<unsigned>(g.out_rows < 65535 ? g.out_rows : 65535),
-                    static_cast<unsigned>(g.channels < 65535 ? g.channels : 65535));
+    const int64_t row_groups = (g.out_rows * g.channels + kResizeRows - 1) / kResizeRows;
+    const dim3 grid(static_cast<unsigned>((g.out_cols + kResizeWidth - 1) / kResizeWidth),
+                    static_cast<unsigned>(row_groups < 65535 ? row_groups : 65535));
     if (dim == 0)
-        imresize_pass<S, D, false><<<grid, block, 0, dev.stream>>>(src, dst, g, idx, w);
+        resize_along_rows<S, D><<<grid, kResizeWidth, 0, dev.stream>>>(src, dst, g, idx, w);
+    else if (g.taps <= 4)
+        resize_along_columns<S, D, 4><<<grid, kResizeWidth, 0, dev.stream>>>(src, dst, g, idx, w);
+    else if (g.taps <= 8)
+        resize_along_columns<S, D, 8><<<grid, kResizeWidth, 0, dev.stream>>>(src, dst, g, idx, w);
+    else if (g.taps <= 16)
+        resize_along_columns<S, D, 16><<<grid, kResizeWidth, 0, dev.stream>>>(src, dst, g, idx, w);
     else
-        imresize_pass<S, D, true><<<grid, block, 0, dev.stream>>>(src, dst, g, idx, w);
+        resize_along_columns_wide<S, D><<<grid, kResizeWidth, 0, dev.stream>>>(src, dst, g, idx, w);
     check_launch("ipt.imresize");
 }
 
