@@ -192,8 +192,13 @@ void sweep(const ipt_op_schema& schema, const OpRecipe& r, const RecipeOptions& 
             out.push_back(r.primary(s));
         }
     }
-    if (p->flags & IPT_P_RGB)
+    if (p->flags & IPT_P_PLANES) {
+        // Planes beside the colour count: 2 and 4 are what an RGB-only loop misses.
+        for (ipt_dtype d : dtypes)
+            for (int64_t planes : {2, 3, 4}) out.push_back(r.primary(main_spec(r, d, 17, 23, planes)));
+    } else if (p->flags & IPT_P_RGB) {
         for (ipt_dtype d : dtypes) out.push_back(r.primary(main_spec(r, d, 17, 23, 3)));
+    }
     // The large case: one integer-like and one floating class.
     std::set<ipt_dtype> large;
     large.insert(first_of(dtypes, {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_LOGICAL, IPT_INT32, IPT_UINT32}));
