@@ -1131,6 +1131,13 @@ OpRecipe imresize_recipe() {
             rgb.channels = 3;
             out.push_back(make_case({image_arg("A", rgb), floats_arg("OutputSize", {NAN, 25}), text_arg("method", "lanczos3")}));
             out.push_back(make_case({image_arg("A", rgb), floats_arg("OutputSize", {64, NAN})}));
+            // Any number of planes, each resized alike.
+            for (int64_t planes : {2, 4}) {
+                ImageSpec a = spec(d, 31, 29);
+                a.channels = planes;
+                out.push_back(make_case({image_arg("A", a), floats_arg("Scale", {0.45, 1.6}), text_arg("method", "bilinear")}));
+                out.push_back(make_case({image_arg("A", a), floats_arg("Scale", {2}), text_arg("method", "nearest")}));
+            }
             // Plateaus and extremes: saturation where the kernels overshoot.
             out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 2)), floats_arg("Scale", {1.5})}));
             out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Max)), floats_arg("Scale", {0.7, 1.3})}));

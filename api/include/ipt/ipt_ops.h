@@ -419,7 +419,8 @@ static const ipt_param_schema ipt_ycbcr2rgb_params[] = {
 
 /* Geometric transformations: imresize. */
 static const ipt_param_schema ipt_imresize_params[] = {
-    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB | IPT_P_NONEMPTY, NULL, "image; logical is resized as uint8 0/255, then > 128"),
+    IPT_IN("A", IPT_DT_ALL, IPT_P_PLANES | IPT_P_NONEMPTY, NULL,
+           "image of any number of planes, each resized alike; logical is resized as uint8 0/255, then > 128"),
     IPT_FLOATS("Scale", IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 2,
                "positive resize factor, or [row_scale col_scale]; B has ceil(Scale .* size(A)) pixels"),
     IPT_FLOATS("OutputSize", IPT_P_INTEGRAL, NULL, 1, 2147483647.0, 2, 2,
