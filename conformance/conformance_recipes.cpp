@@ -192,8 +192,13 @@ void sweep(const ipt_op_schema& schema, const OpRecipe& r, const RecipeOptions& 
             out.push_back(r.primary(s));
         }
     }
-    if (p->flags & IPT_P_RGB)
+    if (p->flags & IPT_P_PLANES) {
+        // Planes beside the colour count: 2 and 4 are what an RGB-only loop misses.
+        for (ipt_dtype d : dtypes)
+            for (int64_t planes : {2, 3, 4}) out.push_back(r.primary(main_spec(r, d, 17, 23, planes)));
+    } else if (p->flags & IPT_P_RGB) {
         for (ipt_dtype d : dtypes) out.push_back(r.primary(main_spec(r, d, 17, 23, 3)));
+    }
     // The large case: one integer-like and one floating class.
     std::set<ipt_dtype> large;
     large.insert(first_of(dtypes, {IPT_UINT8, IPT_UINT16, IPT_INT16, IPT_LOGICAL, IPT_INT32, IPT_UINT32}));
@@ -1126,6 +1131,13 @@ OpRecipe imresize_recipe() {
             rgb.channels = 3;
             out.push_back(make_case({image_arg("A", rgb), floats_arg("OutputSize", {NAN, 25}), text_arg("method", "lanczos3")}));
             out.push_back(make_case({image_arg("A", rgb), floats_arg("OutputSize", {64, NAN})}));
+            // Any number of planes, each resized alike.
+            for (int64_t planes : {2, 4}) {
+                ImageSpec a = spec(d, 31, 29);
+                a.channels = planes;
+                out.push_back(make_case({image_arg("A", a), floats_arg("Scale", {0.45, 1.6}), text_arg("method", "bilinear")}));
+                out.push_back(make_case({image_arg("A", a), floats_arg("Scale", {2}), text_arg("method", "nearest")}));
+            }
             // Plateaus and extremes: saturation where the kernels overshoot.
             out.push_back(make_case({image_arg("A", spec(d, 63, 65, Fill::Levels, 2)), floats_arg("Scale", {1.5})}));
             out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Max)), floats_arg("Scale", {0.7, 1.3})}));

@@ -13,7 +13,7 @@ from ._errors import raise_error
 
 # ipt_param_kind and the flags of ipt_ops.h that shape the Python signature.
 INPUT, OUTPUT, INT, FLOAT, FLOATS, ENUM = 1, 2, 3, 4, 5, 6
-P_OPTIONAL, P_RGB, P_VECTOR = 0x0001, 0x0002, 0x0004
+P_OPTIONAL, P_RGB, P_VECTOR, P_PLANES = 0x0001, 0x0002, 0x0004, 0x2000
 # What the extension's run() takes for each kind of value.
 _IMAGE, _INT, _FLOAT, _FLOATS, _STRING, _TEXT = 0, 1, 2, 3, 4, 5
 
@@ -124,7 +124,11 @@ class Operator:
         kind = p["kind"]
         if kind in (INPUT, OUTPUT):
             classes = ", ".join(_arrays.NAME_OF_CODE[c] for c in _arrays.accepted_codes(p["dtypes"]))
-            shape = "2-D or (H, W, 3)" if p["flags"] & P_RGB else "2-D"
+            shape = "2-D"
+            if p["flags"] & P_PLANES:  # overrides P_RGB
+                shape = "2-D or (H, W, planes)"
+            elif p["flags"] & P_RGB:
+                shape = "2-D or (H, W, 3)"
             if p["flags"] & P_VECTOR:
                 shape = "vector"
             return f"ndarray ({classes}; {shape})" if kind == INPUT else f"ndarray ({classes})"

@@ -346,7 +346,9 @@ ipt_status validate_call(const ipt_op_schema& op, std::vector<ParamValue>& value
             if (!(p.dtypes & IPT_DT(t.dtype)))
                 return fail(IPT_ERR_INVALID_ARGUMENT, op_param(op, p) + " must be of class " + dtype_list(p.dtypes) +
                                                           ", got " + dtype_name(t.dtype));
-            if (p.flags & IPT_P_RGB) {
+            if (p.flags & IPT_P_PLANES) {
+                // Any count: every image has at least one channel (check_dims, images.cpp).
+            } else if (p.flags & IPT_P_RGB) {
                 if (t.channels != 1 && t.channels != 3)
                     return fail(IPT_ERR_INVALID_ARGUMENT, op_param(op, p) + " must have 1 or 3 channels, got " +
                                                               std::to_string(t.channels));

@@ -310,6 +310,39 @@ TEST(CliRun, ImresizeTakesEitherScaleOrOutputSize) {
     EXPECT_NE((r.out + r.err).find("Scale"), std::string::npos) << r.out << r.err;
 }
 
+// imresize takes an image of any number of planes (MATLAB resizes the first
+// two dimensions of an N-D array); an operator that takes 1 or 3 planes
+// still refuses 2, with the library's message.
+TEST(CliRun, ImresizeTakesAnyNumberOfPlanes) {
+    const auto dir = temp_dir();
+    // Five constant 3x4 planes 10, 20, ..., 50: every output is a sum of
+    // weights that add up to 1, so imresize(A, 2) keeps each plane constant.
+    std::vector<uint8_t> planes;
+    for (int p = 1; p <= 5; ++p) planes.insert(planes.end(), 12, static_cast<uint8_t>(10 * p));
+    write_npy(dir / "a.npy", HostImage::from_values(3, 4, 5, planes));
+    const Result r = ipt_cli(dir, {"run", "imresize", "--in", "A=a.npy", "--param", "Scale=2", "--out", "B=b.npy"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const HostImage b = ipt::cli::read_image((dir / "b.npy").string());
+    EXPECT_EQ(b.rows, 6);
+    EXPECT_EQ(b.cols, 8);
+    EXPECT_EQ(b.channels, 5);
+    std::vector<uint8_t> want;
+    for (int p = 1; p <= 5; ++p) want.insert(want.end(), 48, static_cast<uint8_t>(10 * p));
+    EXPECT_EQ(b.values<uint8_t>(), want);
+
+    write_npy(dir / "two.npy", HostImage::from_values(3, 4, 2, std::vector<uint8_t>(24, 7)));
+    const Result m = ipt_cli(dir, {"run", "mean2", "--in", "A=two.npy"});
+    EXPECT_EQ(m.exit_code, 1);
+    EXPECT_NE(m.err.find("ipt.mean2: parameter 'A' must have 1 or 3 channels, got 2"), std::string::npos) << m.err;
+
+    const Result info = ipt_cli(dir, {"info", "--json", "--op", "ipt.imresize"});
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    const auto params = nlohmann::json::parse(info.out)["ops"][0]["params"];
+    ASSERT_FALSE(params.empty());
+    EXPECT_EQ(params[0]["name"], "A");
+    EXPECT_EQ(params[0]["flags"], nlohmann::json({"any number of channels (planes)", "non-empty"}));
+}
+
 // A thread count the host cannot or should not start is bounded with a
 // warning naming the variable; the call still runs, and right.
 TEST(CliRun, ThreadCountFromTheEnvironmentIsBounded) {

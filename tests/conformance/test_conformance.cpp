@@ -361,7 +361,10 @@ TEST(ConformanceRecipes, CoverEveryOptionClassShapeAndSpecialImage) {
                     EXPECT_TRUE(covered(prefix, std::string("67x61 ") + density)) << prefix << density;
                 }
             }
-            if (main->flags & IPT_P_RGB) {
+            if (main->flags & IPT_P_PLANES) {
+                for (const char* planes : {"17x23x2 ", "17x23x3 ", "17x23x4 "})
+                    EXPECT_TRUE(any_contains(labels, prefix + planes)) << prefix << planes;
+            } else if (main->flags & IPT_P_RGB) {
                 EXPECT_TRUE(any_contains(labels, prefix + "17x23x3")) << prefix << "RGB";
             }
         }

@@ -399,6 +399,54 @@ TEST(Imresize, LargerShrinkAgainstBruteForce) {
     check_case<double>(40, 40, 1, 0.125, 0.125, "lanczos3", -1, 12);
 }
 
+// MATLAB resizes the first two dimensions of an N-D array, every plane with
+// the same weights: a 2- and a 4-plane image give, plane by plane, the
+// results of one-plane calls (the uint8 cases take the fixed-point paths,
+// whose jobs span planes).
+template <class T>
+void planes_alike(uint32_t seed) {
+    std::mt19937 rng(seed);
+    const int64_t rows = 19, cols = 70, n = rows * cols;
+    const std::vector<std::vector<double>> scales = {{0.5, 2}, {2, 0.5}, {0.37, 1.7}, {1.6, 0.45}};
+    for (int64_t planes : {2, 4})
+        for (const char* m : {"nearest", "bilinear", "bicubic", "lanczos3"})
+            for (const auto& sc : scales) {
+                Options o;
+                o.scale = sc;
+                o.method = m;
+                const std::vector<T> a = random_values<T>(static_cast<size_t>(n * planes), rng);
+                const ipt::Image b = resize(upload<T>(rows, cols, a, planes), o);
+                ASSERT_EQ(b.channels(), planes);
+                const std::vector<T> all = download<T>(b);
+                const size_t out_n = static_cast<size_t>(b.rows() * b.cols());
+                ASSERT_EQ(all.size(), out_n * static_cast<size_t>(planes));
+                for (int64_t p = 0; p < planes; ++p) {
+                    const std::vector<T> plane(a.begin() + p * n, a.begin() + (p + 1) * n);
+                    const std::vector<T> one = download<T>(resize(upload<T>(rows, cols, plane, 1), o));
+                    ASSERT_EQ(one.size(), out_n);
+                    const std::vector<T> got(all.begin() + p * out_n, all.begin() + (p + 1) * out_n);
+                    ASSERT_EQ(got, one) << m << " " << planes << " planes, plane " << p << " scale " << sc[0] << ","
+                                        << sc[1];
+                }
+            }
+}
+
+TEST(Imresize, PlanesAlikeUint8) { planes_alike<uint8_t>(101); }
+TEST(Imresize, PlanesAlikeInt16) { planes_alike<int16_t>(102); }
+TEST(Imresize, PlanesAlikeSingle) { planes_alike<float>(103); }
+TEST(Imresize, PlanesAlikeDouble) { planes_alike<double>(104); }
+TEST(Imresize, PlanesAlikeLogical) { planes_alike<bool>(105); }
+
+// Several planes against the brute force, which resizes each plane on its own.
+TEST(Imresize, PlanesAgainstBruteForce) {
+    check_case<uint8_t>(19, 70, 4, 0.5, 2, "bilinear", -1, 111);  // fixed point, both passes
+    check_case<uint8_t>(37, 53, 4, 2, 0.5, "bicubic", -1, 112);   // fixed point, columns first
+    check_case<double>(13, 11, 4, 0.37, 1.7, "bicubic", -1, 113);
+    check_case<float>(9, 8, 2, 1.7, 0.37, "lanczos3", 0, 114);
+    check_case<int16_t>(10, 12, 5, 0.3, 0.45, "lanczos2", 1, 115);
+    check_case<bool>(40, 50, 4, 0.5, 2, "bilinear", -1, 116);
+}
+
 // Logical: true is 255, and the resized value must exceed 128. A 1x2 [1 0]
 // resized to 1x4 bilinear: u = 0.75, 1.25, 1.75, 2.25 give 255, 191.25 -> 191,
 // 63.75 -> 64, 0 -> [1 1 0 0].

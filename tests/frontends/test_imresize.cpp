@@ -47,6 +47,10 @@ TEST(ImresizePlan, SizesFromScale) {
     EXPECT_EQ(p.out_rows, 14);
     EXPECT_EQ(p.out_cols, 27);
     EXPECT_EQ(p.channels, 3);
+    p = plan(IPT_UINT16, 7, 9, "Scale", {2, 3}, "bicubic", -1, 5);  // any number of planes
+    EXPECT_EQ(p.out_rows, 14);
+    EXPECT_EQ(p.out_cols, 27);
+    EXPECT_EQ(p.channels, 5);
     // 1.1 * 50 is 55.00000000000001 in double: ceil gives 56.
     p = plan(IPT_SINGLE, 50, 1, "Scale", {1.1});
     EXPECT_EQ(p.out_rows, 56);

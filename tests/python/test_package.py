@@ -61,6 +61,19 @@ def test_rgb_channel_last_round_trip():
     np.testing.assert_array_equal(ipt.imcomplement(rgb), 255 - rgb)
 
 
+def test_imresize_takes_any_number_of_planes():
+    # MATLAB resizes the first two dimensions: each plane as on its own.
+    a = rng.random((6, 5, 4))
+    b = ipt.imresize(a, 2.0)
+    assert b.shape == (12, 10, 4) and b.dtype == np.float64
+    for p in range(4):
+        np.testing.assert_array_equal(b[:, :, p], ipt.imresize(np.ascontiguousarray(a[:, :, p]), 2.0))
+    assert "(H, W, planes)" in ipt.imresize.__doc__
+    # An operator that takes 1 or 3 planes still refuses 2.
+    with pytest.raises(ipt.InvalidArgumentError, match="parameter 'A' must have 1 or 3 channels, got 2"):
+        ipt.mean2(rng.random((6, 5, 2)))
+
+
 def test_non_contiguous_and_big_endian_inputs():
     a = rng.integers(0, 1000, (8, 10)).astype(np.uint16)
     np.testing.assert_array_equal(ipt.imcomplement(a[::2, 1::3]), 65535 - a[::2, 1::3])

@@ -109,6 +109,28 @@ TEST(Validation, ChannelsMustBeOneUnlessRgb) {
     expect_invalid(m, {"'A'", "1 or 3 channels"});
 }
 
+// IPT_P_PLANES takes any number of planes (imresize's A); IPT_P_RGB still
+// takes 1 or 3, with the same message.
+TEST(Validation, PlanesTakeAnyCountRgbStillOneOrThree) {
+    ipt::Image five = img<uint8_t>(3, 4, 5);
+    ipt::Call resize(ctx(), "ipt.imresize");
+    resize.image("A", five).numbers("Scale", {2});
+    ASSERT_EQ(ipt_call_run(resize.get()), IPT_OK) << ipt_last_error();
+    ipt::Image b = resize.take("B");
+    EXPECT_EQ(b.rows(), 6);
+    EXPECT_EQ(b.cols(), 8);
+    EXPECT_EQ(b.channels(), 5);
+    ipt::Image two = img<uint8_t>(3, 3, 2);
+    ipt::Call m(ctx(), "ipt.mean2");
+    m.image("A", two);
+    EXPECT_EQ(ipt_call_run(m.get()), IPT_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(ipt_last_error()), "ipt.mean2: parameter 'A' must have 1 or 3 channels, got 2");
+    ipt::Image h = img<double>(3, 3);
+    ipt::Call filter(ctx(), "ipt.imfilter");
+    filter.image("A", two).image("h", h);
+    expect_invalid(filter, {"ipt.imfilter", "'A'", "1 or 3 channels, got 2"});
+}
+
 TEST(Validation, VectorRequired) {
     ipt::Image a = img<double>(4, 4);
     ipt::Image u = img<double>(2, 2);

@@ -983,6 +983,16 @@ TEST(VulkanOps, Imresize) {
                                 {"B"}, shape_label(s, dt) + " " + m + " aa " + std::to_string(aa),
                                 [](const std::string&, const Output& ref) { return range_eps(ref, 16); });
         }
+    // Any number of planes: each is resized alike.
+    for (ipt_dtype dt : {IPT_LOGICAL, IPT_UINT8, IPT_INT16, IPT_SINGLE, IPT_DOUBLE})
+        for (int64_t planes : {2, 4}) {
+            const Shape s{13, 17, planes};
+            ipt::Image a = rnd.image(dt, s.rows, s.cols, s.channels);
+            for (const auto& sc : scales)
+                compare("ipt.imresize", [&](ipt::Call& c) { c.image("A", a).numbers("Scale", sc).option("method", "bicubic"); },
+                        {"B"}, shape_label(s, dt) + " bicubic",
+                        [](const std::string&, const Output& ref) { return range_eps(ref, 16); });
+        }
 }
 
 TEST(VulkanOps, Histograms) {

@@ -130,6 +130,7 @@ std::vector<std::string> flag_words(const ipt_param_schema& param) {
     const FlagWord words[] = {
         {IPT_P_OPTIONAL, "optional"},
         {IPT_P_RGB, "1 or 3 channels"},
+        {IPT_P_PLANES, "any number of channels (planes)"},
         {IPT_P_VECTOR, "vector"},
         {IPT_P_NONEMPTY, "non-empty"},
         {IPT_P_FINITE, "finite"},
@@ -146,6 +147,8 @@ std::vector<std::string> flag_words(const ipt_param_schema& param) {
     uint32_t known = 0;
     for (const auto& w : words) {
         known |= w.flag;
+        // IPT_P_PLANES overrides IPT_P_RGB (a plugin may set both for older hosts).
+        if (w.flag == IPT_P_RGB && (param.flags & IPT_P_PLANES)) continue;
         if (param.flags & w.flag) out.push_back(w.words);
     }
     // A plugin may use flags newer than this program: show them rather than hide them.

@@ -40,7 +40,7 @@ typedef enum ipt_param_kind {
 
 /* Parameter flags. Each is a validation rule the registry applies. */
 #define IPT_P_OPTIONAL 0x0001u  /* may be absent (no default) */
-#define IPT_P_RGB 0x0002u       /* image: 1 or 3 channels (otherwise exactly 1) */
+#define IPT_P_RGB 0x0002u       /* image: 1 or 3 channels (without it or IPT_P_PLANES, exactly 1) */
 #define IPT_P_VECTOR 0x0004u    /* image: one row or one column */
 #define IPT_P_NONEMPTY 0x0008u  /* image: rows >= 1 and cols >= 1 */
 #define IPT_P_FINITE 0x0010u    /* number(s): no NaN or Inf */
@@ -52,6 +52,7 @@ typedef enum ipt_param_kind {
 #define IPT_P_COUNT_IMAGES 0x0400u /* floats: count = number of images given, or one more */
 #define IPT_P_ORDER_OF 0x0800u  /* int: 1 <= value <= nnz(ref) */
 #define IPT_P_MAP 0x1000u       /* image: a colormap, n x 3 with n >= 1 */
+#define IPT_P_PLANES 0x2000u    /* image: any number of channels (planes) >= 1; overrides IPT_P_RGB */
 
 /* One parameter of an operator. It carries no struct_size: it travels only in
  * arrays whose container gives the stride (ipt_op_schema.param_stride). */
@@ -418,7 +419,8 @@ static const ipt_param_schema ipt_ycbcr2rgb_params[] = {
 
 /* Geometric transformations: imresize. */
 static const ipt_param_schema ipt_imresize_params[] = {
-    IPT_IN("A", IPT_DT_ALL, IPT_P_RGB | IPT_P_NONEMPTY, NULL, "image; logical is resized as uint8 0/255, then > 128"),
+    IPT_IN("A", IPT_DT_ALL, IPT_P_PLANES | IPT_P_NONEMPTY, NULL,
+           "image of any number of planes, each resized alike; logical is resized as uint8 0/255, then > 128"),
     IPT_FLOATS("Scale", IPT_P_FINITE, NULL, -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 2,
                "positive resize factor, or [row_scale col_scale]; B has ceil(Scale .* size(A)) pixels"),
     IPT_FLOATS("OutputSize", IPT_P_INTEGRAL, NULL, 1, 2147483647.0, 2, 2,

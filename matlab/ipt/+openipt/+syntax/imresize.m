@@ -2,15 +2,16 @@
 function args = imresize(nout, in)
 % imresize(A, scale), imresize(A, [numrows numcols]), then a method name and
 % the Method, Scale, OutputSize and Antialiasing name-value pairs; one NaN
-% in the output size keeps the aspect ratio. Indexed images, images other
-% than H x W and H x W x 3, a non-integer output size, a custom kernel or
-% method name OpenIPT lacks, and the map output fall through.
+% in the output size keeps the aspect ratio. A takes any number of planes
+% (H x W x P), each resized alike. Indexed images, arrays of more than three
+% dimensions, a non-integer output size, a custom kernel or method name
+% OpenIPT lacks, and the map output fall through.
 args = [];
 if numel(in) < 2 || nout > 1
   return;
 end
 A = in{1};
-if ndims(A) > 3 || ~any(size(A, 3) == [1 3])
+if ndims(A) > 3
   return;
 end
 args = {'A', A};
