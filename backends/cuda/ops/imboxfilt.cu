@@ -41,7 +41,11 @@ constexpr int kBoxWidth = 128, kBoxStrip = 16, kBoxRing = 32;
 // fr rows in shared memory (its own column's slots, so no thread waits for
 // another), and the window sum is the running total of the ring. Every sum
 // is an integer below 2^31 (checked by the caller), exact in any order.
-template <class T>
+// FC > 0: the window width at compile time; a column whose window lies
+// inside the image then loads the next entering row into registers before
+// it sums the current one, so the loads' latency overlaps the work. Other
+// columns, and FC == 0, sum one row at a time by the border rule.
+template <int FC, class T>
 __global__ void __launch_bounds__(kBoxWidth)
 box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
             int fc, int64_t top, int64_t left, double norm) {
@@ -69,6 +73,17 @@ box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bo
         }
         return s;
     };
+    // The FC values of padded row i of an inside column (the pad for a row
+    // outside A under the constant rule).
+    struct Row {
+        int32_t v[FC > 0 ? FC : 1];
+    };
+    auto load_row = [&](int64_t i, Row& x) {
+        const int64_t ar = border_index(border, i, m);
+        const T* src = a + (ar < 0 ? 0 : ar * n) + first_col;
+#pragma unroll
+        for (int j = 0; j < FC; ++j) x.v[j] = ar < 0 ? pad : static_cast<int32_t>(src[j]);
+    };
     for (int64_t r0 = static_cast<int64_t>(blockIdx.y) * kBoxStrip; r0 < m;
          r0 += static_cast<int64_t>(gridDim.y) * kBoxStrip) {
         const int64_t r_end = r0 + kBoxStrip < m ? r0 + kBoxStrip : m;
@@ -80,15 +95,34 @@ box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bo
             v += h;
         }
         int slot = fr - 1;
-        for (int64_t r = r0; r < r_end; ++r) {
-            const int32_t h = row_sum(r - top + fr - 1);
+        auto emit = [&](int64_t r, int32_t h) {
             slots[slot * kBoxWidth] = h;
             v += h;
             b[r * n + c] = saturate_round<T>(__dmul_rn(to_double(v), norm));
             slot = slot + 1 == fr ? 0 : slot + 1;  // now the oldest row: it leaves
             v -= slots[slot * kBoxWidth];
+        };
+        if (FC > 0 && columns_inside) {
+            Row next;
+            load_row(r0 - top + fr - 1, next);
+            for (int64_t r = r0; r < r_end; ++r) {
+                const Row entering = next;
+                if (r + 1 < r_end) load_row(r + 1 - top + fr - 1, next);
+                int32_t h = 0;
+#pragma unroll
+                for (int j = 0; j < FC; ++j) h += entering.v[j];
+                emit(r, h);
+            }
+        } else {
+            for (int64_t r = r0; r < r_end; ++r) emit(r, row_sum(r - top + fr - 1));
         }
     }
+}
+
+template <int FC, class T>
+void launch_box_running(dim3 grid, cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, Border border,
+                        int32_t pad, int fr, int fc, int64_t top, int64_t left, double norm) {
+    box_running<FC, T><<<grid, kBoxWidth, 0, stream>>>(a, b, m, n, border, pad, fr, fc, top, left, norm);
 }
 
 void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
@@ -108,9 +142,18 @@ void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
                 const dim3 grid(static_cast<unsigned>((p.cols + kBoxWidth - 1) / kBoxWidth),
                                 static_cast<unsigned>(strips < 65535 ? strips : 65535));
                 for (int64_t ch = 0; ch < p.channels; ++ch) {
-                    box_running<T><<<grid, kBoxWidth, 0, dev.stream>>>(
-                        dptr<const T>(p.A) + ch * p.rows * p.cols, dptr<T>(B) + ch * p.rows * p.cols, p.rows, p.cols,
-                        border, pad, static_cast<int>(p.fr), static_cast<int>(p.fc), p.top, p.left, p.norm);
+                    const T* a = dptr<const T>(p.A) + ch * p.rows * p.cols;
+                    T* b = dptr<T>(B) + ch * p.rows * p.cols;
+                    const int fr = static_cast<int>(p.fr), fc = static_cast<int>(p.fc);
+                    // The common odd widths at compile time; others at run time.
+                    switch (fc) {
+                    case 3: launch_box_running<3>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
+                    case 5: launch_box_running<5>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
+                    case 7: launch_box_running<7>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
+                    case 9: launch_box_running<9>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
+                    case 11: launch_box_running<11>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
+                    default: launch_box_running<0>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm);
+                    }
                     check_launch("ipt.imboxfilt");
                 }
                 return;
