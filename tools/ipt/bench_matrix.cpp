@@ -3,6 +3,7 @@
 #include "bench_matrix.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -105,6 +106,13 @@ double median(std::vector<double> v) {
     if (v.empty()) return -1;
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
+}
+
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return -1;
+    std::sort(v.begin(), v.end());
+    const double rank = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
+    return v[static_cast<size_t>(std::lround(rank))];
 }
 
 void progress_bar(size_t done, size_t total, const std::string& label) {

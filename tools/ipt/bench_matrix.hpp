@@ -48,6 +48,9 @@ private:
 // Median of a sample (empty: -1).
 double median(std::vector<double> v);
 
+// The q-quantile (0 <= q <= 1) of a sample, nearest rank (empty: -1).
+double quantile(std::vector<double> v, double q);
+
 // Prints a one-line progress bar to stderr ("[#####.....] 12/40 label").
 void progress_bar(size_t done, size_t total, const std::string& label);
 

@@ -179,26 +179,34 @@ void time_interleaved(ipt::Context& ctx, std::vector<Timed>& calls, const ipt_op
     }
 }
 
-bool auto_too_slow(double auto_ms, double best_ms, double ratio) {
-    // Both: over the ratio, and by more than a timer's noise on tiny calls.
-    return auto_ms < 0 || (auto_ms > ratio * best_ms && auto_ms - best_ms > 0.05);
+// A miss: auto's median over `ratio` times the best's, by more than a
+// timer's noise on tiny calls (0.05 ms), and with the two samples apart:
+// auto's lower quartile above the best's upper quartile. On two cores shared
+// with a CPU Vulkan driver's threads, a 0.1 ms call's runs spread over
+// 0.1-0.3 ms; medians of such samples differ by 1.5x with the same
+// implementation behind both, while a wrong choice moves the whole sample.
+bool auto_too_slow(const Timed& automatic, const Timed& best, double ratio) {
+    const double auto_ms = automatic.median(), best_ms = best.median();
+    if (auto_ms < 0) return true;
+    if (!(auto_ms > ratio * best_ms && auto_ms - best_ms > 0.05)) return false;
+    if (automatic.times.size() < 4 || best.times.size() < 4) return true;  // too few runs for quartiles
+    return ipt::cli::quantile(automatic.times, 0.25) > ipt::cli::quantile(best.times, 0.75);
 }
 
 // --check-auto's verdict on one row: "passed", "passed when timed again",
-// "passed when selected again" or "failed". A miss must reproduce: on a busy
-// machine (two cores shared with a CPU Vulkan driver's threads) one round of
-// medians can put a 0.1 ms call at 0.3 ms. Auto and the best implementation
-// are timed again together, with twice the rounds; if auto still misses, the
-// selection itself is made again, in a fresh context with an empty cache,
-// and timed once more: on that machine small copies ran at 0.016 ms for
-// minutes and at 0.04-0.06 for others, so a choice measured in one stretch
-// can be wrong in the next. The row fails only when every timing misses.
-// The medians of each timing again go to `retimed` as {auto ms, best ms}.
+// "passed when selected again" or "failed". A miss must reproduce. Auto and
+// the best implementation are timed again together, with twice the rounds;
+// if auto still misses, the selection itself is made again, in a fresh
+// context with an empty cache, and timed once more: on a busy machine small
+// copies ran at 0.016 ms for minutes and at 0.04-0.06 for others, so a
+// choice measured in one stretch can be wrong in the next. The row fails
+// only when every timing misses. The medians of each timing again go to
+// `retimed` as {auto ms, best ms}.
 std::string check_auto(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images,
                        const ipt_op_schema& op, uint32_t results_to, const std::vector<Impl>& impls,
-                       const std::string& best_impl, double auto_ms, double best_ms, const Options& opt,
-                       json& retimed) {
-    if (!auto_too_slow(auto_ms, best_ms, opt.check_auto)) return "passed";
+                       const std::string& best_impl, const Timed& automatic, const Timed& best_timed,
+                       const Options& opt, json& retimed) {
+    if (!auto_too_slow(automatic, best_timed, opt.check_auto)) return "passed";
     auto best = std::find_if(impls.begin(), impls.end(), [&](const Impl& i) { return i.name() == best_impl; });
     if (best == impls.end()) return "failed";
     auto time_again = [&](ipt::Context& c, const std::vector<ipt::Image>& imgs) {
@@ -207,7 +215,7 @@ std::string check_auto(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const s
         again.push_back(unpinned(c, bc, imgs));
         time_interleaved(c, again, op, results_to, 2 * opt.repeats, 2 * opt.budget_s * 1000.0);
         retimed.push_back({again[1].median(), again[0].median()});
-        return !auto_too_slow(again[1].median(), again[0].median(), opt.check_auto);
+        return !auto_too_slow(again[1], again[0], opt.check_auto);
     };
     if (time_again(ctx, images)) return "passed when timed again";
     ipt::Context fresh = ipt::cli::open_context(opt.context);
@@ -342,6 +350,7 @@ ipt::cli::Action setup(CLI::App& sub) {
                     json jimpls = json::array();
                     double best = -1, cpu_overall = -1;
                     std::string best_impl;
+                    size_t best_index = 0;
                     std::map<std::string, double> overall;
                     // Every implementation pinned, and auto (unpinned, from where
                     // the data is) last, timed round by round together.
@@ -357,6 +366,7 @@ ipt::cli::Action setup(CLI::App& sub) {
                         if (ms >= 0 && (best < 0 || ms < best)) {
                             best = ms;
                             best_impl = im.name();
+                            best_index = k;
                         }
                         if (im.plugin == "cpu" && im.variant.empty() && im.device == IPT_DEVICE_HOST) cpu_overall = ms;
                     }
@@ -391,7 +401,7 @@ ipt::cli::Action setup(CLI::App& sub) {
                     if (opt->check_auto > 0 && best > 0) {
                         json retimed = json::array();
                         const std::string verdict = check_auto(ctx, *bc, images, *op, where.id, impls, best_impl,
-                                                               auto_ms, best, *opt, retimed);
+                                                               automatic, timed[best_index], *opt, retimed);
                         row["auto_check"] = verdict;
                         if (!retimed.empty()) row["auto_retimed_ms"] = retimed;  // [auto, best] per timing again
                         if (verdict == "failed") {
