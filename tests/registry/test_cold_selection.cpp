@@ -184,6 +184,76 @@ TEST(ColdSelection, PriorsThatSeparateTheCandidatesMeasureNeither) {
     fs::remove(path);
 }
 
+// With the copy curves known and nothing of a candidate's run, moving the
+// inputs to its device is a floor under its cost: a device whose uploads
+// take 5 ms is behind a CPU whose calls take microseconds, and is measured
+// later than a candidate the priors cannot place, but still measured.
+TEST(ColdSelection, TransfersAloneCanPutACandidateBehind) {
+    fs::path path = temp_cache("floor");
+    {
+        // The copy curves of every device, from one call that measures all.
+        ::setenv("IPT_SELECT", "measure", 1);
+        ipt::Context ctx;
+        ::unsetenv("IPT_SELECT");
+        ctx.set_tuning_cache(path.string());
+        ctx.load_plugin(testdev_plugin());
+        ipt::Image small = image(ctx, 32, 1);
+        ASSERT_GT(trials(run_mean2(ctx, small)), 0);
+        ctx.save_tuning_cache();
+    }
+    nlohmann::json j;
+    {
+        std::ifstream in(path);
+        j = nlohmann::json::parse(in);
+    }
+    j["entries"] = nlohmann::json::object();  // no run of any candidate is known
+    int curves = 0;
+    for (auto& [dev, model] : j["transfer"].items()) {
+        if (dev.find("testdev") == std::string::npos) continue;
+        for (const char* dir : {"up", "down"})  // 5 ms per copy, whatever its size
+            for (auto& point : model[dir]) point[1] = 5.0;
+        ++curves;
+    }
+    ASSERT_EQ(curves, 1);
+    {
+        std::ofstream out(path);
+        out << j.dump();
+    }
+    ipt::Context ctx;
+    ctx.set_tuning_cache(path.string());
+    ctx.load_plugin(testdev_plugin());
+    ipt::Image img = image(ctx, 64, 4);  // on the host
+    Outcome first = run_mean2(ctx, img);
+    EXPECT_EQ(trials(first), 0);
+    EXPECT_EQ(first.plugin, "cpu");
+    // The CPU's run is now its prior; testdev's candidates have none, but
+    // their upload is known to cost 5 ms.
+    Outcome second = run_mean2(ctx, img);
+    EXPECT_EQ(trials(second), 0);
+    EXPECT_EQ(second.plugin, "cpu");
+    for (const char* variant : {"", "slow"}) {
+        const ipt_candidate_info* dev = find(second, "testdev", variant);
+        ASSERT_NE(dev, nullptr) << variant;
+        EXPECT_EQ(dev->source, IPT_COST_STATIC);
+        EXPECT_NE(std::string(dev->note).find("at least 5 ms moving its inputs"), std::string::npos) << dev->note;
+    }
+    const ipt_candidate_info* cpu = find(second, "cpu", "");
+    ASSERT_NE(cpu, nullptr);
+    EXPECT_EQ(std::string(cpu->note).find("at least"), std::string::npos) << cpu->note;  // its data is where it runs
+    // Behind, not excluded: once the key's calls have paid for it, both are measured.
+    // (A device found beside them, lavapipe's, may come first.)
+    auto testdev_measured = [](const Outcome& o) {
+        const ipt_candidate_info* dev = find(o, "testdev", "");
+        return dev && dev->source == IPT_COST_MEASURED;
+    };
+    Outcome r;
+    for (int calls = 0; calls < 1000000 && !testdev_measured(r); ++calls) r = run_mean2(ctx, img);
+    ASSERT_TRUE(testdev_measured(r)) << "never measured";
+    EXPECT_EQ(find(r, "testdev", "slow")->source, IPT_COST_MEASURED);
+    EXPECT_DOUBLE_EQ(r.mean, 4.0);
+    fs::remove(path);
+}
+
 TEST(ColdSelection, IptSelectMeasureMeasuresEveryCandidateOnAMiss) {
     ::setenv("IPT_SELECT", "measure", 1);
     ipt::Context ctx;

@@ -311,6 +311,7 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
     };
     std::vector<Candidate*> to_measure;
     std::map<const Candidate*, std::pair<double, double>> range;  // candidates priced by a prior: run time range
+    std::map<const Candidate*, double> floors;  // candidates without a prior: the least their transfers cost
     double proxy_ms = -1;  // for a candidate with no prior: the fastest run time known of the others
     if (ctx->tuning->measure_on_miss) {
         to_measure = pending;
@@ -335,6 +336,18 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
             auto p = ctx->tuning->prior(o.key, o.family, o.input_bytes, c.impl->identity);
             if (!p) {
                 c.record.note = "not measured yet";
+                if (priceable) {
+                    // Nothing known of its run: what moving the inputs to its
+                    // device costs is still a floor under its cost (the
+                    // memory side of a roofline, with the copy curves as the
+                    // bandwidth; the results' way back is left out, their
+                    // size being unknown).
+                    const double floor_ms = transfer_estimate(ctx, op, values, dev, data_device, 0, 0);
+                    if (floor_ms > 0) {
+                        floors[&c] = floor_ms;
+                        c.record.note += "; at least " + ms_text(floor_ms) + " ms moving its inputs";
+                    }
+                }
                 continue;
             }
             c.record.run_ms = p->run_ms;
@@ -355,8 +368,11 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
         std::vector<Candidate*> open, behind;
         for (Candidate* c : pending) {
             auto it = range.find(c);
-            const bool separated =
-                it != range.end() && best_hi >= 0 && it->second.first + c->record.transfer_ms > best_hi;
+            auto fl = floors.find(c);
+            const double least = it != range.end() ? it->second.first + c->record.transfer_ms
+                                 : fl != floors.end() ? fl->second
+                                                      : -1;
+            const bool separated = least >= 0 && best_hi >= 0 && least > best_hi;
             (separated ? behind : open).push_back(c);
         }
         auto cost_of_measuring = [&](const std::vector<Candidate*>& set) {
