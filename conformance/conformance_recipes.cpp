@@ -1253,15 +1253,25 @@ OpRecipe imwarp_recipe() {
             {1, 0, 0.002, 0.1, 1, 0.001, 0, 0, 1},             // projective
             {std::cos(1.0), -std::sin(1.0), 0, std::sin(1.0), std::cos(1.0), 0, 0, 0, 1},
         };
+        // Both edge rules: sharp (the default) and SmoothEdges.
         for (ipt_dtype d : kAll)
             for (const char* m : {"nearest", "linear", "cubic"})
                 for (const auto& t : tforms)
-                    out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("T", t), text_arg("interp", m)}));
+                    for (int smooth : {0, 1})
+                        out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("T", t), text_arg("interp", m),
+                                                 int_arg("SmoothEdges", smooth)}));
+        // Lines too short for bicubic's extrapolated edge (1 and 2 pixels).
+        for (ipt_dtype d : {IPT_UINT8, IPT_DOUBLE})
+            for (auto [rows, cols] : {std::pair{1, 9}, std::pair{2, 7}, std::pair{8, 2}})
+                out.push_back(make_case({image_arg("A", spec(d, rows, cols)), floats_arg("T", affine),
+                                         text_arg("interp", "cubic")}));
         for (ipt_dtype d : kAll) {
             ImageSpec rgb = spec(d, 19, 14);
             rgb.channels = 3;
             out.push_back(make_case({image_arg("A", rgb), floats_arg("T", affine), floats_arg("FillValues", {0.25, 99, 7}),
                                      text_arg("interp", "cubic")}));
+            out.push_back(make_case({image_arg("A", rgb), floats_arg("T", affine), floats_arg("FillValues", {0.25, 99, 7}),
+                                     text_arg("interp", "cubic"), int_arg("SmoothEdges", 1)}));
             out.push_back(make_case({image_arg("A", spec(d, 17, 23)), floats_arg("T", tforms[3]),
                                      floats_arg("OutputView", {20, 30, -2.5, 27.5, 0.5, 20.5}),
                                      floats_arg("FillValues", {1})}));

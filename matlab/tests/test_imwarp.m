@@ -1,11 +1,12 @@
 % SPDX-License-Identifier: Apache-2.0
 function test_imwarp()
-% imwarp with 2-D affine and projective transformation objects and
-% 'SmoothEdges', true (A padded with the fill value), against hand-computed
-% values and a brute-force inverse mapping written here (never OpenIPT's
-% output); the forms OpenIPT does not implement reach the next imwarp on the
-% path (in Octave, whose image package has none, an openipt:notFound error
-% from the fall-through).
+% imwarp with 2-D affine and projective transformation objects, with
+% 'SmoothEdges', true (A padded with the fill value) against hand-computed
+% values and a brute-force inverse mapping written here, and with the
+% default sharp edges against interp2 (never OpenIPT's output); the forms
+% OpenIPT does not implement reach the next imwarp on the path (in Octave,
+% whose image package has none, an openipt:notFound error from the
+% fall-through).
 shadow = fileparts(which('openipt_mex'));
 expect(strcmp(fileparts(which('imwarp')), shadow), 'imwarp is not OpenIPT''s shadow: %s', which('imwarp'));
 % Transformation classes this MATLAB or Octave lacks get a stand-in that
@@ -108,11 +109,30 @@ E = warp_ref(double(A), [1 0 0; 0 1 0; 2 1 1], [4 5 0.5 5.5 0.5 4.5], 'nearest',
 expect(isequal(imwarp(A, affine2d([1 0 0; 0 1 0; 2 1 1]), 'nearest', 'OutputView', R, 'FillValues', 9, smooth{:}), uint8(E)), ...
        'uint8 RGB, scalar fill');
 
+% The default, sharp edges ('SmoothEdges', false): A is not padded, a
+% sample beyond A's outermost pixel centres is the fill value, one inside
+% interpolates A alone: interp2 with the fill as its extrapolation value.
+A = reshape(mod((1:63) * 37, 101), 7, 9) / 7;
+T = [0.9 0.3 0; -0.25 1.05 0; 1.7 -0.6 1];
+R = imref2d([8 11], [-0.31 10.69], [0.13 8.13]);  % no sample on a tie of nearest
+[xw, yw] = meshgrid(R.XWorldLimits(1) + ((1:11) - 0.5), R.YWorldLimits(1) + ((1:8) - 0.5));
+uv = [xw(:) yw(:) ones(numel(xw), 1)] / T;
+for method = {'nearest', 'linear'}
+  want = reshape(interp2(A, uv(:, 1), uv(:, 2), method{1}, 5), 8, 11);
+  got = imwarp(A, affine2d(T), method{1}, 'OutputView', R, 'FillValues', 5);
+  expect(isequal(size(got), [8 11]) && max(abs(got(:) - want(:))) < 1e-12, 'sharp edges, %s against interp2', method{1});
+  got = imwarp(A, affine2d(T), method{1}, 'OutputView', R, 'FillValues', 5, 'SmoothEdges', false);
+  expect(max(abs(got(:) - want(:))) < 1e-12, 'SmoothEdges false, %s', method{1});
+end
+% Cubic: Keys' kernel reproduces a ramp, and the extrapolated edge
+% (3 v(1) - 3 v(2) + v(3)) continues it, so inside A's centres B is the ramp.
+A = repmat(10 * (1:6), 4, 1);
+B = imwarp(A, affine2d([1 0 0; 0 1 0; -0.25 0 1]), 'cubic', 'OutputView', imref2d([4 6]), 'FillValues', 100);
+expect(max(max(abs(B(:, 1:5) - repmat(10 * (1.25:1:5.25), 4, 1)))) < 1e-12 && all(B(:, 6) == 100), 'sharp edges, cubic ramp');
+
 % Forms OpenIPT does not implement go to the next imwarp.
 A = magic(5);
 t = affine2d([1 0 0; 0 1 0; 2 1 1]);
-falls_through(shadow, @() imwarp(A, t), 'imwarp(A, tform): SmoothEdges false by default');
-falls_through(shadow, @() imwarp(A, t, 'SmoothEdges', false), 'SmoothEdges false');
 falls_through(shadow, @() two_outputs(A, t, smooth), '[B, RB] = imwarp(...)');
 falls_through(shadow, @() imwarp(A, imref2d(size(A)), t, smooth{:}), 'imwarp(A, RA, tform)');
 falls_through(shadow, @() imwarp(A, zeros(5, 5, 2), smooth{:}), 'displacement field');
@@ -121,7 +141,7 @@ falls_through(shadow, @() imwarp(A, t, 'OutputView', [5 5 0.5 5.5 0.5 5.5], smoo
 falls_through(shadow, @() imwarp(A, t, 'Bogus', 1, smooth{:}), 'unknown name');
 falls_through(shadow, @() imwarp(A, [1 0 0; 0 1 0; 2 1 1], smooth{:}), 'a matrix, not a tform object');
 % The explicit namespace refuses them.
-expect_error(@() openipt.imwarp(A, t), 'openipt:unsupported', 'not implemented by OpenIPT');
+expect_error(@() openipt.imwarp(A, t, 'bicubic'), 'openipt:unsupported', 'not implemented by OpenIPT');
 B = openipt.imwarp(A, t, 'nearest', 'OutputView', imref2d([5 5]), smooth{:});
 expect(isequal(B(2:5, 3:5), A(1:4, 1:3)) && all(B(1, :) == 0) && all(all(B(:, 1:2) == 0)), 'openipt.imwarp');
 clear stand_ins;

@@ -118,6 +118,15 @@ TEST(WarpPlan, Translate) {
     EXPECT_EQ(p.fill[2], 3);
 }
 
+TEST(WarpPlan, EdgeRules) {
+    PlanCall smooth("ipt.imwarp");
+    smooth.image("A", IPT_DOUBLE, 3, 4).floats("T", {1, 0, 0, 0, 1, 0, 0, 0, 1}).integer("SmoothEdges", 1);
+    EXPECT_TRUE(ipt::frontend::plan_imwarp(smooth.args()).smooth_edges);
+    PlanCall rotate("ipt.imrotate");
+    rotate.image("I", IPT_DOUBLE, 3, 4).number("angle", 30);
+    EXPECT_TRUE(ipt::frontend::plan_imrotate(rotate.args()).smooth_edges);  // imrotate pads
+}
+
 TEST(WarpPlan, WarpDefaultViewAndRB) {
     PlanCall call("ipt.imwarp");
     call.image("A", IPT_DOUBLE, 3, 4).floats("T", {2, 0, 0, 0, 2, 0, 1, -1, 1});
@@ -130,6 +139,7 @@ TEST(WarpPlan, WarpDefaultViewAndRB) {
     EXPECT_EQ(p.ref[4], 0);
     EXPECT_EQ(p.ref[5], 6);
     EXPECT_FALSE(p.projective);
+    EXPECT_FALSE(p.smooth_edges);  // imwarp's SmoothEdges is false by default
     double x, y;
     maps(p, 1, 1, &x, &y);  // world (2.5, 0.5) -> ((2.5 - 1) / 2, (0.5 + 1) / 2)
     EXPECT_DOUBLE_EQ(x, 0.75);

@@ -565,6 +565,9 @@ static const ipt_param_schema ipt_imwarp_params[] = {
                "of the transformed image on A's pixel grid"),
     IPT_FLOATS("FillValues", IPT_P_FINITE, "0", -IPT_UNBOUNDED, IPT_UNBOUNDED, 1, 3,
                "value outside A, scalar or one per plane"),
+    IPT_INT("SmoothEdges", 0, "0|1", "0", 0, 1, NULL,
+            "0: a sample beyond A's outermost pixel centres is the fill value; "
+            "1: A is padded with the fill value first, so its edges blend into it"),
     IPT_OUT("B", IPT_DT_ALL, 0, "class of A"),
     IPT_OUT("RB", IPT_DT(IPT_DOUBLE), IPT_P_OPTIONAL,
             "1 x 6 spatial referencing of B: [numrows numcols xmin xmax ymin ymax]"),

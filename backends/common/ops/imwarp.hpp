@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // ipt.imwarp's front-end: [B, RB] = imwarp(A, tform, interp, 'OutputView',
-// RB, 'FillValues', f) with tform an affine2d or projective2d matrix T
-// ([x y w] = [u v 1] * T) (docs/matlab-semantics.md#imwarp).
+// RB, 'FillValues', f, 'SmoothEdges', s) with tform an affine2d or
+// projective2d matrix T ([x y w] = [u v 1] * T)
+// (docs/matlab-semantics.md#imwarp).
 //
 // A lies on its default imref2d (world = intrinsic, limits [0.5, n + 0.5]).
 // Without OutputView, B's grid is the transformed limits of A at A's pixel
 // size (common/ops/warp.hpp, warp_default_ref). Every pixel of B samples A
-// at inv(T) of its world centre with the shared resampler; A is padded by
-// the fill value, so pixels near A's edge interpolate against it. A singular
-// T is an error.
+// at inv(T) of its world centre with the shared resampler: by default with
+// sharp edges (beyond A's outermost pixel centres is the fill value), with
+// SmoothEdges padded by the fill value, so pixels near A's edge interpolate
+// against it. A singular T is an error.
 #pragma once
 
 #include <cmath>
@@ -25,6 +27,7 @@ inline WarpPlan plan_imwarp(const ipt::plugin::KernelArgs& args) {
     std::array<double, 9> Tinv;
     if (!warp_invert(T, &Tinv)) ipt::plugin::invalid("ipt.imwarp: parameter 'T' is singular; it must be invertible");
     p.interp = warp_interp(args, "interp");
+    p.smooth_edges = args.integer("SmoothEdges") != 0;
     warp_set_fill(p, args, "ipt.imwarp");
     std::array<double, 6> ref;
     if (args.present("OutputView")) {

@@ -10,11 +10,19 @@
 // backend evaluates (in double, no fused multiply-adds, this order):
 //   x' = (j * M[0] + i * M[3]) + M[6], y' = (j * M[1] + i * M[4]) + M[7],
 //   w  = (j * M[2] + i * M[5]) + M[8].
-// A is read through a window (row0, col0, win_rows x win_cols) of it: the
-// sample grid sees only that window, and everything outside it holds the
-// fill value, as MATLAB pads A with the fill value before interpolating.
-// Samples farther than kWarpPad pixels outside the window are the fill value
-// itself. Interpolation:
+// A is read through a window (row0, col0, win_rows x win_cols) of it. Its
+// edges follow one of two rules:
+//   smooth (imrotate, imtranslate, imwarp with SmoothEdges): the sample grid
+//     sees only the window, and everything outside it holds the fill value,
+//     as MATLAB pads A with the fill value before interpolating; samples
+//     farther than kWarpPad pixels outside the window are the fill value;
+//   sharp (imwarp's default): a sample outside [1, win_cols] x [1, win_rows]
+//     is the fill value; inside, the taps that fall outside the window take
+//     interp2's values there: bicubic's row and column beyond each edge are
+//     Keys' linear extrapolation 3 v(1) - 3 v(2) + v(3) (rows first, then
+//     columns of the extended rows), every other tap (of weight 0) the
+//     nearest pixel of the window.
+// Interpolation:
 //   nearest: the pixel at (round(y), round(x)), round half away from zero;
 //   linear:  x0 = floor(x), fx = x - x0 (likewise y);
 //            top = v(y0, x0) * (1 - fx) + v(y0, x0 + 1) * fx, bottom for
@@ -32,6 +40,12 @@
 
 #include "ipt/ipt_plugin.hpp"
 
+#if defined(__CUDACC__)
+#define IPT_WARP_FN __host__ __device__ inline
+#else
+#define IPT_WARP_FN inline
+#endif
+
 namespace ipt::frontend {
 
 enum class WarpInterp : int32_t { Nearest = 0, Linear = 1, Cubic = 2 };
@@ -47,6 +61,7 @@ struct WarpPlan {
     // The window of A that is sampled (see above).
     int64_t row0 = 0, col0 = 0, win_rows = 0, win_cols = 0;
     WarpInterp interp = WarpInterp::Nearest;
+    bool smooth_edges = true;  // the edge rule above
     std::array<double, 9> M{};  // output intrinsic -> A intrinsic, row vector convention
     bool projective = false;
     std::array<double, 3> fill{};  // per plane, already a value of A's class
@@ -200,6 +215,17 @@ inline double warp_round(double x) {
     if (f >= 0.5) t += 1;
     else if (f <= -0.5) t -= 1;
     return t;
+}
+
+// The sharp rule's tap at index k (1-based, any integer) of a line of n
+// values get(1..n): Keys' extrapolation one step beyond either end (lines of
+// 3 or more), the nearest value otherwise.
+template <class Get>
+IPT_WARP_FN double warp_sharp_tap(int64_t k, int64_t n, bool extrapolate, const Get& get) {
+    if (k >= 1 && k <= n) return get(k);
+    if (extrapolate && n >= 3 && k == 0) return (3 * get(1) - 3 * get(2)) + get(3);
+    if (extrapolate && n >= 3 && k == n + 1) return (3 * get(n) - 3 * get(n - 1)) + get(n - 2);
+    return get(k < 1 ? 1 : n);
 }
 
 // Keys' cubic kernel with a = -0.5 at distance s.

@@ -28,12 +28,23 @@ struct Window {
     const T* plane;  // A's plane
     int64_t cols, row0, col0, win_rows, win_cols;
     double fill;
-    // Pixel (y, x) of the window, 1-based; the fill value outside it.
+    bool sharp, extrapolate;  // the plan's edge rule; bicubic extrapolates beyond the edges
+    // Pixel (y, x) of the window, 1-based; outside it, the fill value or the
+    // sharp rule's tap (common/ops/warp.hpp).
     IPT_ALWAYS_INLINE IPT_NO_TRAPPING double at(int64_t y, int64_t x) const {
-        if (y < 1 || y > win_rows || x < 1 || x > win_cols) return fill;
+        if (y < 1 || y > win_rows || x < 1 || x > win_cols) return sharp ? edge(y, x) : fill;
+        return pixel(y, x);
+    }
+    IPT_ALWAYS_INLINE IPT_NO_TRAPPING double pixel(int64_t y, int64_t x) const {
         const T v = plane[(row0 + y - 1) * cols + (col0 + x - 1)];
         if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
         else return static_cast<double>(v);
+    }
+    // Rows extended first, then the columns of the extended rows.
+    IPT_NO_TRAPPING double edge(int64_t y, int64_t x) const {
+        return ipt::frontend::warp_sharp_tap(x, win_cols, extrapolate, [&](int64_t c) {
+            return ipt::frontend::warp_sharp_tap(y, win_rows, extrapolate, [&](int64_t r) { return pixel(r, c); });
+        });
     }
 };
 
@@ -62,7 +73,7 @@ constexpr int64_t kBlock = 64;
 
 template <class T>
 IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Window<T>& w, int64_t i, T* out) {
-    constexpr double pad = ipt::frontend::kWarpPad;
+    const double pad = p.smooth_edges ? ipt::frontend::kWarpPad : 0;
     const double wc = static_cast<double>(w.win_cols), wr = static_cast<double>(w.win_rows);
     const double xlo = 1 - pad, xhi = wc + pad, ylo = 1 - pad, yhi = wr + pad;
     const double id = static_cast<double>(i + 1);
@@ -77,7 +88,8 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
     alignas(64) double xs[kBlock], ys[kBlock], fx[kBlock], fy[kBlock], res[kBlock];
     // A's values as fetched (logical as 0/1 uint8; the fill value is of A's class).
     using C = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
-    alignas(64) C v[16][kBlock];
+    alignas(64) C v[4][kBlock];
+    alignas(64) double cubic_taps[16][kBlock];
     uint8_t inside[kBlock];
     C conv[kBlock];
     for (int64_t j0 = 0; j0 < p.out_cols; j0 += kBlock) {
@@ -149,19 +161,21 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                     res[j] = inside[j] ? r : fill;
                 }
             } else {
+                // In double: the sharp rule's extrapolated taps leave A's class.
+                double (*vd)[kBlock] = cubic_taps;
                 for (int64_t j = 0; j < n; ++j) {
                     if (!inside[j]) {
-                        for (int k = 0; k < 16; ++k) v[k][j] = 0;
+                        for (int k = 0; k < 16; ++k) vd[k][j] = 0;
                         continue;
                     }
                     const int64_t x0 = static_cast<int64_t>(xs[j]), y0 = static_cast<int64_t>(ys[j]);
                     if (x0 >= 2 && x0 + 2 <= win_cols && y0 >= 2 && y0 + 2 <= win_rows) {
                         const T* q = w.plane + (origin + (y0 - 1) * cols + (x0 - 1));
                         for (int r = 0; r < 4; ++r)
-                            for (int c = 0; c < 4; ++c) v[r * 4 + c][j] = static_cast<C>(q[r * cols + c]);
+                            for (int c = 0; c < 4; ++c) vd[r * 4 + c][j] = static_cast<double>(static_cast<C>(q[r * cols + c]));
                     } else {
                         for (int r = 0; r < 4; ++r)
-                            for (int c = 0; c < 4; ++c) v[r * 4 + c][j] = static_cast<C>(w.at(y0 - 1 + r, x0 - 1 + c));
+                            for (int c = 0; c < 4; ++c) vd[r * 4 + c][j] = w.at(y0 - 1 + r, x0 - 1 + c);
                     }
                 }
                 for (int64_t j = 0; j < n; ++j) {
@@ -172,10 +186,10 @@ IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Wi
                     }
                     double acc = 0;
                     for (int r = 0; r < 4; ++r) {
-                        double row = wx[0] * static_cast<double>(v[r * 4][j]);
-                        row = row + wx[1] * static_cast<double>(v[r * 4 + 1][j]);
-                        row = row + wx[2] * static_cast<double>(v[r * 4 + 2][j]);
-                        row = row + wx[3] * static_cast<double>(v[r * 4 + 3][j]);
+                        double row = wx[0] * vd[r * 4][j];
+                        row = row + wx[1] * vd[r * 4 + 1][j];
+                        row = row + wx[2] * vd[r * 4 + 2][j];
+                        row = row + wx[3] * vd[r * 4 + 3][j];
                         acc = acc + wy[r] * row;
                     }
                     res[j] = inside[j] ? acc : fill;
@@ -208,7 +222,8 @@ void warp_typed(const WarpPlan& p, const T* a, T* b) {
     const int isa = isa_level();
     parallel_for(0, p.channels * p.out_rows, [&](int64_t job) {
         const int64_t ch = job / p.out_rows, i = job % p.out_rows;
-        const Window<T> w{a + ch * p.rows * p.cols, p.cols, p.row0, p.col0, p.win_rows, p.win_cols, p.fill[ch < 3 ? ch : 2]};
+        const Window<T> w{a + ch * p.rows * p.cols, p.cols, p.row0, p.col0, p.win_rows, p.win_cols, p.fill[ch < 3 ? ch : 2],
+                          !p.smooth_edges, p.interp == ipt::frontend::WarpInterp::Cubic};
         T* out = b + ch * out_plane + i * p.out_cols;
         switch (isa) {
         case 2: warp_row_avx512(p, w, i, out); break;

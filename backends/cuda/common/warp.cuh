@@ -21,6 +21,7 @@ struct WarpGeometry {
     int64_t rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols, channels;
     double M[9];
     double fill[3];
+    bool sharp;  // the plan's edge rule (common/ops/warp.hpp)
 };
 
 __device__ __forceinline__ double warp_round(double x) {
@@ -39,10 +40,19 @@ __device__ __forceinline__ double warp_cubic(double s) {
 }
 
 template <class T>
+__device__ __forceinline__ double warp_pixel(const T* plane, const WarpGeometry& g, int64_t y, int64_t x) {
+    return to_double(plane[(g.row0 + y - 1) * g.cols + (g.col0 + x - 1)]);
+}
+
+template <int Interp, class T>
 __device__ __forceinline__ double warp_at(const T* plane, const WarpGeometry& g, double fill, int64_t y, int64_t x) {
-    if (y < 1 || y > g.win_rows || x < 1 || x > g.win_cols) return fill;
-    const T v = plane[(g.row0 + y - 1) * g.cols + (g.col0 + x - 1)];
-    return to_double(v);
+    if (y >= 1 && y <= g.win_rows && x >= 1 && x <= g.win_cols) return warp_pixel(plane, g, y, x);
+    if (!g.sharp) return fill;
+    // Rows extended first, then the columns of the extended rows.
+    using ipt::frontend::warp_sharp_tap;
+    return warp_sharp_tap(x, g.win_cols, Interp == 2, [&](int64_t c) {
+        return warp_sharp_tap(y, g.win_rows, Interp == 2, [&](int64_t r) { return warp_pixel(plane, g, r, c); });
+    });
 }
 
 template <class T, int Interp, bool Projective>
@@ -62,20 +72,20 @@ __global__ void warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeom
             x = x / h;
             y = y / h;
         }
-        constexpr double pad = ipt::frontend::kWarpPad;
+        const double pad = g.sharp ? 0 : ipt::frontend::kWarpPad;
         const double wc = static_cast<double>(g.win_cols), wr = static_cast<double>(g.win_rows);
         double v = fill;
         if (x >= 1 - pad && x <= wc + pad && y >= 1 - pad && y <= wr + pad) {
             if constexpr (Interp == 0) {
-                v = warp_at(plane, g, fill, static_cast<int64_t>(warp_round(y)), static_cast<int64_t>(warp_round(x)));
+                v = warp_at<Interp>(plane, g, fill, static_cast<int64_t>(warp_round(y)), static_cast<int64_t>(warp_round(x)));
             } else {
                 const double xf = floor(x), yf = floor(y);
                 const double fx = x - xf, fy = y - yf;
                 const int64_t x0 = static_cast<int64_t>(xf), y0 = static_cast<int64_t>(yf);
                 if constexpr (Interp == 1) {
-                    const double top = warp_at(plane, g, fill, y0, x0) * (1 - fx) + warp_at(plane, g, fill, y0, x0 + 1) * fx;
+                    const double top = warp_at<Interp>(plane, g, fill, y0, x0) * (1 - fx) + warp_at<Interp>(plane, g, fill, y0, x0 + 1) * fx;
                     const double bottom =
-                        warp_at(plane, g, fill, y0 + 1, x0) * (1 - fx) + warp_at(plane, g, fill, y0 + 1, x0 + 1) * fx;
+                        warp_at<Interp>(plane, g, fill, y0 + 1, x0) * (1 - fx) + warp_at<Interp>(plane, g, fill, y0 + 1, x0 + 1) * fx;
                     v = top * (1 - fy) + bottom * fy;
                 } else {
                     double wx[4], wy[4];
@@ -88,10 +98,10 @@ __global__ void warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeom
 #pragma unroll
                     for (int r = 0; r < 4; ++r) {
                         const int64_t yy = y0 - 1 + r;
-                        double row = wx[0] * warp_at(plane, g, fill, yy, x0 - 1);
-                        row = row + wx[1] * warp_at(plane, g, fill, yy, x0);
-                        row = row + wx[2] * warp_at(plane, g, fill, yy, x0 + 1);
-                        row = row + wx[3] * warp_at(plane, g, fill, yy, x0 + 2);
+                        double row = wx[0] * warp_at<Interp>(plane, g, fill, yy, x0 - 1);
+                        row = row + wx[1] * warp_at<Interp>(plane, g, fill, yy, x0);
+                        row = row + wx[2] * warp_at<Interp>(plane, g, fill, yy, x0 + 1);
+                        row = row + wx[3] * warp_at<Interp>(plane, g, fill, yy, x0 + 2);
                         acc = acc + wy[r] * row;
                     }
                     v = acc;
@@ -119,6 +129,7 @@ inline void warp(const Device& dev, const ipt::frontend::WarpPlan& p, const ipt_
     g.channels = p.channels;
     for (int k = 0; k < 9; ++k) g.M[k] = p.M[k];
     for (int k = 0; k < 3; ++k) g.fill[k] = p.fill[k];
+    g.sharp = !p.smooth_edges;
     if (p.out_rows * p.out_cols * p.channels == 0) return;
     constexpr int kWidth = 128;
     const dim3 grid(static_cast<unsigned>((g.out_cols + kWidth - 1) / kWidth),

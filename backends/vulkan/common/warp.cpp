@@ -39,7 +39,8 @@ void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& p, const ipt_tensor
     push.total = static_cast<int32_t>(total);
     const uint32_t group = ctx.tuning.group_size;
     VkPipeline pipeline = ctx.pipeline("warp", group, 1,
-                                       {uint32_t(p.dtype), uint32_t(p.interp), p.projective ? 1u : 0u});
+                                       {uint32_t(p.dtype), uint32_t(p.interp), p.projective ? 1u : 0u,
+                                        p.smooth_edges ? 0u : 1u});
     Grid grid = grid_for(ctx.device, uint64_t(total), uint64_t(group) * ctx.tuning.per_invocation);
     rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
     rec.submit();

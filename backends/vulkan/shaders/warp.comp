@@ -3,8 +3,8 @@
 // through the front-end's matrix (common/ops/warp.hpp states the rule and
 // the order of every operation), in double without fused multiply-adds, so
 // integer results match the CPU bit for bit. Outside the sampled window of A
-// reads the plane's fill value; logical reads as 0/1 and is true where the
-// result rounds to 1.
+// reads the plane's fill value (smooth edges) or the sharp rule's taps;
+// logical reads as 0/1 and is true where the result rounds to 1.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
@@ -14,6 +14,8 @@ layout(constant_id = 4) const int DT = DT_UINT8;
 // per pipeline so that each variant carries only its own code and registers.
 layout(constant_id = 5) const int INTERP = 0;
 layout(constant_id = 6) const int PROJECTIVE = 0;
+// The edge rule: 0 smooth (A padded with the fill value), 1 sharp.
+layout(constant_id = 7) const int SHARP = 0;
 
 layout(push_constant) uniform Push {
     uint64_t a;
@@ -23,13 +25,57 @@ layout(push_constant) uniform Push {
     int total;
 } pc;
 
-const double kPad = 2.0;
-
 double param(int k) { return BufF64(pc.params).v[k]; }
 
-double at(int plane, double fill, int y, int x) {
-    if (y < 1 || y > pc.win_rows || x < 1 || x > pc.win_cols) return fill;
+double pixel(int plane, int y, int x) {
     return load_d(pc.a, DT, plane + (pc.row0 + y - 1) * pc.cols + (pc.col0 + x - 1));
+}
+
+// Outside the window: the fill value (smooth edges) or, sharp, the nearest
+// pixel (bicubic's extrapolated taps are set in its 4 x 4 neighbourhood).
+double at(int plane, double fill, int y, int x) {
+    if (y < 1 || y > pc.win_rows || x < 1 || x > pc.win_cols) {
+        if (SHARP == 0) return fill;
+        y = clamp(y, 1, pc.win_rows);
+        x = clamp(x, 1, pc.win_cols);
+    }
+    return pixel(plane, y, x);
+}
+
+// Sharp bicubic: the taps of index 0 or n + 1 in a line of n >= 3 become
+// Keys' extrapolation of the three taps inside the line next to them, as
+// the rule states (a tap n + 1 with no three taps inside before it has
+// weight 0 and keeps the nearest pixel). Rows first, then the columns of the
+// extended rows: the CPU's values, operation for operation, with one
+// neighbourhood of loads instead of a call per extrapolated tap (lavapipe
+// compiles a shader per variant, and the calls inlined sixteen times took
+// it minutes).
+void extrapolate_taps(inout double v[16], int y0, int x0) {
+    const int nr = pc.win_rows, nc = pc.win_cols;
+    if (nr >= 3) {
+        for (int c = 0; c < 4; ++c) {
+            if (y0 - 1 == 0) {
+                precise double e = (3.0 * v[4 + c] - 3.0 * v[8 + c]) + v[12 + c];
+                v[c] = e;
+            }
+            if (y0 + 2 == nr + 1) {
+                precise double e = (3.0 * v[8 + c] - 3.0 * v[4 + c]) + v[c];
+                v[12 + c] = e;
+            }
+        }
+    }
+    if (nc >= 3) {
+        for (int r = 0; r < 4; ++r) {
+            if (x0 - 1 == 0) {
+                precise double e = (3.0 * v[r * 4 + 1] - 3.0 * v[r * 4 + 2]) + v[r * 4 + 3];
+                v[r * 4] = e;
+            }
+            if (x0 + 2 == nc + 1) {
+                precise double e = (3.0 * v[r * 4 + 2] - 3.0 * v[r * 4 + 1]) + v[r * 4];
+                v[r * 4 + 3] = e;
+            }
+        }
+    }
 }
 
 double round_away(double x) {
@@ -72,7 +118,8 @@ void main() {
             y = y / h;
         }
         precise double v = fill;
-        if (x >= 1.0 - kPad && x <= double(pc.win_cols) + kPad && y >= 1.0 - kPad && y <= double(pc.win_rows) + kPad) {
+        const double pad = SHARP != 0 ? 0.0 : 2.0;
+        if (x >= 1.0 - pad && x <= double(pc.win_cols) + pad && y >= 1.0 - pad && y <= double(pc.win_rows) + pad) {
             if (INTERP == 0) {
                 v = at(plane, fill, int(round_away(y)), int(round_away(x)));
             } else {
@@ -92,13 +139,16 @@ void main() {
                         wx[k] = cubic(fx - double(k - 1));
                         wy[k] = cubic(fy - double(k - 1));
                     }
+                    double t[16];
+                    for (int r = 0; r < 4; ++r)
+                        for (int c = 0; c < 4; ++c) t[r * 4 + c] = at(plane, fill, y0 - 1 + r, x0 - 1 + c);
+                    if (SHARP != 0) extrapolate_taps(t, y0, x0);
                     precise double acc = 0.0;
                     for (int r = 0; r < 4; ++r) {
-                        const int yy = y0 - 1 + r;
-                        precise double row = wx[0] * at(plane, fill, yy, x0 - 1);
-                        row = row + wx[1] * at(plane, fill, yy, x0);
-                        row = row + wx[2] * at(plane, fill, yy, x0 + 1);
-                        row = row + wx[3] * at(plane, fill, yy, x0 + 2);
+                        precise double row = wx[0] * t[r * 4];
+                        row = row + wx[1] * t[r * 4 + 1];
+                        row = row + wx[2] * t[r * 4 + 2];
+                        row = row + wx[3] * t[r * 4 + 3];
                         acc = acc + wy[r] * row;
                     }
                     v = acc;

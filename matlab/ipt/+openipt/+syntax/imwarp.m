@@ -2,11 +2,8 @@
 function args = imwarp(nout, in)
 % imwarp(A, tform), then an interpolation method and the OutputView,
 % FillValues and SmoothEdges name-value pairs, for a 2-D affine or
-% projective tform object. ipt.imwarp pads A with the fill value before
-% interpolating, which is imwarp with 'SmoothEdges', true; imwarp's default
-% ('SmoothEdges', false) does not pad, and falls through, as do the RB
-% output, a spatial referencing object RA, a displacement field and any
-% other transformation.
+% projective tform object. The RB output, a spatial referencing object RA,
+% a displacement field and any other transformation fall through.
 args = [];
 if numel(in) < 2 || nout > 1 || isempty(in{1})
   return;
@@ -34,7 +31,6 @@ if ~ok
   args = [];
   return;
 end
-smooth = false;
 for k = 1:2:numel(nv)
   v = nv{k+1};
   switch nv{k}
@@ -56,13 +52,9 @@ for k = 1:2:numel(nv)
         args = [];
         return;
       end
-      smooth = logical(v);
-      continue;
+      v = double(logical(v));
   end
   args(end+1:end+2) = {nv{k}, v};
-end
-if ~smooth
-  args = [];
 end
 end
 
