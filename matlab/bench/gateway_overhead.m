@@ -7,8 +7,10 @@ function gateway_overhead(c_bench, out_file)
 %    same call through ipt.h in C (C_BENCH: build/bin/ipt_c_call_bench,
 %    64x64), at 64x64 and 1x1; median over batches of the mean per call,
 %    in process CPU time (Octave's cputime), which preemption does not add to;
-%  - column-major <-> row-major conversion at 2048x2048 against a memcpy of
-%    the same bytes (median of 20 after warm-up).
+%  - column-major <-> row-major conversion at 2048x2048, 4096x4096 and
+%    8192x8192 (uint8, uint16, single, double) against a memcpy of the same
+%    bytes (median of 20 after warm-up, in the thread's CPU time; the
+%    memcpy in a loop of its own).
 % Run: octave-cli --eval "addpath('<build>/matlab/ipt'); gateway_overhead(...)"
 openipt.device('cpu');
 batches = 15;
@@ -52,11 +54,14 @@ if status ~= 0 || isnan(c_us)
 end
 
 layout = {};
-for cls = {'uint8', 'single', 'double'}
-  A = cast(rand(2048) * 200, cls{1});
-  t = openipt_mex('layout', A, 20) * 1e3;  % ms: to row-major, to column-major, memcpy
-  bytes = numel(A) * numel(typecast(cast(0, cls{1}), 'uint8'));
-  layout(end+1, :) = {cls{1}, bytes / 2^20, t(1), t(2), t(3)}; %#ok<AGROW>
+for n = [2048 4096 8192]
+  for cls = {'uint8', 'uint16', 'single', 'double'}
+    A = cast(rand(n) * 200, cls{1});
+    t = openipt_mex('layout', A, 20) * 1e3;  % ms: to row-major, to column-major, memcpy
+    bytes = numel(A) * numel(typecast(cast(0, cls{1}), 'uint8'));
+    layout(end+1, :) = {sprintf('%dx%d', n, n), cls{1}, bytes / 2^20, t(1), t(2), t(3)}; %#ok<AGROW>
+    clear A;
+  end
 end
 
 fid = fopen(out_file, 'w');
@@ -75,14 +80,32 @@ fprintf(fid, '| 64x64 | C (ipt.h) | %.2f | |\n', c_us);
 for k = 1:rows_of(rows)
   fprintf(fid, '| %s | %s | %.2f | %.2f |\n', rows{k, 1}, rows{k, 2}, rows{k, 3}, rows{k, 3} - c_us);
 end
-fprintf(fid, '\n## Layout conversion at 2048x2048\n\n');
-fprintf(fid, 'Column-major (MATLAB) to row-major (OpenIPT) and back with the gateway''s blocked transpose, against a memcpy of the same bytes; median of 20 after 3 warm-up rounds of the thread''s CPU time (the machine may be shared), in ms.\n\n');
-fprintf(fid, '| class | MiB | to row-major | to column-major | memcpy | transpose / memcpy |\n|---|---:|---:|---:|---:|---:|\n');
+fprintf(fid, '\n## Layout conversion\n\n');
+fprintf(fid, 'Column-major (MATLAB) to row-major (OpenIPT) and back with the gateway''s transpose (docs/matlab.md), against a memcpy of the same bytes (the C library''s, timed in a loop of its own); median of 20 after 3 warm-up rounds of the thread''s CPU time (the machine may be shared), in ms. From 16 MiB on the conversion streams its stores (no read for ownership of the destination lines).');
+nt = memcpy_stream_mib();
+if ~isnan(nt)
+  fprintf(fid, ' The memcpy streams from %.0f MiB on here (glibc''s x86_non_temporal_threshold): below that it reads each destination line first, so a streamed conversion can take less time than it.', nt);
+end
+fprintf(fid, '\n\n');
+fprintf(fid, '| size | class | MiB | to row-major | to column-major | memcpy | transpose / memcpy |\n|---|---|---:|---:|---:|---:|---:|\n');
 for k = 1:rows_of(layout)
-  fprintf(fid, '| %s | %.0f | %.2f | %.2f | %.2f | %.1f |\n', layout{k, :}, mean([layout{k, 3} layout{k, 4}]) / layout{k, 5});
+  fprintf(fid, '| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f |\n', layout{k, :}, mean([layout{k, 4} layout{k, 5}]) / layout{k, 6});
 end
 end
 
 function n = rows_of(c)
 n = size(c, 1);
+end
+
+function mib = memcpy_stream_mib()
+% glibc's size from which memcpy streams, or NaN where it cannot be read.
+mib = NaN;
+[status, text] = system('/lib64/ld-linux-x86-64.so.2 --list-tunables 2>/dev/null');
+if status ~= 0
+  return;
+end
+tok = regexp(text, 'x86_non_temporal_threshold: (0x[0-9a-fA-F]+)', 'tokens', 'once');
+if ~isempty(tok)
+  mib = hex2dec(tok{1}(3:end)) / 2^20;
+end
 end

@@ -15,6 +15,7 @@
 //   openipt_mex('free', h)                 frees a handle
 //   openipt_mex('imageinfo', h)            class, size and device of a handle
 //   openipt_mex('layout', A, reps)         times the layout conversion (docs/matlab.md)
+//   openipt_mex('layout', A, way)          A's planes transposed by it ('rows', 'columns'; tests)
 //
 // Every error is a MATLAB error with the identifier openipt:<status> and the
 // library's message. No C++ exception leaves mexFunction: errors are caught,
@@ -25,6 +26,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #include <xmmintrin.h>
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 #include <algorithm>
@@ -150,130 +154,333 @@ mxClassID class_of(ipt_dtype d) {
 }
 
 // ---- layout: MATLAB column-major <-> OpenIPT row-major planes ---------------------
+//
+// A plane is transposed in blocks of 64 x 64 bytes (M x M elements, M = 64 /
+// element size): the block's M source columns are read as whole cache lines
+// into an L1 buffer, transposed there in registers, and its M destination rows
+// leave as whole cache lines. Whole lines on both sides keep power-of-two
+// strides (2048 x 2048 images) from thrashing the few L1 sets they map to, and
+// let a large output go out with streaming stores, which skip the read for
+// ownership of each destination line.
 
-// An 8x8 tile transposed element by element (the build without SSE2).
+namespace layout {
+
+#if defined(__GNUC__)
+#define OPENIPT_FLATTEN __attribute__((flatten))
+#else
+#define OPENIPT_FLATTEN
+#endif
+
+constexpr int64_t kLine = 64;
+// Columns per pass down the rows: 1 KiB of each destination row at a time,
+// so that a destination page is visited once per KiB.
+constexpr int64_t kPassBytes = 1024;
+// Conversions from this size on are streamed. On the development machine
+// (32 MiB L3, shared), normal stores were as fast or faster below it (but for
+// uint8 at 8 MiB), and the output stays in cache for its reader; from it on,
+// streaming took up to 3x less time.
+constexpr size_t kStreamBytes = size_t{16} << 20;
+
+// The portable kind: plain loops over 8 x 8 tiles.
+struct Scalar {
+    template <class T>
+    struct Tile {
+        static constexpr int64_t R = 8, C = 8;
+        static void run(const T* s, int64_t ss, T* d, int64_t ds) {
+            for (int64_t i = 0; i < R; ++i)
+                for (int64_t j = 0; j < C; ++j) d[i * ds + j] = s[j * ss + i];
+        }
+    };
+    // 64 bytes from anywhere to 64-aligned d; 64 bytes from anywhere to d,
+    // streamed (d 64-aligned) where the kind can.
+    static void load_line(void* d, const void* s) { std::memcpy(d, s, kLine); }
+    template <bool Stream>
+    static void store_line(void* d, const void* s) { std::memcpy(d, s, kLine); }
+    static void prefetch([[maybe_unused]] const void* p) {
+#if defined(__GNUC__)
+        __builtin_prefetch(p, 0, 2);
+#endif
+    }
+    static void fence() {}
+};
+
+#if defined(__SSE2__)
+// Register tiles transpose N registers of N elements, register j holding
+// source column j: log2(N) rounds of unpacklo/unpackhi(x[k], x[k + N/2]) into
+// registers 2k, 2k + 1. Each round rotates the (register, element) index bits
+// by one, so after log2(N) rounds register i holds destination row i.
+struct Sse2 {
+    template <class T>
+    struct Tile;
+    static void load_line(void* d, const void* s) {
+        const __m128i* p = static_cast<const __m128i*>(s);
+        __m128i* q = static_cast<__m128i*>(d);
+        const __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+        const __m128i c = _mm_loadu_si128(p + 2), e = _mm_loadu_si128(p + 3);
+        _mm_store_si128(q, a);
+        _mm_store_si128(q + 1, b);
+        _mm_store_si128(q + 2, c);
+        _mm_store_si128(q + 3, e);
+    }
+    template <bool Stream>
+    static void store_line(void* d, const void* s) {
+        const __m128i* p = static_cast<const __m128i*>(s);
+        __m128i* q = static_cast<__m128i*>(d);
+        __m128i x[4];
+        for (int k = 0; k < 4; ++k) x[k] = _mm_loadu_si128(p + k);
+        for (int k = 0; k < 4; ++k) {
+            if constexpr (Stream) _mm_stream_si128(q + k, x[k]);
+            else _mm_storeu_si128(q + k, x[k]);
+        }
+    }
+    static void prefetch(const void* p) { _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T1); }
+    static void fence() { _mm_sfence(); }
+};
+
+#define OPENIPT_SSE2_TILE(T, N, UNPACK)                                                                  \
+    template <>                                                                                            \
+    struct Sse2::Tile<T> {                                                                                 \
+        static constexpr int64_t R = N, C = N;                                                             \
+        static void run(const T* s, int64_t ss, T* d, int64_t ds) {                                        \
+            __m128i x[N], y[N];                                                                            \
+            for (int j = 0; j < N; ++j) x[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j * ss)); \
+            for (int round = 1; round < N; round *= 2) {                                                   \
+                for (int k = 0; k < N / 2; ++k) {                                                          \
+                    y[2 * k] = _mm_unpacklo_##UNPACK(x[k], x[k + N / 2]);                                  \
+                    y[2 * k + 1] = _mm_unpackhi_##UNPACK(x[k], x[k + N / 2]);                              \
+                }                                                                                          \
+                for (int k = 0; k < N; ++k) x[k] = y[k];                                                   \
+            }                                                                                              \
+            for (int i = 0; i < N; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i * ds), x[i]);    \
+        }                                                                                                  \
+    };
+OPENIPT_SSE2_TILE(uint8_t, 16, epi8)
+OPENIPT_SSE2_TILE(uint16_t, 8, epi16)
+OPENIPT_SSE2_TILE(uint32_t, 4, epi32)
+OPENIPT_SSE2_TILE(uint64_t, 2, epi64)
+#undef OPENIPT_SSE2_TILE
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define OPENIPT_AVX2 __attribute__((target("avx2")))
+// The same network on 256-bit registers, whose unpacks stay within 128-bit
+// lanes: lane 0 of register j holds source column j, lane 1 column j + N, so
+// each lane transposes an N x N tile and register i ends as 2N contiguous
+// elements of destination row i.
+struct Avx2 {
+    template <class T>
+    struct Tile;
+    OPENIPT_AVX2 static __m256i load2(const void* lo, const void* hi) {
+        return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(static_cast<const __m128i*>(lo))),
+                                       _mm_loadu_si128(static_cast<const __m128i*>(hi)), 1);
+    }
+    OPENIPT_AVX2 static void load_line(void* d, const void* s) {
+        const __m256i* p = static_cast<const __m256i*>(s);
+        __m256i* q = static_cast<__m256i*>(d);
+        const __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
+        _mm256_store_si256(q, a);
+        _mm256_store_si256(q + 1, b);
+    }
+    template <bool Stream>
+    OPENIPT_AVX2 static void store_line(void* d, const void* s) {
+        const __m256i* p = static_cast<const __m256i*>(s);
+        __m256i* q = static_cast<__m256i*>(d);
+        const __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
+        if constexpr (Stream) {
+            _mm256_stream_si256(q, a);
+            _mm256_stream_si256(q + 1, b);
+        } else {
+            _mm256_storeu_si256(q, a);
+            _mm256_storeu_si256(q + 1, b);
+        }
+    }
+    static void prefetch(const void* p) { _mm_prefetch(static_cast<const char*>(p), _MM_HINT_T1); }
+    static void fence() { _mm_sfence(); }
+};
+
+#define OPENIPT_AVX2_TILE(T, N, UNPACK)                                                                 \
+    template <>                                                                                           \
+    struct Avx2::Tile<T> {                                                                                \
+        static constexpr int64_t R = N, C = 2 * N;                                                        \
+        OPENIPT_AVX2 static void run(const T* s, int64_t ss, T* d, int64_t ds) {                          \
+            __m256i x[N], y[N];                                                                           \
+            for (int j = 0; j < N; ++j) x[j] = load2(s + j * ss, s + (j + N) * ss);                      \
+            for (int round = 1; round < N; round *= 2) {                                                  \
+                for (int k = 0; k < N / 2; ++k) {                                                         \
+                    y[2 * k] = _mm256_unpacklo_##UNPACK(x[k], x[k + N / 2]);                              \
+                    y[2 * k + 1] = _mm256_unpackhi_##UNPACK(x[k], x[k + N / 2]);                          \
+                }                                                                                         \
+                for (int k = 0; k < N; ++k) x[k] = y[k];                                                  \
+            }                                                                                             \
+            for (int i = 0; i < N; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i * ds), x[i]); \
+        }                                                                                                 \
+    };
+OPENIPT_AVX2_TILE(uint8_t, 16, epi8)
+OPENIPT_AVX2_TILE(uint16_t, 8, epi16)
+OPENIPT_AVX2_TILE(uint32_t, 4, epi32)
+OPENIPT_AVX2_TILE(uint64_t, 2, epi64)
+#undef OPENIPT_AVX2_TILE
+#endif
+
+// M source columns s + j * ss of M elements (64 bytes each) into M rows of
+// `out` (stride os): the columns are first copied whole into L1.
+template <class Isa, class T>
+inline void transpose_block(const T* s, int64_t ss, T* out, int64_t os) {
+    using Tile = typename Isa::template Tile<T>;
+    constexpr int64_t M = kLine / sizeof(T);
+    alignas(64) T in[M * M];
+    for (int64_t j = 0; j < M; ++j) Isa::load_line(in + j * M, s + j * ss);
+    for (int64_t r = 0; r < M; r += Tile::R)
+        for (int64_t c = 0; c < M; c += Tile::C) Tile::run(in + c * M + r, M, out + r * os + c, os);
+}
+
+// Destination columns [c0, c1) of a plane (src rows x cols column-major, dst
+// row-major), rows >= M and cols >= M. Passes of P columns go down all the
+// rows in strips of M. The last block of a strip or pass overlaps the one
+// before it rather than leaving an edge. Streamed, [c0, c1) must be whole
+// aligned lines of every row.
+template <class Isa, class T, bool Stream>
+inline void blocks(const T* src, T* dst, int64_t rows, int64_t cols, int64_t c0, int64_t c1) {
+    constexpr int64_t M = kLine / sizeof(T), P = kPassBytes / sizeof(T);
+    alignas(64) T out[M * M];
+    for (int64_t p = c0; p < c1; p += P) {
+        const int64_t pe = std::min(c1, p + P);
+        for (int64_t r = 0; r < rows; r += M) {
+            const int64_t rr = std::min(r, rows - M);
+            for (int64_t c = p; c < pe; c += M) {
+                const int64_t cc = std::min(c, cols - M);
+                // The block's columns for the next strip, into L2: the hardware
+                // prefetchers do not follow the P streams of a pass. The last
+                // element's line is the one this block has not touched. (In
+                // the loop: GCC drops a call to a function that only prefetches.)
+                if (rr + 2 * M <= rows)
+                    for (int64_t j = 0; j < M; ++j) Isa::prefetch(src + (cc + j) * rows + rr + 2 * M - 1);
+                transpose_block<Isa>(src + cc * rows + rr, rows, out, M);
+                for (int64_t i = 0; i < M; ++i)
+                    Isa::template store_line<Stream>(dst + (rr + i) * cols + cc, out + i * M);
+            }
+        }
+    }
+}
+
+// Destination columns [0, c1) of a plane whose rows are not all aligned
+// alike, c1 a multiple of M, in the same order, streamed: every destination
+// line is written whole, from this block's row and, where the row is not
+// line-aligned at the block, the previous block's. The two lines a pass cuts
+// in each row are stored normally.
+template <class Isa, class T>
+inline void blocks_streamed(const T* src, T* dst, int64_t rows, int64_t cols, int64_t c1) {
+    constexpr int64_t M = kLine / sizeof(T), P = kPassBytes / sizeof(T);
+    alignas(64) unsigned char row[M][2 * kLine];  // per row: the previous block's, then this block's
+    T* const out = reinterpret_cast<T*>(row[0] + kLine);
+    for (int64_t p = 0; p < c1; p += P) {
+        const int64_t pe = std::min(c1, p + P);
+        for (int64_t r = 0; r < rows; r += M) {
+            const int64_t rr = std::min(r, rows - M);
+            for (int64_t c = p; c < pe; c += M) {
+                if (rr + 2 * M <= rows)  // as in blocks()
+                    for (int64_t j = 0; j < M; ++j) Isa::prefetch(src + (c + j) * rows + rr + 2 * M - 1);
+                transpose_block<Isa>(src + c * rows + rr, rows, out, 2 * M);
+                for (int64_t i = 0; i < M; ++i) {
+                    auto* d = reinterpret_cast<unsigned char*>(dst + (rr + i) * cols + c);
+                    const auto h = static_cast<int64_t>(reinterpret_cast<uintptr_t>(d) % kLine);
+                    if (h == 0) {
+                        Isa::template store_line<true>(d, row[i] + kLine);
+                        continue;
+                    }
+                    if (c > p) Isa::template store_line<true>(d - h, row[i] + kLine - h);
+                    else std::memcpy(d, row[i] + kLine, static_cast<size_t>(kLine - h));
+                    if (c + M < pe) Isa::load_line(row[i], row[i] + kLine);
+                    else std::memcpy(d + kLine - h, row[i] + 2 * kLine - h, static_cast<size_t>(h));
+                }
+            }
+        }
+    }
+}
+
+// One plane, streamed or not.
+template <class Isa, class T>
+inline void plane(const T* src, T* dst, int64_t rows, int64_t cols, bool stream) {
+    constexpr int64_t M = kLine / static_cast<int64_t>(sizeof(T));
+    if (rows < M || cols < M) {  // too small for a block: element by element, reading or writing contiguously
+        if (rows < cols) {
+            for (int64_t c = 0; c < cols; ++c)
+                for (int64_t r = 0; r < rows; ++r) dst[r * cols + c] = src[c * rows + r];
+        } else {
+            for (int64_t r = 0; r < rows; ++r)
+                for (int64_t c = 0; c < cols; ++c) dst[r * cols + c] = src[c * rows + r];
+        }
+        return;
+    }
+    if (!stream) return blocks<Isa, T, false>(src, dst, rows, cols, 0, cols);
+    if ((cols * static_cast<int64_t>(sizeof(T))) % kLine == 0) {
+        // Every row aligned alike: the columns from the first line boundary on
+        // are whole lines of every row.
+        const auto a = static_cast<int64_t>((kLine - reinterpret_cast<uintptr_t>(dst) % kLine) % kLine / sizeof(T));
+        const int64_t b = a + (cols - a) / M * M;
+        blocks<Isa, T, false>(src, dst, rows, cols, 0, a);
+        blocks<Isa, T, true>(src, dst, rows, cols, a, b);
+        blocks<Isa, T, false>(src, dst, rows, cols, b, cols);
+        return;
+    }
+    const int64_t c1 = cols - cols % M;
+    blocks_streamed<Isa>(src, dst, rows, cols, c1);
+    if (c1 < cols) blocks<Isa, T, false>(src, dst, rows, cols, c1, cols);
+}
+
+using PlaneFn = void (*)(const void*, void*, int64_t, int64_t, bool);
+
+// Everything below one of these is inlined (flatten), so the tiles compile for
+// that instruction set and nothing else does.
+template <class Isa, class T>
+OPENIPT_FLATTEN void plane_of(const void* s, void* d, int64_t rows, int64_t cols, bool stream) {
+    plane<Isa>(static_cast<const T*>(s), static_cast<T*>(d), rows, cols, stream);
+    if (stream) Isa::fence();
+}
+#if defined(OPENIPT_AVX2)
 template <class T>
-inline void tile8_scalar(const T* s, int64_t ss, T* d, int64_t ds) {
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) d[i * ds + j] = s[j * ss + i];
+OPENIPT_AVX2 OPENIPT_FLATTEN void plane_avx2(const void* s, void* d, int64_t rows, int64_t cols, bool stream) {
+    plane<Avx2>(static_cast<const T*>(s), static_cast<T*>(d), rows, cols, stream);
+    if (stream) Avx2::fence();
 }
+#endif
 
-// An 8 x 8 tile: s[j * ss + i] (eight contiguous runs, one per source
-// column j) to d[i * ds + j] (eight contiguous runs, one per destination row
-// i), transposed in SSE2 registers.
-inline void tile8(const uint8_t* s, int64_t ss, uint8_t* d, int64_t ds) {
+template <class T>
+PlaneFn plane_function() {
+#if defined(OPENIPT_AVX2)
+    static const bool avx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
+    if (avx2) return plane_avx2<T>;
+#endif
 #if defined(__SSE2__)
-    __m128i a[8];
-    for (int j = 0; j < 8; ++j) a[j] = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s + j * ss));
-    const __m128i b0 = _mm_unpacklo_epi8(a[0], a[1]), b1 = _mm_unpacklo_epi8(a[2], a[3]);
-    const __m128i b2 = _mm_unpacklo_epi8(a[4], a[5]), b3 = _mm_unpacklo_epi8(a[6], a[7]);
-    const __m128i c0 = _mm_unpacklo_epi16(b0, b1), c1 = _mm_unpackhi_epi16(b0, b1);
-    const __m128i c2 = _mm_unpacklo_epi16(b2, b3), c3 = _mm_unpackhi_epi16(b2, b3);
-    const __m128i e[4] = {_mm_unpacklo_epi32(c0, c2), _mm_unpackhi_epi32(c0, c2), _mm_unpacklo_epi32(c1, c3),
-                          _mm_unpackhi_epi32(c1, c3)};
-    for (int i = 0; i < 4; ++i) {
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(d + (2 * i) * ds), e[i]);
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(d + (2 * i + 1) * ds), _mm_unpackhi_epi64(e[i], e[i]));
-    }
+    return plane_of<Sse2, T>;
 #else
-    tile8_scalar(s, ss, d, ds);
+    return plane_of<Scalar, T>;
 #endif
 }
 
-inline void tile8(const uint16_t* s, int64_t ss, uint16_t* d, int64_t ds) {
-#if defined(__SSE2__)
-    __m128i a[8];
-    for (int j = 0; j < 8; ++j) a[j] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j * ss));
-    __m128i b[8];
-    for (int j = 0; j < 4; ++j) {
-        b[2 * j] = _mm_unpacklo_epi16(a[2 * j], a[2 * j + 1]);      // rows 0-3 of columns 2j, 2j+1
-        b[2 * j + 1] = _mm_unpackhi_epi16(a[2 * j], a[2 * j + 1]);  // rows 4-7
-    }
-    const __m128i c0 = _mm_unpacklo_epi32(b[0], b[2]), c1 = _mm_unpackhi_epi32(b[0], b[2]);
-    const __m128i c2 = _mm_unpacklo_epi32(b[4], b[6]), c3 = _mm_unpackhi_epi32(b[4], b[6]);
-    const __m128i c4 = _mm_unpacklo_epi32(b[1], b[3]), c5 = _mm_unpackhi_epi32(b[1], b[3]);
-    const __m128i c6 = _mm_unpacklo_epi32(b[5], b[7]), c7 = _mm_unpackhi_epi32(b[5], b[7]);
-    const __m128i r[8] = {_mm_unpacklo_epi64(c0, c2), _mm_unpackhi_epi64(c0, c2), _mm_unpacklo_epi64(c1, c3),
-                          _mm_unpackhi_epi64(c1, c3), _mm_unpacklo_epi64(c4, c6), _mm_unpackhi_epi64(c4, c6),
-                          _mm_unpacklo_epi64(c5, c7), _mm_unpackhi_epi64(c5, c7)};
-    for (int i = 0; i < 8; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i * ds), r[i]);
-#else
-    tile8_scalar(s, ss, d, ds);
-#endif
+// planes of rows x cols elements of `elem` bytes, column-major -> row-major.
+void transpose(const void* src, void* dst, size_t elem, int64_t rows, int64_t cols, int64_t planes) {
+    const PlaneFn f = elem == 1   ? plane_function<uint8_t>()
+                      : elem == 2 ? plane_function<uint16_t>()
+                      : elem == 4 ? plane_function<uint32_t>()
+                                  : plane_function<uint64_t>();
+    const int64_t n = rows * cols;
+    const bool stream = static_cast<size_t>(n * planes) * elem >= kStreamBytes;
+    for (int64_t p = 0; p < planes; ++p)
+        f(static_cast<const char*>(src) + static_cast<size_t>(p * n) * elem,
+          static_cast<char*>(dst) + static_cast<size_t>(p * n) * elem, rows, cols, stream);
 }
 
-inline void tile8(const uint32_t* s, int64_t ss, uint32_t* d, int64_t ds) {
-#if defined(__SSE2__)
-    for (int i0 = 0; i0 < 8; i0 += 4)
-        for (int j0 = 0; j0 < 8; j0 += 4) {
-            __m128 a0 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 0) * ss + i0));
-            __m128 a1 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 1) * ss + i0));
-            __m128 a2 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 2) * ss + i0));
-            __m128 a3 = _mm_loadu_ps(reinterpret_cast<const float*>(s + (j0 + 3) * ss + i0));
-            _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
-            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 0) * ds + j0), a0);
-            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 1) * ds + j0), a1);
-            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 2) * ds + j0), a2);
-            _mm_storeu_ps(reinterpret_cast<float*>(d + (i0 + 3) * ds + j0), a3);
-        }
-#else
-    tile8_scalar(s, ss, d, ds);
-#endif
-}
-
-inline void tile8(const uint64_t* s, int64_t ss, uint64_t* d, int64_t ds) {
-#if defined(__SSE2__)
-    for (int i0 = 0; i0 < 8; i0 += 2)
-        for (int j0 = 0; j0 < 8; j0 += 2) {
-            const __m128d a0 = _mm_loadu_pd(reinterpret_cast<const double*>(s + j0 * ss + i0));
-            const __m128d a1 = _mm_loadu_pd(reinterpret_cast<const double*>(s + (j0 + 1) * ss + i0));
-            _mm_storeu_pd(reinterpret_cast<double*>(d + i0 * ds + j0), _mm_unpacklo_pd(a0, a1));
-            _mm_storeu_pd(reinterpret_cast<double*>(d + (i0 + 1) * ds + j0), _mm_unpackhi_pd(a0, a1));
-        }
-#else
-    tile8_scalar(s, ss, d, ds);
-#endif
-}
-
-// One plane: src is rows x cols column-major (src[c*rows + r]), dst row-major
-// (dst[r*cols + c]); the caller swaps rows and cols for the way back. 8 x 8
-// tiles in blocks of 64 x 64 elements (fewer for wider classes: the pages a
-// block touches stay within the TLB).
-template <typename T>
-void transpose_plane(const T* src, T* dst, int64_t rows, int64_t cols) {
-    constexpr int64_t K = 8, B = sizeof(T) >= 8 ? 16 : sizeof(T) == 4 ? 32 : 64;
-    const int64_t rk = rows - rows % K, ck = cols - cols % K;
-    for (int64_t c0 = 0; c0 < ck; c0 += B) {
-        const int64_t c1 = std::min(ck, c0 + B);
-        for (int64_t r0 = 0; r0 < rk; r0 += B) {
-            const int64_t r1 = std::min(rk, r0 + B);
-            for (int64_t r = r0; r < r1; r += K)
-                for (int64_t c = c0; c < c1; c += K) tile8(src + c * rows + r, rows, dst + r * cols + c, cols);
-        }
-    }
-    // The edges that do not fill a tile.
-    for (int64_t r = 0; r < rows; ++r) {
-        const int64_t from = r < rk ? ck : 0;
-        for (int64_t c = from; c < cols; ++c) dst[r * cols + c] = src[c * rows + r];
-    }
-}
+}  // namespace layout
 
 // planes of rows x cols elements of `elem` bytes: column-major -> row-major.
 void to_row_major(const void* src, void* dst, size_t elem, int64_t rows, int64_t cols, int64_t planes) {
-    const int64_t n = rows * cols;
-    for (int64_t p = 0; p < planes; ++p) {
-        switch (elem) {
-            case 1: transpose_plane(static_cast<const uint8_t*>(src) + p * n, static_cast<uint8_t*>(dst) + p * n, rows, cols); break;
-            case 2: transpose_plane(static_cast<const uint16_t*>(src) + p * n, static_cast<uint16_t*>(dst) + p * n, rows, cols); break;
-            case 4: transpose_plane(static_cast<const uint32_t*>(src) + p * n, static_cast<uint32_t*>(dst) + p * n, rows, cols); break;
-            default: transpose_plane(static_cast<const uint64_t*>(src) + p * n, static_cast<uint64_t*>(dst) + p * n, rows, cols); break;
-        }
-    }
+    layout::transpose(src, dst, elem, rows, cols, planes);
 }
 
 // row-major -> column-major: the same transpose with rows and cols swapped.
 void to_column_major(const void* src, void* dst, size_t elem, int64_t rows, int64_t cols, int64_t planes) {
-    to_row_major(src, dst, elem, cols, rows, planes);
+    layout::transpose(src, dst, elem, cols, rows, planes);
 }
 
 struct FreeDeleter {
@@ -851,12 +1058,14 @@ mxArray* image_info_struct(const ipt_image* img) {
 
 // Times the layout conversion of A both ways and a plain copy of the same
 // bytes: [to_row_major_s, to_column_major_s, memcpy_s], medians over reps of
-// the thread's CPU time.
+// the thread's CPU time. The copy is timed in a loop of its own, so that it
+// does not find its source where a conversion left it.
 mxArray* layout_timing(const mxArray* a, int reps) {
     const Shape s = shape_of(a, "layout: A");
+    if (reps < 1) fail(IPT_ERR_INVALID_ARGUMENT, "layout: reps must be positive");
     const size_t bytes = static_cast<size_t>(s.rows * s.cols * s.channels) * s.elem;
     Buffer x = aligned_buffer(bytes), y = aligned_buffer(bytes);
-    std::memcpy(x.get(), mxGetData(a), bytes);
+    if (bytes) std::memcpy(x.get(), mxGetData(a), bytes);
     std::vector<double> t[3];
     // CPU time of this thread: on a shared machine, time spent preempted is
     // not the conversion's.
@@ -871,17 +1080,45 @@ mxArray* layout_timing(const mxArray* a, int reps) {
         const double t1 = now();
         to_column_major(y.get(), x.get(), s.elem, s.rows, s.cols, s.channels);
         const double t2 = now();
-        std::memcpy(y.get(), x.get(), bytes);
-        const double t3 = now();
         if (r < 3) continue;
         t[0].push_back(t1 - t0);
         t[1].push_back(t2 - t1);
-        t[2].push_back(t3 - t2);
+    }
+    for (int r = 0; r < reps + 3; ++r) {
+        const double t0 = now();
+        if (bytes) std::memcpy(y.get(), x.get(), bytes);
+        const double t1 = now();
+        if (r >= 3) t[2].push_back(t1 - t0);
     }
     mxArray* out = mxCreateDoubleMatrix(1, 3, mxREAL);
     for (int i = 0; i < 3; ++i) {
         std::sort(t[i].begin(), t[i].end());
         mxGetPr(out)[i] = t[i][t[i].size() / 2];
+    }
+    return out;
+}
+
+// The conversion itself, for the tests: A's planes transposed, once through
+// to_row_major into a conversion buffer ('rows') and once through
+// to_column_major straight into the result ('columns', reading A's bytes as
+// row-major planes of size(A, 2) x size(A, 1)). Either way the result is
+// permute(A, [2 1 3]).
+mxArray* layout_transposed(const mxArray* a, const std::string& way) {
+    if (way != "rows" && way != "columns")
+        fail(IPT_ERR_INVALID_ARGUMENT, "layout: the third argument is reps, 'rows' or 'columns'");
+    const Shape s = shape_of(a, "layout: A");
+    const size_t bytes = static_cast<size_t>(s.rows * s.cols * s.channels) * s.elem;
+    mwSize dims[3] = {static_cast<mwSize>(s.cols), static_cast<mwSize>(s.rows), static_cast<mwSize>(s.channels)};
+    const mwSize nd = s.channels > 1 ? 3 : 2;
+    mxArray* out = s.dtype == IPT_LOGICAL ? mxCreateLogicalArray(nd, dims)
+                                          : mxCreateUninitNumericArray(nd, dims, mxGetClassID(a), mxREAL);
+    if (bytes == 0) return out;
+    if (way == "rows") {
+        Borrowed buf(bytes);
+        to_row_major(mxGetData(a), buf.get(), s.elem, s.rows, s.cols, s.channels);
+        std::memcpy(mxGetData(out), buf.get(), bytes);
+    } else {
+        to_column_major(mxGetData(a), mxGetData(out), s.elem, s.cols, s.rows, s.channels);
     }
     return out;
 }
@@ -929,8 +1166,9 @@ void dispatch(int nlhs, mxArray* plhs[], int nrhs, const mxArray* prhs[]) {
         return;
     }
     if (cmd == "layout") {
-        if (nrhs < 3) fail(IPT_ERR_INVALID_ARGUMENT, "layout: A and reps are needed");
-        plhs[0] = layout_timing(prhs[1], static_cast<int>(mxGetScalar(prhs[2])));
+        if (nrhs < 3) fail(IPT_ERR_INVALID_ARGUMENT, "layout: A and reps (or 'rows', 'columns') are needed");
+        plhs[0] = mxIsChar(prhs[2]) ? layout_transposed(prhs[1], to_string(prhs[2], "layout: way"))
+                                    : layout_timing(prhs[1], static_cast<int>(mxGetScalar(prhs[2])));
         return;
     }
     fail(IPT_ERR_INVALID_ARGUMENT, "openipt_mex: unknown command '" + cmd +

@@ -1,7 +1,8 @@
 % SPDX-License-Identifier: Apache-2.0
 function test_gateway()
 % The gateway's commands, its layout conversion (every class, RGB planes,
-% vectors, empty) and the image handles, on the host device.
+% vectors, empty, against Octave's or MATLAB's own transpose) and the image
+% handles, on the host device.
 
 % Layout: a call that returns its input unchanged (padarray by 0) for every
 % class, 2-D and m x n x 3, odd sizes across the transpose's blocks.
@@ -17,6 +18,38 @@ for k = 1:numel(classes)
     expect(isequal(B, A) && isa(B, classes{k}), 'round trip %s %s', classes{k}, mat2str(sz{1}));
   end
 end
+
+% The conversion itself, both ways, against the transpose of each plane:
+% empty, vectors, sizes below, at and across a 64-byte block and a pass of
+% 1 KiB, rows that are or are not whole cache lines, and sizes from 16 MiB
+% on, which are streamed (docs/matlab.md).
+sizes = {[0 3], [1 1], [1 9], [9 1], [7 9], [8 8], [17 33], [64 64], [65 63], [3 3000], [3000 3], ...
+         [130 70 3], [1100 700], [2049 2047], [2048 2048], [1080 1920 3]};
+narrow = {[4096 4096], [4100 4097]};  % 16 MiB and more in 1- and 2-byte classes too
+for k = 1:numel(classes)
+  these = sizes;
+  if any(strcmp(classes{k}, {'logical', 'uint8', 'uint16', 'int16'}))
+    these = [sizes, narrow];
+  end
+  for q = 1:numel(these)
+    sz = these{q};
+    if strcmp(classes{k}, 'logical')
+      A = rand(sz) > 0.5;
+    else
+      A = cast(floor(rand(sz) * 100), classes{k});
+    end
+    planes = cell(1, size(A, 3));
+    for p = 1:size(A, 3)
+      planes{p} = A(:, :, p).';
+    end
+    T = cat(3, planes{:});
+    for way = {'rows', 'columns'}
+      B = openipt_mex('layout', A, way{1});
+      expect(isequal(B, T) && isa(B, class(A)), 'layout %s %s %s', way{1}, classes{k}, mat2str(sz));
+    end
+  end
+end
+
 % Orientation: element (i, j) of the result is element (i, j) in OpenIPT's
 % row-major terms: cropping a non-square matrix picks the same pixels.
 M = reshape(1:35, 5, 7);
