@@ -43,10 +43,3 @@ end
 expect(isequal(path(), before), 'path not restored after an error');
 expect(strcmp(fileparts(which('imdilate')), shadow), 'imdilate is not the shadow after an error');
 end
-
-function out = without(shadow, f)
-% f() with the shadows off the path.
-rmpath(shadow);
-back = onCleanup(@() addpath(shadow));
-out = f();
-end

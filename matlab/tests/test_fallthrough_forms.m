@@ -91,10 +91,3 @@ catch err
   message = err.message;
 end
 end
-
-function out = without(shadow, f)
-% f() with the shadows off the path.
-rmpath(shadow);
-back = onCleanup(@() addpath(shadow));
-out = f();
-end

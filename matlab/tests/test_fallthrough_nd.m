@@ -38,10 +38,3 @@ radon(ones(2), [0 45]);
 e = openipt.explain();
 expect(strcmp(e.op, 'ipt.radon'), 'radon vector theta not on OpenIPT');
 end
-
-function out = without(shadow, f)
-% f() with the shadows off the path.
-rmpath(shadow);
-back = onCleanup(@() addpath(shadow));
-out = f();
-end

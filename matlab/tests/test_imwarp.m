@@ -234,13 +234,6 @@ else
 end
 end
 
-function out = without(shadow, f)
-% f() with the shadows off the path.
-rmpath(shadow);
-back = onCleanup(@() addpath(shadow));
-out = f();
-end
-
 function cleanup = make_stand_ins(classes)
 % For each {name, property} whose class does not exist, a classdef in a
 % temporary folder on the path whose constructor stores its 3x3 argument in

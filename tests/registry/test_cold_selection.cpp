@@ -67,6 +67,30 @@ ipt::Image image(ipt::Context& ctx, int n, uint8_t value) {
     return ctx.upload<uint8_t>(n, n, a);
 }
 
+// A tuning cache at `path` from one mean2 call of a 32x32 image that
+// measures every candidate (and the copy curves of every device), read back
+// as JSON for a test to edit.
+nlohmann::json measured_cache(const fs::path& path) {
+    {
+        ::setenv("IPT_SELECT", "measure", 1);
+        ipt::Context ctx;
+        ::unsetenv("IPT_SELECT");
+        ctx.set_tuning_cache(path.string());
+        ctx.load_plugin(testdev_plugin());
+        ipt::Image small = image(ctx, 32, 1);
+        Outcome r = run_mean2(ctx, small);
+        EXPECT_EQ(trials(r), static_cast<int>(r.candidates.size()));
+        ctx.save_tuning_cache();
+    }
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+void write_cache(const fs::path& path, const nlohmann::json& j) {
+    std::ofstream out(path);
+    out << j.dump();
+}
+
 TEST(ColdSelection, ACheapFirstCallMeasuresNothing) {
     ipt::Context ctx;
     ctx.load_plugin(testdev_plugin());
@@ -127,26 +151,9 @@ TEST(ColdSelection, CandidatesAreMeasuredOnceTheKeyHasSpentWhatMeasuringCosts) {
 
 TEST(ColdSelection, PriorsThatSeparateTheCandidatesMeasureNeither) {
     fs::path path = temp_cache("separate");
-    {
-        // Measurements of a 32x32 image (and the copy curves) for the cache,
-        // every candidate measured.
-        ::setenv("IPT_SELECT", "measure", 1);
-        ipt::Context ctx;
-        ::unsetenv("IPT_SELECT");
-        ctx.set_tuning_cache(path.string());
-        ctx.load_plugin(testdev_plugin());
-        ipt::Image small = image(ctx, 32, 1);
-        Outcome r = run_mean2(ctx, small);
-        ASSERT_EQ(trials(r), static_cast<int>(r.candidates.size()));
-        ctx.save_tuning_cache();
-    }
+    nlohmann::json j = measured_cache(path);
     // Far apart: 0.01 ms for 1 KiB on the CPU, 50 for testdev, 500 for
     // its slow variant (and any other device's).
-    nlohmann::json j;
-    {
-        std::ifstream in(path);
-        j = nlohmann::json::parse(in);
-    }
     int set = 0;
     for (auto& [key, cands] : j["entries"].items())
         for (auto& [cand, m] : cands.items()) {
@@ -156,10 +163,7 @@ TEST(ColdSelection, PriorsThatSeparateTheCandidatesMeasureNeither) {
             ++set;
         }
     ASSERT_GE(set, 3);
-    {
-        std::ofstream out(path);
-        out << j.dump();
-    }
+    write_cache(path, j);
     ipt::Context ctx;
     ctx.set_tuning_cache(path.string());
     ctx.load_plugin(testdev_plugin());
@@ -190,22 +194,7 @@ TEST(ColdSelection, PriorsThatSeparateTheCandidatesMeasureNeither) {
 // later than a candidate the priors cannot place, but still measured.
 TEST(ColdSelection, TransfersAloneCanPutACandidateBehind) {
     fs::path path = temp_cache("floor");
-    {
-        // The copy curves of every device, from one call that measures all.
-        ::setenv("IPT_SELECT", "measure", 1);
-        ipt::Context ctx;
-        ::unsetenv("IPT_SELECT");
-        ctx.set_tuning_cache(path.string());
-        ctx.load_plugin(testdev_plugin());
-        ipt::Image small = image(ctx, 32, 1);
-        ASSERT_GT(trials(run_mean2(ctx, small)), 0);
-        ctx.save_tuning_cache();
-    }
-    nlohmann::json j;
-    {
-        std::ifstream in(path);
-        j = nlohmann::json::parse(in);
-    }
+    nlohmann::json j = measured_cache(path);
     j["entries"] = nlohmann::json::object();  // no run of any candidate is known
     int curves = 0;
     for (auto& [dev, model] : j["transfer"].items()) {
@@ -215,10 +204,7 @@ TEST(ColdSelection, TransfersAloneCanPutACandidateBehind) {
         ++curves;
     }
     ASSERT_EQ(curves, 1);
-    {
-        std::ofstream out(path);
-        out << j.dump();
-    }
+    write_cache(path, j);
     ipt::Context ctx;
     ctx.set_tuning_cache(path.string());
     ctx.load_plugin(testdev_plugin());

@@ -39,6 +39,16 @@ inline double keys(double s) {
 }
 
 // ref: [numrows numcols xmin xmax ymin ymax] of the output.
+// The output planes of the grid ref for A's planes.
+inline Planes output_planes(const Planes& a, const double* ref) {
+    Planes out;
+    out.rows = static_cast<int64_t>(ref[0]);
+    out.cols = static_cast<int64_t>(ref[1]);
+    out.channels = a.channels;
+    out.v.resize(static_cast<size_t>(out.rows * out.cols * a.channels));
+    return out;
+}
+
 // The sharp rule's grid: A with one extrapolated row and column on each
 // side (lines of 3 or more; shorter lines repeat their end), 1-based.
 inline std::vector<double> extended(const std::vector<double>& plane, int64_t rows, int64_t cols) {
@@ -60,11 +70,7 @@ inline std::vector<double> extended(const std::vector<double>& plane, int64_t ro
 
 inline Planes warp_sharp(const Planes& a, const double* ref, const Inverse& inverse, const std::string& method,
                          const std::vector<double>& fill) {
-    Planes out;
-    out.rows = static_cast<int64_t>(ref[0]);
-    out.cols = static_cast<int64_t>(ref[1]);
-    out.channels = a.channels;
-    out.v.resize(static_cast<size_t>(out.rows * out.cols * a.channels));
+    Planes out = output_planes(a, ref);
     const double dx = (ref[3] - ref[2]) / ref[1], dy = (ref[5] - ref[4]) / ref[0];
     const int64_t ec = a.cols + 2;
     for (int64_t ch = 0; ch < a.channels; ++ch) {
@@ -109,11 +115,7 @@ inline Planes warp(const Planes& a, const double* ref, const Inverse& inverse, c
                    const std::vector<double>& fill, bool smooth_edges = true) {
     if (!smooth_edges) return warp_sharp(a, ref, inverse, method, fill);
     const int64_t pr = a.rows + 4, pc = a.cols + 4;
-    Planes out;
-    out.rows = static_cast<int64_t>(ref[0]);
-    out.cols = static_cast<int64_t>(ref[1]);
-    out.channels = a.channels;
-    out.v.resize(static_cast<size_t>(out.rows * out.cols * a.channels));
+    Planes out = output_planes(a, ref);
     const double dx = (ref[3] - ref[2]) / ref[1], dy = (ref[5] - ref[4]) / ref[0];
     for (int64_t ch = 0; ch < a.channels; ++ch) {
         const double f = fill[fill.size() == 1 ? 0 : ch];
