@@ -134,7 +134,7 @@ def imrotate(I: npt.ArrayLike, angle: float, method: Literal['nearest', 'bilinea
 def imtranslate(A: npt.ArrayLike, translation: float | Sequence[float] | npt.ArrayLike | str, method: Literal['nearest', 'linear', 'cubic'] | str = ..., OutputView: Literal['same', 'full'] | str = ..., FillValues: float | Sequence[float] | npt.ArrayLike | str = ..., *, nargout: int = ..., device: _Device = ...) -> _Array:
     """translate image (MATLAB: imtranslate)."""
 
-def imwarp(A: npt.ArrayLike, T: float | Sequence[float] | npt.ArrayLike | str, interp: Literal['nearest', 'linear', 'cubic'] | str = ..., OutputView: float | Sequence[float] | npt.ArrayLike | str | None = ..., FillValues: float | Sequence[float] | npt.ArrayLike | str = ..., *, nargout: int = ..., device: _Device = ...) -> _Array | tuple[_Array, ...]:
+def imwarp(A: npt.ArrayLike, T: float | Sequence[float] | npt.ArrayLike | str, interp: Literal['nearest', 'linear', 'cubic'] | str = ..., OutputView: float | Sequence[float] | npt.ArrayLike | str | None = ..., FillValues: float | Sequence[float] | npt.ArrayLike | str = ..., SmoothEdges: int = ..., *, nargout: int = ..., device: _Device = ...) -> _Array | tuple[_Array, ...]:
     """apply geometric transformation to image (MATLAB: imwarp)."""
 
 def integralImage(I: npt.ArrayLike, orientation: Literal['upright', 'rotated'] | str = ..., *, nargout: int = ..., device: _Device = ...) -> _Array:
