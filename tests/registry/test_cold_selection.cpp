@@ -86,9 +86,16 @@ nlohmann::json measured_cache(const fs::path& path) {
     return nlohmann::json::parse(in);
 }
 
-void write_cache(const fs::path& path, const nlohmann::json& j) {
-    std::ofstream out(path);
-    out << j.dump();
+// A context (with testdev) on the cache `j`, written to `path` first.
+ipt::Context context_on(const fs::path& path, const nlohmann::json& j) {
+    {
+        std::ofstream out(path);
+        out << j.dump();
+    }
+    ipt::Context ctx;
+    ctx.set_tuning_cache(path.string());
+    ctx.load_plugin(testdev_plugin());
+    return ctx;
 }
 
 TEST(ColdSelection, ACheapFirstCallMeasuresNothing) {
@@ -163,10 +170,7 @@ TEST(ColdSelection, PriorsThatSeparateTheCandidatesMeasureNeither) {
             ++set;
         }
     ASSERT_GE(set, 3);
-    write_cache(path, j);
-    ipt::Context ctx;
-    ctx.set_tuning_cache(path.string());
-    ctx.load_plugin(testdev_plugin());
+    ipt::Context ctx = context_on(path, j);
     ipt::Image img = image(ctx, 64, 7);  // another size bucket: 4 KiB, 4x the bytes
     Outcome r = run_mean2(ctx, img);
     EXPECT_DOUBLE_EQ(r.mean, 7.0);
@@ -204,10 +208,7 @@ TEST(ColdSelection, TransfersAloneCanPutACandidateBehind) {
         ++curves;
     }
     ASSERT_EQ(curves, 1);
-    write_cache(path, j);
-    ipt::Context ctx;
-    ctx.set_tuning_cache(path.string());
-    ctx.load_plugin(testdev_plugin());
+    ipt::Context ctx = context_on(path, j);
     ipt::Image img = image(ctx, 64, 4);  // on the host
     Outcome first = run_mean2(ctx, img);
     EXPECT_EQ(trials(first), 0);

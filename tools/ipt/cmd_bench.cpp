@@ -203,15 +203,12 @@ bool auto_too_slow(const Timed& automatic, const Timed& best, double ratio) {
 // only when every timing misses. The medians of each timing again go to
 // `retimed` as {auto ms, best ms}.
 std::string check_auto(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images,
-                       const ipt_op_schema& op, uint32_t results_to, const std::vector<Impl>& impls,
-                       const std::string& best_impl, const Timed& automatic, const Timed& best_timed,
-                       const Options& opt, json& retimed) {
+                       const ipt_op_schema& op, uint32_t results_to, const Impl& best, const Timed& automatic,
+                       const Timed& best_timed, const Options& opt, json& retimed) {
     if (!auto_too_slow(automatic, best_timed, opt.check_auto)) return "passed";
-    auto best = std::find_if(impls.begin(), impls.end(), [&](const Impl& i) { return i.name() == best_impl; });
-    if (best == impls.end()) return "failed";
     auto time_again = [&](ipt::Context& c, const std::vector<ipt::Image>& imgs) {
         std::vector<Timed> again;
-        again.push_back(pinned(c, bc, imgs, *best));
+        again.push_back(pinned(c, bc, imgs, best));
         again.push_back(unpinned(c, bc, imgs));
         time_interleaved(c, again, op, results_to, 2 * opt.repeats, 2 * opt.budget_s * 1000.0);
         retimed.push_back({again[1].median(), again[0].median()});
@@ -400,7 +397,7 @@ ipt::cli::Action setup(CLI::App& sub) {
                     row["auto_over_best"] = ratio;
                     if (opt->check_auto > 0 && best > 0) {
                         json retimed = json::array();
-                        const std::string verdict = check_auto(ctx, *bc, images, *op, where.id, impls, best_impl,
+                        const std::string verdict = check_auto(ctx, *bc, images, *op, where.id, impls[best_index],
                                                                automatic, timed[best_index], *opt, retimed);
                         row["auto_check"] = verdict;
                         if (!retimed.empty()) row["auto_retimed_ms"] = retimed;  // [auto, best] per timing again

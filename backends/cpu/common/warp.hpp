@@ -73,7 +73,7 @@ constexpr int64_t kBlock = 64;
 
 template <class T>
 IPT_ALWAYS_INLINE IPT_NO_TRAPPING void warp_row_impl(const WarpPlan& p, const Window<T>& w, int64_t i, T* out) {
-    const double pad = p.smooth_edges ? ipt::frontend::kWarpPad : 0;
+    const double pad = w.sharp ? 0 : ipt::frontend::kWarpPad;
     const double wc = static_cast<double>(w.win_cols), wr = static_cast<double>(w.win_rows);
     const double xlo = 1 - pad, xhi = wc + pad, ylo = 1 - pad, yhi = wr + pad;
     const double id = static_cast<double>(i + 1);
