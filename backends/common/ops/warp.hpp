@@ -206,11 +206,11 @@ inline void warp_check_size(const std::array<double, 6>& ref, const char* op) {
                              std::to_string(ref[1]) + " pixels, too large");
 }
 
-// ---- the sampling rule, written once for the host (the CPU reference) -----
+// ---- the sampling rule, written once for the CPU reference and CUDA ---------
 
 // Round half away from zero with exact steps (trunc, difference, compare).
-inline double warp_round(double x) {
-    double t = std::trunc(x);
+IPT_WARP_FN double warp_round(double x) {
+    double t = ::trunc(x);
     const double f = x - t;
     if (f >= 0.5) t += 1;
     else if (f <= -0.5) t -= 1;
@@ -229,8 +229,8 @@ IPT_WARP_FN double warp_sharp_tap(int64_t k, int64_t n, bool extrapolate, const 
 }
 
 // Keys' cubic kernel with a = -0.5 at distance s.
-inline double warp_cubic(double s) {
-    const double a = std::fabs(s), a2 = a * a, a3 = a2 * a;
+IPT_WARP_FN double warp_cubic(double s) {
+    const double a = ::fabs(s), a2 = a * a, a3 = a2 * a;
     if (a <= 1) return (1.5 * a3 - 2.5 * a2) + 1;
     if (a <= 2) return ((-0.5 * a3 + 2.5 * a2) - 4 * a) + 2;
     return 0;

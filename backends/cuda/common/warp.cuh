@@ -24,20 +24,8 @@ struct WarpGeometry {
     bool sharp;  // the plan's edge rule (common/ops/warp.hpp)
 };
 
-__device__ __forceinline__ double warp_round(double x) {
-    double t = trunc(x);
-    const double f = x - t;
-    if (f >= 0.5) t += 1;
-    else if (f <= -0.5) t -= 1;
-    return t;
-}
-
-__device__ __forceinline__ double warp_cubic(double s) {
-    const double a = fabs(s), a2 = a * a, a3 = a2 * a;
-    if (a <= 1) return (1.5 * a3 - 2.5 * a2) + 1;
-    if (a <= 2) return ((-0.5 * a3 + 2.5 * a2) - 4 * a) + 2;
-    return 0;
-}
+using ipt::frontend::warp_cubic;
+using ipt::frontend::warp_round;
 
 template <class T>
 __device__ __forceinline__ double warp_pixel(const T* plane, const WarpGeometry& g, int64_t y, int64_t x) {
