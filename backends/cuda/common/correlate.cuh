@@ -522,6 +522,73 @@ bool correlate_fixed_async(const TIn* a, TOut* out, const std::vector<double>& h
     return false;
 }
 
+// imfilter with an integer output and a 3x3 or 5x5 filter on the device:
+// the tiled path's sums (in double, i then j, zero taps skipped, so integer
+// results are the same) with the filter size known at compile time and the
+// taps in registers, each thread computing kFixedPerThread outputs of one
+// column from the staged tile.
+template <int K, class TIn, class TOut>
+__global__ void __launch_bounds__(kTileW* kBlockRows)
+correlate_small_integer(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
+    constexpr int th = kFixedTileH + K - 1, tw = kTileW + K - 1;
+    __shared__ double tile[th * tw];
+    const int64_t p = blockIdx.z;
+    const TIn* plane = a + p * g.in_rows * g.in_cols;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFixedTileH - g.off_r;
+    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
+    stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
+    double w[K * K];
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+#pragma unroll
+        for (int j = 0; j < K; ++j) w[i * K + j] = taps.at(i, j, K, K, g.rotate);
+    __syncthreads();
+    const int row0 = threadIdx.y * kFixedPerThread;
+    double acc[kFixedPerThread];
+#pragma unroll
+    for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0;
+#pragma unroll
+    for (int t = 0; t < kFixedPerThread + K - 1; ++t) {
+        double x[K];
+#pragma unroll
+        for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
+#pragma unroll
+        for (int k = 0; k < kFixedPerThread; ++k) {
+            const int i = t - k;  // the kernel row this staged row is for output k
+            if (i < 0 || i >= K) continue;
+#pragma unroll
+            for (int j = 0; j < K; ++j)
+                if (w[i * K + j] != 0.0) acc[k] += x[j] * w[i * K + j];
+        }
+    }
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
+    TOut* dst = out + p * g.out_rows * g.out_cols;
+#pragma unroll
+    for (int k = 0; k < kFixedPerThread; ++k) {
+        const int64_t r = static_cast<int64_t>(blockIdx.y) * kFixedTileH + row0 + k;
+        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
+    }
+}
+
+// True when correlate_small_integer took the call.
+template <class TIn, class TOut>
+bool correlate_small_integer_async(const TIn* a, TOut* out, Taps taps, const CorrGeometry& g, TIn pad,
+                                   cudaStream_t s) {
+    if constexpr (std::is_integral_v<TOut> && !std::is_same_v<TOut, bool>) {
+        if (!g.skip_zero_taps || g.class_sum || g.kh != g.kw || (g.kh != 3 && g.kh != 5) || g.planes > 65535 ||
+            g.out_rows > int64_t{65535} * kFixedTileH)
+            return false;
+        const dim3 block(kTileW, kBlockRows);
+        const dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
+                        static_cast<unsigned>((g.out_rows + kFixedTileH - 1) / kFixedTileH),
+                        static_cast<unsigned>(g.planes));
+        if (g.kh == 3) correlate_small_integer<3><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+        else correlate_small_integer<5><<<grid, block, 0, s>>>(a, out, taps, g, pad);
+        return true;
+    }
+    return false;
+}
+
 template <class TIn>
 size_t correlate_tiled_bytes(int kh, int kw) {
     return sizeof(double) * kh * kw +
@@ -539,7 +606,7 @@ void correlate_async(const TIn* a, TOut* out, Taps taps, const CorrGeometry& g, 
         return;
     }
     const size_t bytes = correlate_tiled_bytes<TIn>(g.kh, g.kw);
-    if (correlate_small_async(a, out, taps, g, pad, s)) {
+    if (correlate_small_async(a, out, taps, g, pad, s) || correlate_small_integer_async(a, out, taps, g, pad, s)) {
         // launched
     } else if (bytes <= kCorrSharedLimit) {
         dim3 block(kTileW, kBlockRows);

@@ -5,10 +5,13 @@
 // kBoxRing window rows): S is an integer, which the integral route's corners
 // give exactly too, so box_running keeps S as a running sum in int32 down
 // each column and forms S * f as box_value does.
+// 1-byte images take box_quads, the same sums four columns a thread, where
+// the width allows.
 // Everything else: the padded plane's integral image (common/integral_image.cuh)
 // and each output from the four corners of its window (box_value, the CPU
 // reference's order); either way converted once to A's class.
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <type_traits>
@@ -39,7 +42,8 @@ constexpr int kBoxWidth = 128, kBoxStrip = 16, kBoxRing = 32;
 // output column and walks a strip of kBoxStrip output rows. Per row entering
 // the window it sums that row's fc values (H), keeps H in a ring of the last
 // fr rows in shared memory (its own column's slots, so no thread waits for
-// another), and the window sum is the running total of the ring. Every sum
+// another; fr slots per column, so that a small window leaves room for more
+// blocks per SM), and the window sum is the running total of the ring. Every sum
 // is an integer below 2^31 (checked by the caller), exact in any order.
 // FC > 0: the window width at compile time; a column whose window lies
 // inside the image then loads the next entering row into registers before
@@ -49,7 +53,7 @@ template <int FC, class T>
 __global__ void __launch_bounds__(kBoxWidth)
 box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
             int fc, int64_t top, int64_t left, double norm) {
-    __shared__ int32_t ring[kBoxRing * kBoxWidth];
+    extern __shared__ int32_t ring[];  // fr * kBoxWidth
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kBoxWidth + threadIdx.x;
     if (c >= n) return;
     int32_t* slots = ring + threadIdx.x;
@@ -119,10 +123,123 @@ box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bo
     }
 }
 
+// 1-byte classes with a width divisible by 4: the same running sums with
+// each thread owning four neighbouring output columns, so that a row is read
+// as 32-bit words, shared by four outputs, and the four results are written
+// as one word. A quad whose window lies inside the row loads the words that
+// cover it and aligns them with funnel shifts (the offset is the same for
+// every quad); the quads at the row's ends sum by the border rule.
+constexpr int kQuadStrip = 8;
+
+template <int FC, class T>
+__global__ void __launch_bounds__(kBoxWidth, 8)
+box_quads(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
+          int64_t top, int64_t left, double norm) {
+    static_assert(sizeof(T) == 1 && FC > 0);
+    extern __shared__ int4 quad_ring[];  // fr * kBoxWidth
+    const int64_t q = static_cast<int64_t>(blockIdx.x) * kBoxWidth + threadIdx.x;  // quad index
+    const int64_t words = n / 4;
+    if (q >= words) return;
+    int4* slots = quad_ring + threadIdx.x;
+    const int64_t first_col = 4 * q - left;  // window of output column 4q + t starts at first_col + t
+    const int64_t w0 = first_col >= 0 ? first_col / 4 : -1;
+    constexpr int kWords = (FC + 3 + 3) / 4 + 1;  // covers FC + 3 bytes at any offset
+    const bool inside = first_col >= 0 && w0 + kWords <= words;
+    const unsigned shift = static_cast<unsigned>(first_col & 3) * 8;
+    // Window sums of padded row i for the four columns.
+    auto row_sums = [&](int64_t i) -> int4 {
+        const int64_t ar = border_index(border, i, m);
+        if (ar < 0) return make_int4(FC * pad, FC * pad, FC * pad, FC * pad);
+        int32_t x[FC + 3];
+        if (inside) {
+            const uint32_t* row = reinterpret_cast<const uint32_t*>(a + ar * n) + w0;
+            uint32_t w[kWords];
+#pragma unroll
+            for (int k = 0; k < kWords; ++k) w[k] = row[k];
+#pragma unroll
+            for (int k = 0; k < (FC + 6) / 4; ++k) {
+                const uint32_t y = __funnelshift_r(w[k], w[k + 1], shift);
+#pragma unroll
+                for (int t = 0; t < 4; ++t)
+                    if (4 * k + t < FC + 3) x[4 * k + t] = static_cast<int32_t>(static_cast<T>(y >> (8 * t)));
+            }
+        } else {
+            const T* row = a + ar * n;
+#pragma unroll
+            for (int t = 0; t < FC + 3; ++t) {
+                const int64_t ci = border_index(border, first_col + t, n);
+                x[t] = ci < 0 ? pad : static_cast<int32_t>(row[ci]);
+            }
+        }
+        int4 h;
+        h.x = 0;
+#pragma unroll
+        for (int t = 0; t < FC; ++t) h.x += x[t];
+        h.y = h.x - x[0] + x[FC];
+        h.z = h.y - x[1] + x[FC + 1];
+        h.w = h.z - x[2] + x[FC + 2];
+        return h;
+    };
+    auto out = [&](int32_t v) -> uint32_t {
+        return static_cast<uint8_t>(saturate_round<T>(__dmul_rn(to_double(v), norm)));
+    };
+    for (int64_t r0 = static_cast<int64_t>(blockIdx.y) * kQuadStrip; r0 < m;
+         r0 += static_cast<int64_t>(gridDim.y) * kQuadStrip) {
+        const int64_t r_end = r0 + kQuadStrip < m ? r0 + kQuadStrip : m;
+        int4 v = make_int4(0, 0, 0, 0);
+        for (int k = 0; k + 1 < fr; ++k) {
+            const int4 h = row_sums(r0 - top + k);
+            slots[k * kBoxWidth] = h;
+            v.x += h.x, v.y += h.y, v.z += h.z, v.w += h.w;
+        }
+        int slot = fr - 1;
+        for (int64_t r = r0; r < r_end; ++r) {
+            const int4 h = row_sums(r - top + fr - 1);
+            slots[slot * kBoxWidth] = h;
+            v.x += h.x, v.y += h.y, v.z += h.z, v.w += h.w;
+            reinterpret_cast<uint32_t*>(b + r * n)[q] = out(v.x) | out(v.y) << 8 | out(v.z) << 16 | out(v.w) << 24;
+            slot = slot + 1 == fr ? 0 : slot + 1;  // now the oldest row: it leaves
+            const int4 o = slots[slot * kBoxWidth];
+            v.x -= o.x, v.y -= o.y, v.z -= o.z, v.w -= o.w;
+        }
+    }
+}
+
+template <int FC, class T>
+void launch_box_quads(cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
+                      int64_t top, int64_t left, double norm) {
+    const int64_t strips = (m + kQuadStrip - 1) / kQuadStrip;
+    const dim3 grid(static_cast<unsigned>((n / 4 + kBoxWidth - 1) / kBoxWidth),
+                    static_cast<unsigned>(strips < 65535 ? strips : 65535));
+    const size_t ring_bytes = sizeof(int4) * static_cast<size_t>(fr) * kBoxWidth;
+    box_quads<FC, T><<<grid, kBoxWidth, ring_bytes, stream>>>(a, b, m, n, border, pad, fr, top, left, norm);
+}
+
+// The quad kernel for the common odd widths; false when it does not apply.
+template <class T>
+bool box_by_quads(cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
+                  int fc, int64_t top, int64_t left, double norm) {
+    if constexpr (sizeof(T) == 1) {
+        // fr <= 16: the ring (16 bytes a slot) stays within 32 KiB of shared memory.
+        if (fr > 16 || n % 4 != 0 || reinterpret_cast<uintptr_t>(a) % 4 != 0 || reinterpret_cast<uintptr_t>(b) % 4 != 0)
+            return false;
+        switch (fc) {
+        case 3: launch_box_quads<3>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
+        case 5: launch_box_quads<5>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
+        case 7: launch_box_quads<7>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
+        case 9: launch_box_quads<9>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
+        case 11: launch_box_quads<11>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
+        default: return false;
+        }
+    }
+    return false;
+}
+
 template <int FC, class T>
 void launch_box_running(dim3 grid, cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, Border border,
                         int32_t pad, int fr, int fc, int64_t top, int64_t left, double norm) {
-    box_running<FC, T><<<grid, kBoxWidth, 0, stream>>>(a, b, m, n, border, pad, fr, fc, top, left, norm);
+    const size_t ring_bytes = sizeof(int32_t) * static_cast<size_t>(fr) * kBoxWidth;
+    box_running<FC, T><<<grid, kBoxWidth, ring_bytes, stream>>>(a, b, m, n, border, pad, fr, fc, top, left, norm);
 }
 
 void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
@@ -146,6 +263,10 @@ void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
                     T* b = dptr<T>(B) + ch * p.rows * p.cols;
                     const int fr = static_cast<int>(p.fr), fc = static_cast<int>(p.fc);
                     // The common odd widths at compile time; others at run time.
+                    if (box_by_quads(dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm)) {
+                        check_launch("ipt.imboxfilt");
+                        continue;
+                    }
                     switch (fc) {
                     case 3: launch_box_running<3>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
                     case 5: launch_box_running<5>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
