@@ -80,6 +80,35 @@ TEST(WeightedSumU8, TiesSaturationAndLargeWeights) {
     for (const auto& c : cases) EXPECT_EQ(mismatches(c.w, c.offset, x0, x1, x2), 0) << c.w[0] << " " << c.offset;
 }
 
+// Three sums in one pass (the colour matrices of ycbcr2rgb and rgb2ycbcr for
+// uint8, and one with ties) over every colour: each output as its own formula
+// gives it.
+TEST(WeightedSumU8, ThreeSumsInOnePassOverEveryColour) {
+    const double w[3][3] = {{1.164383561643836, 0.0, 1.596026785714286},
+                            {1.164383561643836, -0.391762290094914, -0.812967647237771},
+                            {0.5, 0.25, 0.125}};
+    const double offset[3] = {-222.921565173, 135.575409590, 0.5};
+    ipt::cpu::FixedPointSum f[3];
+    for (int k = 0; k < 3; ++k) f[k] = ipt::cpu::fixed_point_sum(w[k], offset[k]);
+    const int64_t n = int64_t{1} << 24;
+    std::vector<uint8_t> x0(n), x1(n), x2(n), out[3], near(n);
+    for (int64_t i = 0; i < n; ++i) {
+        x0[i] = static_cast<uint8_t>(i >> 16);
+        x1[i] = static_cast<uint8_t>(i >> 8);
+        x2[i] = static_cast<uint8_t>(i);
+    }
+    for (auto& o : out) o.resize(n);
+    ipt::cpu::weighted_sums3_u8(f, x0.data(), x1.data(), x2.data(), out[0].data(), out[1].data(), out[2].data(),
+                                near.data(), n, [&](int k, uint8_t a, uint8_t b, uint8_t c) {
+                                    return by_formula(w[k], offset[k], a, b, c);
+                                });
+    for (int k = 0; k < 3; ++k) {
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; ++i) bad += out[k][i] != by_formula(w[k], offset[k], x0[i], x1[i], x2[i]);
+        EXPECT_EQ(bad, 0) << "sum " << k;
+    }
+}
+
 TEST(WeightedSumU8, WeightsTooLargeForTheFixedPointAreRefused) {
     const double w[3] = {1e6, 0, 0};
     EXPECT_FALSE(ipt::cpu::fixed_point_sum(w, 0.0).usable);

@@ -35,7 +35,8 @@ void for_each_pixel(const ipt::common::ColourLayout& l, const void* in, void* ou
 // rgb2ycbcr's and ycbcr2rgb's pass: each output component is
 // colour_affine of the pixel's three, converted once to the class (floating
 // results clamped when the matrix says so). uint8 images take the fixed-point
-// sum (weighted_sum_u8.hpp), whose results are the same.
+// sums (weighted_sum_u8.hpp, the three components in one pass), whose
+// results are the same.
 inline void colour_affine_pass(const ipt::common::ColourLayout& l, const ipt::common::ColourMatrix& m, const void* in,
                                void* out, const char* op) {
     if (l.in_dtype == IPT_UINT8 && l.pixel_step == 1 && l.plane_step == l.pixels) {
@@ -53,11 +54,11 @@ inline void colour_affine_pass(const ipt::common::ColourLayout& l, const ipt::co
             parallel_for(0, chunks, [&](int64_t k) {
                 uint8_t near[kChunk];
                 const int64_t first = k * kChunk, count = std::min(kChunk, n - first);
-                for (int c = 0; c < 3; ++c)
-                    weighted_sum_u8(fixed[c], src + first, src + n + first, src + 2 * n + first, dst + c * n + first,
-                                    near, count, [&](uint8_t a, uint8_t b, uint8_t d) {
-                                        return to_class<uint8_t>(ipt::common::colour_affine(m.m[c], m.offset[c], a, b, d));
-                                    });
+                weighted_sums3_u8(fixed, src + first, src + n + first, src + 2 * n + first, dst + first,
+                                  dst + n + first, dst + 2 * n + first, near, count,
+                                  [&](int c, uint8_t a, uint8_t b, uint8_t d) {
+                                      return to_class<uint8_t>(ipt::common::colour_affine(m.m[c], m.offset[c], a, b, d));
+                                  });
             });
             return;
         }

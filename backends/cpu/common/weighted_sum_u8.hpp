@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // uint8 results of w0*x0 + w1*x1 + w2*x2 + offset over three uint8 planes,
 // rounded half away from zero and saturated, exactly as `exact(x0, x1, x2)`
-// computes them in double (rgb2gray, rgb2ycbcr, ycbcr2rgb), at integer speed.
+// computes them in double (rgb2gray; rgb2ycbcr and ycbcr2rgb, three sums of
+// the same planes in one pass), at integer speed.
 // A fixed-point sum with S fractional bits is within 0.5*(765+1) units of the
 // real value, and the double sum within far less than one unit, so wherever
 // the fixed-point fraction is further than `kMargin` units from a rounding
@@ -42,36 +43,81 @@ inline FixedPointSum fixed_point_sum(const double (&w)[3], double offset) {
 
 namespace detail {
 
-// The integer pass, built for AVX-512 and AVX2 beside the baseline and chosen
-// when the process starts (32-bit multiplies and min/max are slow without
-// them).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define IPT_FIXED_POINT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define IPT_FIXED_POINT_CLONES
-#endif
-// Returns whether any pixel is near a boundary.
-IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass(const FixedPointSum& f, const uint8_t* __restrict x0,
-                                                           const uint8_t* __restrict x1, const uint8_t* __restrict x2,
-                                                           uint8_t* __restrict out, uint8_t* __restrict near,
-                                                           int64_t n) {
-    const int32_t w0 = f.w[0], w1 = f.w[1], w2 = f.w[2], o = f.offset;
-    const int shift = f.shift;
-    const int32_t mask = (int32_t(1) << shift) - 1, lo = kFixedPointMargin, hi = mask + 1 - kFixedPointMargin;
+// N sums (1 or 3) of the same three planes in one pass, so that each pixel's
+// three values are loaded and widened once; near[i] flags a pixel when any
+// of its sums is near a rounding boundary. Returns whether any pixel is.
+template <int N>
+__attribute__((always_inline)) inline bool fixed_point_sums(const FixedPointSum* f, const uint8_t* __restrict x0,
+                                                            const uint8_t* __restrict x1,
+                                                            const uint8_t* __restrict x2, uint8_t* __restrict out0,
+                                                            uint8_t* __restrict out1, uint8_t* __restrict out2,
+                                                            uint8_t* __restrict near, int64_t n) {
+    int32_t w0[N], w1[N], w2[N], o[N], mask[N], hi[N];
+    int shift[N];
+    for (int k = 0; k < N; ++k) {
+        w0[k] = f[k].w[0], w1[k] = f[k].w[1], w2[k] = f[k].w[2], o[k] = f[k].offset;
+        shift[k] = f[k].shift;
+        mask[k] = (int32_t(1) << shift[k]) - 1;
+        hi[k] = mask[k] + 1 - kFixedPointMargin;
+    }
     uint8_t any = 0;
     for (int64_t i = 0; i < n; ++i) {
-        const int32_t acc = w0 * int32_t(x0[i]) + w1 * int32_t(x1[i]) + w2 * int32_t(x2[i]) + o;
-        const int32_t q = acc >> shift;  // floor
-        const int32_t frac = acc & mask;
-        out[i] = static_cast<uint8_t>(std::clamp(q, 0, 255));
-        // A value that saturates saturates for the neighbouring floors too.
-        const uint8_t flag = static_cast<uint8_t>(((frac < lo) | (frac > hi)) & (q >= 0) & (q <= 255));
+        const int32_t a = x0[i], b = x1[i], c = x2[i];
+        uint8_t flag = 0;
+#pragma GCC unroll 3
+        for (int k = 0; k < N; ++k) {
+            const int32_t acc = w0[k] * a + w1[k] * b + w2[k] * c + o[k];
+            const int32_t q = acc >> shift[k];  // floor
+            const int32_t frac = acc & mask[k];
+            const auto v = static_cast<uint8_t>(std::clamp(q, 0, 255));
+            if (k == 0) out0[i] = v;
+            else if (k == 1) out1[i] = v;
+            else out2[i] = v;
+            // A value that saturates saturates for the neighbouring floors too.
+            flag |= static_cast<uint8_t>(((frac < kFixedPointMargin) | (frac > hi[k])) & (q >= 0) & (q <= 255));
+        }
         near[i] = flag;
         any |= flag;
     }
     return any != 0;
 }
+
+// The passes, built for AVX-512 and AVX2 beside the baseline and chosen when
+// the process starts (32-bit multiplies and min/max are slow without them).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define IPT_FIXED_POINT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define IPT_FIXED_POINT_CLONES
+#endif
+IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass(const FixedPointSum& f, const uint8_t* x0,
+                                                           const uint8_t* x1, const uint8_t* x2, uint8_t* out,
+                                                           uint8_t* near, int64_t n) {
+    return fixed_point_sums<1>(&f, x0, x1, x2, out, nullptr, nullptr, near, n);
+}
+IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass3(const FixedPointSum (&f)[3], const uint8_t* x0,
+                                                            const uint8_t* x1, const uint8_t* x2, uint8_t* out0,
+                                                            uint8_t* out1, uint8_t* out2, uint8_t* near, int64_t n) {
+    return fixed_point_sums<3>(f, x0, x1, x2, out0, out1, out2, near, n);
+}
 #undef IPT_FIXED_POINT_CLONES
+
+// Calls fix(i) for every flagged i in [first, last): few pixels are near a
+// boundary, so the flags are scanned eight at a time.
+template <class Fix>
+void for_each_near(const uint8_t* near, int64_t first, int64_t last, Fix&& fix) {
+    int64_t i = first;
+    for (; i + 8 <= last; i += 8) {
+        uint64_t word;
+        std::memcpy(&word, near + i, 8);
+        if (word == 0) continue;
+        for (int64_t k = i; k < i + 8; ++k)
+            if (near[k]) fix(k);
+    }
+    for (; i < last; ++i)
+        if (near[i]) fix(i);
+}
+
+constexpr int64_t kNearBlock = 256;  // blocks without a flagged pixel are not scanned
 
 }  // namespace detail
 
@@ -79,23 +125,28 @@ IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass(const FixedPointSum& 
 template <class Exact>
 void weighted_sum_u8(const FixedPointSum& f, const uint8_t* x0, const uint8_t* x1, const uint8_t* x2, uint8_t* out,
                      uint8_t* near, int64_t n, Exact exact) {
-    // Few pixels are near a boundary: blocks without one are not scanned, and
-    // the others eight flags at a time.
-    constexpr int64_t kBlock = 256;
-    for (int64_t first = 0; first < n; first += kBlock) {
-        const int64_t last = std::min(n, first + kBlock);
-        if (!detail::fixed_point_pass(f, x0 + first, x1 + first, x2 + first, out + first, near + first, last - first))
-            continue;
-        int64_t i = first;
-        for (; i + 8 <= last; i += 8) {
-            uint64_t word;
-            std::memcpy(&word, near + i, 8);
-            if (word == 0) continue;
-            for (int64_t k = i; k < i + 8; ++k)
-                if (near[k]) out[k] = exact(x0[k], x1[k], x2[k]);
-        }
-        for (; i < last; ++i)
-            if (near[i]) out[i] = exact(x0[i], x1[i], x2[i]);
+    for (int64_t first = 0; first < n; first += detail::kNearBlock) {
+        const int64_t last = std::min(n, first + detail::kNearBlock);
+        if (detail::fixed_point_pass(f, x0 + first, x1 + first, x2 + first, out + first, near + first, last - first))
+            detail::for_each_near(near, first, last, [&](int64_t k) { out[k] = exact(x0[k], x1[k], x2[k]); });
+    }
+}
+
+// Three sums of the same planes (a 3x3 colour matrix): outk[i] for k < 3 and
+// i in [0, n); exact(k, x0, x1, x2) gives sum k in double. `near` is scratch
+// of n bytes.
+template <class Exact>
+void weighted_sums3_u8(const FixedPointSum (&f)[3], const uint8_t* x0, const uint8_t* x1, const uint8_t* x2,
+                       uint8_t* out0, uint8_t* out1, uint8_t* out2, uint8_t* near, int64_t n, Exact exact) {
+    for (int64_t first = 0; first < n; first += detail::kNearBlock) {
+        const int64_t last = std::min(n, first + detail::kNearBlock);
+        if (detail::fixed_point_pass3(f, x0 + first, x1 + first, x2 + first, out0 + first, out1 + first,
+                                      out2 + first, near + first, last - first))
+            detail::for_each_near(near, first, last, [&](int64_t k) {
+                out0[k] = exact(0, x0[k], x1[k], x2[k]);
+                out1[k] = exact(1, x0[k], x1[k], x2[k]);
+                out2[k] = exact(2, x0[k], x1[k], x2[k]);
+            });
     }
 }
 
