@@ -255,6 +255,26 @@ inline constexpr bool kExactInFloat = std::is_same_v<TIn, float> || std::is_same
                                       std::is_same_v<TIn, uint16_t> || std::is_same_v<TIn, int16_t> ||
                                       std::is_same_v<TIn, bool>;
 
+// The sweep of the small-kernel paths: each thread owns PerThread
+// consecutive output rows of its column, and staged row t of the tile (K
+// values from the thread's column on) feeds its output k through kernel row
+// i = t - k; body(k, i, x) adds that contribution. Each output therefore sees
+// its kernel rows in order.
+template <int K, int PerThread, class TS, class Body>
+__device__ __forceinline__ void for_each_staged_row(const TS* tile, int tw, int row0, Body&& body) {
+#pragma unroll
+    for (int t = 0; t < PerThread + K - 1; ++t) {
+        TS x[K];
+#pragma unroll
+        for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
+#pragma unroll
+        for (int k = 0; k < PerThread; ++k) {
+            const int i = t - k;
+            if (i >= 0 && i < K) body(k, i, x);
+        }
+    }
+}
+
 template <int K, bool SkipZero, bool FloatSum, class TIn>
 __global__ void __launch_bounds__(kTileW* kBlockRows, 1)  // registers before occupancy: the taps live there
 correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
@@ -308,27 +328,18 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
     Acc acc[kSmallPerThread];
 #pragma unroll
     for (int k = 0; k < kSmallPerThread; ++k) acc[k] = 0;
+    for_each_staged_row<K, kSmallPerThread>(tile, tw, row0, [&](int k, int i, const float (&x)[K]) {
+        float part = 0.0f;
 #pragma unroll
-    for (int t = 0; t < kSmallPerThread + K - 1; ++t) {
-        float x[K];
-#pragma unroll
-        for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
-#pragma unroll
-        for (int k = 0; k < kSmallPerThread; ++k) {
-            const int i = t - k;  // the kernel row this staged row is for output k
-            if (i < 0 || i >= K) continue;
-            float part = 0.0f;
-#pragma unroll
-            for (int j = 0; j < K; ++j) {
-                // imfilter skips zero taps (0 * Inf must not reach the output).
-                if (SkipZero && !(used[i] >> j & 1u)) continue;
-                if constexpr (FloatSum) part = __fadd_rn(part, __fmul_rn(w[i][j], x[j]));
-                else part = fmaf(w[i][j], x[j], part);
-            }
-            if constexpr (FloatSum) acc[k] = __fadd_rn(acc[k], part);
-            else acc[k] += static_cast<double>(part);
+        for (int j = 0; j < K; ++j) {
+            // imfilter skips zero taps (0 * Inf must not reach the output).
+            if (SkipZero && !(used[i] >> j & 1u)) continue;
+            if constexpr (FloatSum) part = __fadd_rn(part, __fmul_rn(w[i][j], x[j]));
+            else part = fmaf(w[i][j], x[j], part);
         }
-    }
+        if constexpr (FloatSum) acc[k] = __fadd_rn(acc[k], part);
+        else acc[k] += static_cast<double>(part);
+    });
 #pragma unroll
     for (int k = 0; k < kSmallPerThread; ++k) {
         const int64_t r = static_cast<int64_t>(blockIdx.y) * kSmallTileH + row0 + k;
@@ -433,21 +444,12 @@ correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_
     } else {
 #pragma unroll
         for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0;
+        for_each_staged_row<K, kFixedPerThread>(tile, tw, row0, [&](int k, int i, const Acc (&x)[K]) {
+            Acc part = 0;
 #pragma unroll
-        for (int t = 0; t < kFixedPerThread + K - 1; ++t) {
-            Acc x[K];
-#pragma unroll
-            for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
-#pragma unroll
-            for (int k = 0; k < kFixedPerThread; ++k) {
-                const int i = t - k;  // the kernel row this staged row is for output k
-                if (i < 0 || i >= K) continue;
-                Acc part = 0;
-#pragma unroll
-                for (int j = 0; j < K; ++j) part = fixed_madd(part, taps.w[i * K + j], x[j]);
-                acc[k] = fixed_add(acc[k], part);
-            }
-        }
+            for (int j = 0; j < K; ++j) part = fixed_madd(part, taps.w[i * K + j], x[j]);
+            acc[k] = fixed_add(acc[k], part);
+        });
     }
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
     TOut* dst = out + p * g.out_rows * g.out_cols;
@@ -547,20 +549,11 @@ correlate_small_integer(const TIn* __restrict__ a, TOut* __restrict__ out, Taps 
     double acc[kFixedPerThread];
 #pragma unroll
     for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0;
+    for_each_staged_row<K, kFixedPerThread>(tile, tw, row0, [&](int k, int i, const double (&x)[K]) {
 #pragma unroll
-    for (int t = 0; t < kFixedPerThread + K - 1; ++t) {
-        double x[K];
-#pragma unroll
-        for (int j = 0; j < K; ++j) x[j] = tile[(row0 + t) * tw + threadIdx.x + j];
-#pragma unroll
-        for (int k = 0; k < kFixedPerThread; ++k) {
-            const int i = t - k;  // the kernel row this staged row is for output k
-            if (i < 0 || i >= K) continue;
-#pragma unroll
-            for (int j = 0; j < K; ++j)
-                if (w[i * K + j] != 0.0) acc[k] += x[j] * w[i * K + j];
-        }
-    }
+        for (int j = 0; j < K; ++j)
+            if (w[i * K + j] != 0.0) acc[k] += x[j] * w[i * K + j];
+    });
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
     TOut* dst = out + p * g.out_rows * g.out_cols;
 #pragma unroll
