@@ -81,6 +81,32 @@ struct Taps {
 constexpr int kTileW = 32, kTileH = 32, kBlockRows = 8, kPerThread = kTileH / kBlockRows;
 constexpr size_t kCorrSharedLimit = 48 * 1024;
 
+// Stages the block's input tile of plane blockIdx.z: the inputs of TileH
+// output rows of kTileW columns, with the K - 1 halo rows and columns, the
+// border resolved.
+template <int TileH, int K, class TIn, class TS>
+__device__ __forceinline__ void stage_block_tile(const TIn* a, const CorrGeometry& g, TIn pad, TS* tile) {
+    constexpr int th = TileH + K - 1, tw = kTileW + K - 1;
+    const TIn* plane = a + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * TileH - g.off_r;
+    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
+    stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
+}
+
+// Writes a thread's outputs: rows row0 + k of its block's tile of TileH
+// output rows, in column c of plane p, each converted once to TOut
+// (saturate_round; a floating output takes the value as it is).
+template <int TileH, class TOut, class Acc, int PerThread>
+__device__ __forceinline__ void store_column(TOut* out, const CorrGeometry& g, int64_t p, int row0, int64_t c,
+                                             const Acc (&acc)[PerThread]) {
+    TOut* dst = out + p * g.out_rows * g.out_cols;
+#pragma unroll
+    for (int k = 0; k < PerThread; ++k) {
+        const int64_t r = static_cast<int64_t>(blockIdx.y) * TileH + row0 + k;
+        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
+    }
+}
+
 // Shared-memory element type of the input tile: double, converted once while
 // staging (a conversion per tap would cost more than the wider loads).
 template <class TIn>
@@ -117,12 +143,7 @@ __device__ __forceinline__ void correlate_tile_rows(const TS* tile, const double
             }
         }
     }
-    TOut* dst = out + p * g.out_rows * g.out_cols;
-#pragma unroll
-    for (int k = 0; k < kPerThread; ++k) {
-        const int64_t r = static_cast<int64_t>(blockIdx.y) * kTileH + row0 + k;
-        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
-    }
+    store_column<kTileH>(out, g, p, row0, c, acc);
 }
 
 // correlate_tile_rows for CorrGeometry::class_sum (imfilter of single and
@@ -158,12 +179,7 @@ __device__ __forceinline__ void correlate_tile_rows_class(const TS* tile, const 
         for (int k = 0; k < kPerThread; ++k)
             if (rr - k >= 0 && rr - k < kh) acc[k] = add_rn(acc[k], part[k]);
     }
-    TOut* dst = out + p * g.out_rows * g.out_cols;
-#pragma unroll
-    for (int k = 0; k < kPerThread; ++k) {
-        const int64_t r = static_cast<int64_t>(blockIdx.y) * kTileH + row0 + k;
-        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = acc[k];
-    }
+    store_column<kTileH>(out, g, p, row0, c, acc);
 }
 
 template <class TIn, class TOut, class TS, bool ClassSum = false>
@@ -281,10 +297,7 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
     constexpr int th = kSmallTileH + K - 1, tw = kTileW + K - 1;
     __shared__ float tile[th * tw];
     const int64_t p = blockIdx.z;
-    const TIn* plane = a + p * g.in_rows * g.in_cols;
-    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kSmallTileH - g.off_r;
-    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
-    stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
+    stage_block_tile<kSmallTileH, K>(a, g, pad, tile);
     float w[K][K];
     uint32_t used[K];  // bit j: tap (i, j) counts (imfilter's zero test on the tap as given)
     bool nonfinite_tap = false;  // the same in every thread: each reads every tap
@@ -340,11 +353,7 @@ correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, C
         if constexpr (FloatSum) acc[k] = __fadd_rn(acc[k], part);
         else acc[k] += static_cast<double>(part);
     });
-#pragma unroll
-    for (int k = 0; k < kSmallPerThread; ++k) {
-        const int64_t r = static_cast<int64_t>(blockIdx.y) * kSmallTileH + row0 + k;
-        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = static_cast<float>(acc[k]);
-    }
+    store_column<kSmallTileH>(out, g, p, row0, c, acc);
 }
 
 template <int K, class TIn>
@@ -418,10 +427,7 @@ correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_
     __shared__ Acc tile[th * tw];
     __shared__ Acc mid[Rank1 ? kFixedTileH * tw : 1];
     const int64_t p = blockIdx.z;
-    const TIn* plane = a + p * g.in_rows * g.in_cols;
-    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFixedTileH - g.off_r;
-    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
-    stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
+    stage_block_tile<kFixedTileH, K>(a, g, pad, tile);
     __syncthreads();
     const int row0 = threadIdx.y * kFixedPerThread;
     Acc acc[kFixedPerThread];
@@ -452,15 +458,7 @@ correlate_fixed(const TIn* __restrict__ a, TOut* __restrict__ out, const __grid_
         });
     }
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
-    TOut* dst = out + p * g.out_rows * g.out_cols;
-#pragma unroll
-    for (int k = 0; k < kFixedPerThread; ++k) {
-        const int64_t r = static_cast<int64_t>(blockIdx.y) * kFixedTileH + row0 + k;
-        if (r < g.out_rows && c < g.out_cols) {
-            if constexpr (std::is_floating_point_v<TOut>) dst[r * g.out_cols + c] = static_cast<TOut>(acc[k]);
-            else dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
-        }
-    }
+    store_column<kFixedTileH>(out, g, p, row0, c, acc);
 }
 
 template <int K, class Acc, class TIn, class TOut>
@@ -535,10 +533,7 @@ correlate_small_integer(const TIn* __restrict__ a, TOut* __restrict__ out, Taps 
     constexpr int th = kFixedTileH + K - 1, tw = kTileW + K - 1;
     __shared__ double tile[th * tw];
     const int64_t p = blockIdx.z;
-    const TIn* plane = a + p * g.in_rows * g.in_cols;
-    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFixedTileH - g.off_r;
-    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTileW - g.off_c;
-    stage_tile<tw>(plane, g.in_rows, g.in_cols, g.border, pad, r0, c0, th, tw, tile);
+    stage_block_tile<kFixedTileH, K>(a, g, pad, tile);
     double w[K * K];
 #pragma unroll
     for (int i = 0; i < K; ++i)
@@ -555,12 +550,7 @@ correlate_small_integer(const TIn* __restrict__ a, TOut* __restrict__ out, Taps 
             if (w[i * K + j] != 0.0) acc[k] += x[j] * w[i * K + j];
     });
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
-    TOut* dst = out + p * g.out_rows * g.out_cols;
-#pragma unroll
-    for (int k = 0; k < kFixedPerThread; ++k) {
-        const int64_t r = static_cast<int64_t>(blockIdx.y) * kFixedTileH + row0 + k;
-        if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = saturate_round<TOut>(acc[k]);
-    }
+    store_column<kFixedTileH>(out, g, p, row0, c, acc);
 }
 
 // True when correlate_small_integer took the call.
