@@ -238,15 +238,17 @@ void mem_free(uint32_t index, void* buffer) {
     }
 }
 
-// Staging through bounce buffers (staging.hpp) only when asked for: with one
-// host thread filling the buffers it moved pageable memory no faster than
-// the driver's own staging (H100: 7.3 against 7.2 GB/s up at 64 MiB, 3.8
-// against 12.2 at 4 MiB, and slower down), so by default pageable copies go
-// straight to cudaMemcpyAsync and page-locked host images are the fast path.
+// Staging through bounce buffers (staging.hpp): IPT_CUDA_STAGING=1 or 0, by
+// default on when the host's side of a copy runs on several threads. With
+// one host thread filling the buffers, staging moved pageable memory no
+// faster than the driver's own (H100: 7.3 against 7.2 GB/s up at 64 MiB, 3.8
+// against 12.2 at 4 MiB, and slower down).
 bool staging_on() {
     static const bool on = [] {
         const char* v = std::getenv("IPT_CUDA_STAGING");
-        return v && std::strcmp(v, "1") == 0;
+        if (v && std::strcmp(v, "1") == 0) return true;
+        if (v && std::strcmp(v, "0") == 0) return false;
+        return staging::copy_helpers() >= 3;
     }();
     return on;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/context.hpp"
+#include "common/parallel_copy.hpp"
 #include "common/staging.hpp"
 
 namespace ipt::cuda::staging {
@@ -48,6 +49,15 @@ std::vector<DevicePool>& pools() {
     // (shutdown() frees the buffers of a host that unloads properly).
     static auto* p = new std::vector<DevicePool>(devices().size());
     return *p;
+}
+
+// The host threads that copy between the caller's memory and the buffers
+// (IPT_HOST_COPY_THREADS helpers beside the caller; by default up to 7 on
+// hosts with more than 2 cores). Never destroyed, like the pools; stopped by
+// release_all().
+ipt::common::ParallelCopy& crew() {
+    static auto* c = new ipt::common::ParallelCopy(ipt::common::ParallelCopy::helpers_from_env("IPT_HOST_COPY_THREADS"));
+    return *c;
 }
 
 // A new stager on the current device, or null (errors cleared) when the
@@ -156,7 +166,7 @@ cudaError_t upload(uint32_t index, void* dst, const void* src, size_t bytes, cud
         // The host writes the buffer: its previous DMA (of this copy or an
         // earlier one, on whatever stream) must be done.
         if (st->recorded[b] && (e = cudaEventSynchronize(st->done[b])) != cudaSuccess) return settle(e, stream);
-        std::memcpy(st->host[b], s + off, n);
+        crew().copy(st->host[b], s + off, n);
         if ((e = cudaMemcpyAsync(d + off, st->host[b], n, cudaMemcpyHostToDevice, stream)) != cudaSuccess ||
             (e = cudaEventRecord(st->done[b], stream)) != cudaSuccess)
             return settle(e, stream);
@@ -194,7 +204,7 @@ cudaError_t download(uint32_t index, void* dst, const void* src, size_t bytes, c
         const int b = static_cast<int>(k % kBuffersPerStager);
         const size_t off = k * chunk, n = std::min(chunk, bytes - off);
         if ((e = cudaEventSynchronize(st->done[b])) != cudaSuccess) return settle(e, stream);
-        std::memcpy(d + off, st->host[b], n);
+        crew().copy(d + off, st->host[b], n);
         // The buffer is free again: the DMA of a later chunk may fill it.
         if (k + kBuffersPerStager < count && (e = issue(k + kBuffersPerStager)) != cudaSuccess)
             return settle(e, stream);
@@ -202,7 +212,10 @@ cudaError_t download(uint32_t index, void* dst, const void* src, size_t bytes, c
     return cudaSuccess;
 }
 
+unsigned copy_helpers() { return crew().helpers(); }
+
 void release_all() {
+    crew().stop();
     auto& list = pools();
     for (size_t i = 0; i < list.size(); ++i) {
         DevicePool& p = list[i];

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -36,6 +37,7 @@ struct Options {
     double budget_s = 10;
     std::string chart = "bench.png";
     double check_auto = 0;
+    bool from_host = false;
     ipt::cli::ContextOptions context;
 };
 
@@ -280,6 +282,170 @@ void write_chart(const json& rows, const std::string& png) {
         std::cerr << "ipt bench: chart written to " << png << "\n";
 }
 
+// ---- --from-host: what a call from host memory costs on each GPU -------------
+//
+// The floor of a call from the host is its kernel time plus its bytes over
+// the measured page-locked copy rates: inputs up, results down. Each GPU
+// implementation is timed three ways: the kernel (inputs on its device,
+// results left there); from host images libipt allocated (page-locked while
+// a GPU plugin is loaded), results copied into new libipt host images; and
+// from the caller's own pageable memory, results downloaded into it (the
+// plugin's staging). The ratios to the floor say what the host's side of
+// the copies still costs.
+
+// Median wall time of `body` (synchronised by it) over up to `repeats` runs
+// after one warm-up, stopping early once `budget_ms` is spent.
+double median_wall_ms(const std::function<void()>& body, int repeats, double budget_ms) {
+    body();
+    std::vector<double> t;
+    double spent = 0;
+    for (int k = 0; k < repeats && (k < 3 || spent < budget_ms); ++k) {
+        const auto t0 = Clock::now();
+        body();
+        t.push_back(ms_since(t0));
+        spent += t.back();
+    }
+    return ipt::cli::median(t);
+}
+
+struct CopyRates {
+    double up_locked = -1, down_locked = -1, up_pageable = -1, down_pageable = -1;  // GB/s
+};
+
+// 64 MiB each way between `device` and the host: from and into a libipt host
+// image (page-locked), and from and into malloc'ed memory.
+CopyRates measure_copy_rates(ipt::Context& ctx, uint32_t device) {
+    const int64_t bytes = int64_t{64} << 20;
+    std::vector<unsigned char> pageable(static_cast<size_t>(bytes), 3);
+    ipt::Image host = ctx.upload(IPT_UINT8, 1, bytes, pageable.data(), 1, IPT_DEVICE_HOST);
+    ipt::Image dev = ctx.upload(IPT_UINT8, 1, bytes, pageable.data(), 1, device);
+    const auto gbps = [&](double ms) { return ms > 0 ? static_cast<double>(bytes) / (ms * 1e6) : -1; };
+    CopyRates r;
+    r.up_locked = gbps(median_wall_ms([&] { ipt::Image d = ctx.copy_to(host, device); ctx.sync(); }, 9, 2000));
+    r.down_locked = gbps(median_wall_ms([&] { ipt::Image h = ctx.copy_to(dev, IPT_DEVICE_HOST); ctx.sync(); }, 9, 2000));
+    r.up_pageable = gbps(median_wall_ms(
+        [&] { ipt::Image d = ctx.upload(IPT_UINT8, 1, bytes, pageable.data(), 1, device); ctx.sync(); }, 9, 2000));
+    r.down_pageable = gbps(median_wall_ms([&] { dev.download(pageable.data()); }, 9, 2000));
+    return r;
+}
+
+// The images a call produced, taken out of it.
+std::vector<ipt::Image> take_outputs(ipt::Call& call, const ipt_op_schema& op) {
+    std::vector<ipt::Image> out;
+    for (uint32_t i = 0; i < op.param_count; ++i) {
+        if (ipt_op_param(&op, i)->kind != IPT_PARAM_OUTPUT) continue;
+        ipt_image* img = nullptr;
+        if (ipt_call_take_output(call.get(), ipt_op_param(&op, i)->name, &img) == IPT_OK) out.emplace_back(img);
+    }
+    return out;
+}
+
+int run_from_host(ipt::Context& ctx, const std::vector<const ipt_op_schema*>& ops, const std::vector<int64_t>& sizes,
+                  const Options& opt) {
+    std::map<uint32_t, CopyRates> rates;
+    json devs = json::array();
+    for (const auto& d : ctx.devices()) {
+        if (d.id == IPT_DEVICE_HOST) continue;
+        const CopyRates r = measure_copy_rates(ctx, d.id);
+        rates[d.id] = r;
+        devs.push_back({{"id", d.id}, {"name", d.name}, {"kind", d.kind}, {"up_locked_gbps", r.up_locked},
+                        {"down_locked_gbps", r.down_locked}, {"up_pageable_gbps", r.up_pageable},
+                        {"down_pageable_gbps", r.down_pageable}});
+        std::cerr << "device " << d.id << " (" << d.kind << "): page-locked " << fmt(r.up_locked) << " up, "
+                  << fmt(r.down_locked) << " down; pageable " << fmt(r.up_pageable) << " up, " << fmt(r.down_pageable)
+                  << " down (GB/s, 64 MiB)\n";
+    }
+    if (rates.empty()) {
+        std::cerr << "ipt bench --from-host: no GPU device is loaded\n";
+        return ipt::cli::kExitFailure;
+    }
+    const double budget_ms = opt.budget_s * 1000.0;
+    json rows = json::array();
+    ipt::cli::Table table({"op", "size", "class", "implementation", "kernel ms", "floor ms", "from locked ms",
+                           "x floor", "from pageable ms", "x floor"});
+    size_t done = 0;
+    const size_t total = ops.size() * sizes.size();
+    for (const ipt_op_schema* op : ops) {
+        for (int64_t n : sizes) {
+            ipt::cli::progress_bar(done++, total, std::string(op->name) + " " + std::to_string(n));
+            std::unique_ptr<ipt::cli::BenchCase> bc;
+            try {
+                bc = std::make_unique<ipt::cli::BenchCase>(*op, n);
+            } catch (const std::exception& e) {
+                std::cerr << "\nipt bench: " << op->name << " " << n << ": " << e.what() << "\n";
+                continue;
+            }
+            for (const auto& i : ctx.impls(op->name)) {
+                if (i.device_id == IPT_DEVICE_HOST || !rates.count(i.device_id)) continue;
+                const Impl im{i.plugin, i.variant, i.device_id};
+                const CopyRates& r = rates[i.device_id];
+                json row = {{"op", op->name}, {"size", n}, {"dtype", bc->dtype()}, {"impl", im.name()},
+                            {"input_bytes", bc->input_bytes()}};
+                try {
+                    auto pin = [&](ipt::Call c) {
+                        c.device(im.device).plugin(im.plugin).variant(im.variant);
+                        return c;
+                    };
+                    // Kernel: inputs on the device, results left there.
+                    const auto on_device = bc->upload(ctx, im.device);
+                    ipt::Call kcall = pin(bc->make_call(ctx, on_device));
+                    uint64_t out_bytes = 0;
+                    const double kernel = median_wall_ms(
+                        [&] {
+                            kcall.run();
+                            ctx.sync();
+                            out_bytes = 0;
+                            for (const auto& o : take_outputs(kcall, *op))
+                                out_bytes += static_cast<uint64_t>(o.numel()) * ipt_dtype_size(o.dtype());
+                        },
+                        opt.repeats, budget_ms);
+                    // From libipt host images, results into libipt host images.
+                    const auto on_host = bc->upload(ctx, IPT_DEVICE_HOST);
+                    ipt::Call lcall = pin(bc->make_call(ctx, on_host));
+                    const double locked = median_wall_ms(
+                        [&] {
+                            lcall.run();
+                            for (const auto& o : take_outputs(lcall, *op)) ipt::Image h = ctx.copy_to(o, IPT_DEVICE_HOST);
+                            ctx.sync();
+                        },
+                        opt.repeats, budget_ms);
+                    // From the caller's pageable memory, results into it.
+                    static std::vector<unsigned char> back;
+                    const double pageable = median_wall_ms(
+                        [&] {
+                            const auto up = bc->upload(ctx, im.device);
+                            ipt::Call c = pin(bc->make_call(ctx, up));
+                            c.run();
+                            for (const auto& o : take_outputs(c, *op)) {
+                                back.resize(std::max(back.size(), static_cast<size_t>(o.numel()) * ipt_dtype_size(o.dtype())));
+                                if (o.numel() > 0) o.download(back.data());
+                            }
+                        },
+                        opt.repeats, budget_ms);
+                    const double floor = kernel + static_cast<double>(bc->input_bytes()) / (r.up_locked * 1e6) +
+                                         static_cast<double>(out_bytes) / (r.down_locked * 1e6);
+                    row.update({{"output_bytes", out_bytes}, {"kernel_ms", kernel}, {"floor_ms", floor},
+                                {"locked_ms", locked}, {"pageable_ms", pageable}});
+                    table.add_row({op->name, std::to_string(n), bc->dtype(), im.name(), fmt(kernel), fmt(floor), fmt(locked),
+                                   fmt(locked / floor), fmt(pageable), fmt(pageable / floor)});
+                } catch (const ipt::Error& e) {
+                    row["error"] = e.what();
+                    table.add_row({op->name, std::to_string(n), bc->dtype(), im.name(), "-", "-", "-", "-", "-", e.what()});
+                }
+                rows.push_back(row);
+            }
+        }
+    }
+    ipt::cli::progress_bar(total, total, "done");
+    if (opt.json) {
+        ipt::cli::print_json(std::cout, json{{"benchmark", "from-host"}, {"devices", devs}, {"rows", rows}});
+    } else {
+        std::cout << "floor = kernel + input bytes / page-locked upload rate + output bytes / page-locked download rate\n";
+        table.print(std::cout);
+    }
+    return ipt::cli::kExitOk;
+}
+
 ipt::cli::Action setup(CLI::App& sub) {
     auto opt = std::make_shared<Options>();
     sub.add_option("--ops", opt->ops, "operators (default: every operator with an image input)")->delimiter(',');
@@ -290,11 +456,15 @@ ipt::cli::Action setup(CLI::App& sub) {
     sub.add_option("--chart", opt->chart, "PNG chart of the speedups (gnuplot); '' for none")->capture_default_str();
     sub.add_option("--check-auto", opt->check_auto,
                    "fail when auto is slower than RATIO x the best implementation and by more than 0.05 ms (timer noise)");
+    sub.add_flag("--from-host", opt->from_host,
+                 "per GPU implementation: kernel time, the floor (kernel + bytes at the page-locked copy rates), and "
+                 "the overall time from libipt's host images and from the caller's pageable memory");
     ipt::cli::add_context_options(sub, opt->context);
     return [opt] {
         ipt::Context ctx = ipt::cli::open_context(opt->context);
         const auto ops = ipt::cli::bench_ops(ctx, opt->ops);
         const auto sizes = ipt::cli::parse_sizes(opt->sizes);
+        if (opt->from_host) return run_from_host(ctx, ops, sizes, *opt);
         const auto devices = ctx.devices();
         const double host_gbps = host_copy_gbps();
         const double budget_ms = opt->budget_s * 1000.0;

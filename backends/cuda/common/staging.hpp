@@ -40,6 +40,8 @@ cudaError_t upload(uint32_t index, void* dst, const void* src, size_t bytes, cud
 // Copies `bytes` from device memory `src` to pageable `dst` after the work
 // queued on `stream`; on return every byte is in `dst`.
 cudaError_t download(uint32_t index, void* dst, const void* src, size_t bytes, cudaStream_t stream, bool* staged);
+// Host threads besides the caller's that copy into and out of the buffers.
+unsigned copy_helpers();
 // Frees every device's buffers (plugin shutdown; no copy may be running).
 void release_all();
 

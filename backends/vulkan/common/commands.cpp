@@ -314,7 +314,7 @@ void Recorder::write(Buffer* dst, VkDeviceSize offset, const void* data, VkDevic
     if (bytes == 0) return;
     Buffer* staging = device_.allocate(bytes, MemoryKind::Upload);
     transient_.push_back(staging);
-    std::memcpy(staging->mapped, data, bytes);
+    host_copy().copy(staging->mapped, data, bytes);
     copy(staging, 0, dst, offset, bytes);
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "common/parallel_copy.hpp"
 #include "device.hpp"
 
 namespace ipt::vk {
@@ -20,6 +21,11 @@ inline void log(int level, const std::string& message) {
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// The host threads that copy between the caller's memory and mapped staging
+// buffers (memory.cpp; IPT_HOST_COPY_THREADS, common/parallel_copy.hpp).
+// Stopped by Instance::shutdown().
+ipt::common::ParallelCopy& host_copy();
 
 // One VkDeviceMemory allocation, sub-allocated first-fit (memory.cpp).
 struct Block {

@@ -491,6 +491,7 @@ void Instance::init() {
 }
 
 void Instance::shutdown() {
+    host_copy().stop();
     devices_.clear();
     descs_.clear();
     if (messenger_ && vkDestroyDebugUtilsMessengerEXT)

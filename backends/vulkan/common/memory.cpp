@@ -245,6 +245,13 @@ void Device::release_after(Buffer* buffer, uint64_t value) {
     pending_release_.emplace_back(value, buffer);
 }
 
+ipt::common::ParallelCopy& host_copy() {
+    // Never destroyed: a host that exits without unloading the plugin leaves
+    // the idle workers to the process's end.
+    static auto* crew = new ipt::common::ParallelCopy(ipt::common::ParallelCopy::helpers_from_env("IPT_HOST_COPY_THREADS"));
+    return *crew;
+}
+
 void Device::upload(Buffer* dst, uint64_t offset, const void* src, uint64_t bytes) {
     if (bytes == 0) return;
     Recorder rec(*this);
@@ -271,7 +278,7 @@ void Device::download(Buffer* src, uint64_t offset, void* dst, uint64_t bytes) {
         release_after(staging, submitted_);
         throw;
     }
-    std::memcpy(dst, staging->mapped, bytes);
+    host_copy().copy(dst, staging->mapped, bytes);
     release_after(staging, value);
     collect();
     check_healthy();

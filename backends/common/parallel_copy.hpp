@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// A memcpy split over a few host threads, for the copies between a caller's
+// pageable memory and a GPU plugin's page-locked staging buffers. One host
+// thread copies memory at a fraction of what the memory system and the bus
+// can move (7 GB/s on an H100 host whose PCIe link moves 54 from page-locked
+// memory), so a staged copy is only faster than the driver's own staging
+// when the host's side of it runs on several cores.
+//
+// A process-wide crew of worker threads per plugin, started on the first
+// copy that asks for more than one thread, stopped by stop() (plugin
+// shutdown). The thread that calls copy() works on its own copy too, so a
+// crew of n workers copies with n + 1 threads; several copies may run at
+// once (their pieces queue, first come first served). The workers never
+// touch a copy after its last piece is counted, so copy() returns as soon
+// as every byte is in place.
+#pragma once
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ipt::common {
+
+class ParallelCopy {
+public:
+    // Pieces below this are not worth a hand-off to another thread.
+    static constexpr size_t kMinPieceBytes = size_t{256} << 10;
+
+    // `helpers` worker threads besides the caller's; 0 makes copy() a memcpy.
+    explicit ParallelCopy(unsigned helpers) : helpers_(helpers) {}
+    ~ParallelCopy() { stop(); }
+    ParallelCopy(const ParallelCopy&) = delete;
+    ParallelCopy& operator=(const ParallelCopy&) = delete;
+
+    unsigned helpers() const { return helpers_; }
+
+    void copy(void* dst, const void* src, size_t bytes) {
+        const size_t pieces = piece_count(bytes);
+        if (pieces <= 1 || !start()) {
+            if (bytes) std::memcpy(dst, src, bytes);
+            return;
+        }
+        Job job{static_cast<char*>(dst), static_cast<const char*>(src), bytes, (bytes + pieces - 1) / pieces, pieces};
+        {
+            std::lock_guard lock(mutex_);
+            queue_.push_back(&job);
+        }
+        work_.notify_all();
+        for (;;) {
+            size_t k;
+            {
+                std::lock_guard lock(mutex_);
+                if (!claim(&job, &k)) break;
+            }
+            run_piece(job, k);
+            std::lock_guard lock(mutex_);
+            --job.left;
+        }
+        std::unique_lock lock(mutex_);
+        finished_.wait(lock, [&] { return job.left == 0; });
+    }
+
+    // Joins the workers; a later copy starts them again.
+    void stop() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+        }
+        work_.notify_all();
+        for (std::thread& t : workers_) t.join();
+        workers_.clear();
+        std::lock_guard lock(mutex_);
+        stopping_ = false;
+    }
+
+    // Helper threads for a plugin: `env` (a count, 0 for none) when it is set
+    // to a number, else up to 7 on hosts with cores to spare (none on 1-2
+    // cores, where the copy would only compete with the caller's own work).
+    static unsigned helpers_from_env(const char* env) {
+        if (const char* v = std::getenv(env); v && *v) {
+            char* end = nullptr;
+            const long n = std::strtol(v, &end, 10);
+            if (*end == '\0' && n >= 0) return static_cast<unsigned>(std::min<long>(n, 63));
+        }
+        const unsigned cores = std::thread::hardware_concurrency();
+        return cores <= 2 ? 0 : std::min(cores / 2, 8u) - 1;
+    }
+
+private:
+    struct Job {
+        char* dst;
+        const char* src;
+        size_t bytes, piece, pieces;
+        size_t next = 0;     // the next piece to hand out
+        size_t left = pieces;  // pieces not yet copied
+    };
+
+    size_t piece_count(size_t bytes) const {
+        if (helpers_ == 0) return 1;
+        return std::clamp<size_t>(bytes / kMinPieceBytes, 1, size_t{helpers_} + 1);
+    }
+
+    // Takes the job's next piece (under the mutex); false when none is left.
+    bool claim(Job* job, size_t* k) {
+        if (job->next >= job->pieces) return false;
+        *k = job->next++;
+        if (job->next == job->pieces) queue_.erase(std::find(queue_.begin(), queue_.end(), job));
+        return true;
+    }
+
+    static void run_piece(const Job& job, size_t k) {
+        const size_t off = k * job.piece;
+        if (off < job.bytes) std::memcpy(job.dst + off, job.src + off, std::min(job.piece, job.bytes - off));
+    }
+
+    // Starts the workers once; false (copy alone) when threads cannot be had.
+    bool start() {
+        std::unique_lock lock(mutex_);
+        if (!workers_.empty()) return true;
+        try {
+            for (unsigned i = 0; i < helpers_; ++i) workers_.emplace_back([this] { work(); });
+            return true;
+        } catch (...) {
+            stopping_ = true;
+            lock.unlock();
+            work_.notify_all();
+            for (std::thread& t : workers_) t.join();
+            lock.lock();
+            workers_.clear();
+            stopping_ = false;
+            return false;
+        }
+    }
+
+    void work() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            if (stopping_) return;
+            Job* job = queue_.front();
+            size_t k;
+            if (!claim(job, &k)) continue;
+            lock.unlock();
+            run_piece(*job, k);
+            lock.lock();
+            if (--job->left == 0) finished_.notify_all();
+        }
+    }
+
+    const unsigned helpers_;
+    std::mutex mutex_;
+    std::condition_variable work_, finished_;
+    std::deque<Job*> queue_;
+    std::vector<std::thread> workers_;
+    bool stopping_ = false;
+};
+
+}  // namespace ipt::common
