@@ -15,7 +15,13 @@
 #                IPT_VULKAN_TIMING=1: each Vulkan call's GPU time beside the
 #                CUDA call (vulkan-timing.txt, vulkan-timing-bench.json)
 #
-#   bench/gpu/session.sh conformance|bench|peers|timing|all|vulkan|ops|alone
+#   host         host copies: ipt_copy_bench with the driver's staging and
+#                the plugin's (IPT_CUDA_STAGING, IPT_HOST_COPY_THREADS), then
+#                `ipt bench --from-host` of every GPU implementation, CUDA and
+#                Vulkan (copy-rates.txt, from-host.json; IPT_HOST_SIZES,
+#                default 2048,8192; IPT_HOST_UNTIL, default 570 s)
+#
+#   bench/gpu/session.sh conformance|bench|peers|timing|all|vulkan|ops|alone|host
 #   (all: both, then the harness in the time left; vulkan: the Vulkan plugin's conformance, then bench;
 #    ops: conformance --json of the operators in $IPT_OPS (space-separated)
 #    on CUDA and on Vulkan, every failing case listed, for diagnosis)
@@ -105,6 +111,29 @@ if [ "$stage" = conformance ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; th
   for f in conformance-cuda.txt conformance-vulkan.txt conformance-vulkan-wave64.txt; do
     [ -f "$out/$f" ] && { echo "--- $f"; grep -E "^ *(ipt\.|summary|pass|PASS|FAIL|fail)" "$out/$f" | tail -40; }
   done
+fi
+
+if [ "$stage" = host ]; then
+  note "== host copies (ipt_copy_bench --mib 4,16,64)"
+  for cfg in "IPT_CUDA_STAGING=0" "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=0" "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=3" \
+             "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=7" "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=15"; do
+    echo "### $cfg"
+    env $cfg timeout 60 "$build/bin/ipt_copy_bench" --mib 4,16,64 --runs 15 2>&1 | grep -E "^\| (ipt|cuda)"
+  done > "$out/copy-rates.txt"
+  cat "$out/copy-rates.txt"
+  # CUDA first (the plugins beside libipt), then Vulkan alone beside the CPU:
+  # each writes its JSON only when it completes.
+  note "== ipt bench --from-host, CUDA, after $(elapsed) s"
+  timeout $(( ${IPT_HOST_UNTIL:-570} * 5 / 10 - $(elapsed) )) "$ipt" bench --from-host \
+    --sizes "${IPT_HOST_SIZES:-2048,8192}" --repeats 7 --budget 1 --json > "$out/from-host.json" 2> "$out/from-host.log"
+  note "from-host (CUDA) exit $? after $(elapsed) s"
+  if [ -f "$vk" ]; then
+    timeout $(( ${IPT_HOST_UNTIL:-570} - $(elapsed) )) "$ipt" bench --from-host --no-discovery \
+      --plugin "$build/lib/libipt_cpu.so" --plugin "$vk" --sizes "${IPT_HOST_SIZES:-2048,8192}" --repeats 7 \
+      --budget 1 --json > "$out/from-host-vulkan.json" 2>> "$out/from-host.log"
+    note "from-host (Vulkan) exit $? after $(elapsed) s"
+  fi
+  grep -E "^device" "$out/from-host.log" | tee -a "$summary"
 fi
 
 if [ "$stage" = peers ]; then

@@ -29,6 +29,10 @@ table (.md beside it) is written again:
                     vulkan-timing.txt) beside the CUDA and Vulkan call times
                     of the same `ipt bench` (vulkan-timing-bench.json);
                     rows replaced per operator
+  host-transfers.json `ipt bench --from-host --json` (from-host.json, bench/gpu/
+                    session.sh host): calls from host memory against the
+                    page-locked floor, with ipt_copy_bench's rates
+                    (copy-rates.txt); replaced whole
   conformance.json  `ipt conformance` of a full run (conformance-*.txt), or
                     of operators run one by one (session.sh ops:
                     cuda-<op>.json, vulkan-<op>.json) as a set of their own
@@ -501,7 +505,56 @@ def table_vulkan_timing(data, data_name, folder=None):
     return "\n".join(out) + "\n"
 
 
-TABLES = {"ipt-bench": table_ipt_bench, "gpu-alone": table_gpu_alone, "cuda-kernels": table_cuda_kernels,
+HOST_LIMIT = 1.3
+
+
+def table_host_transfers(data, data_name, folder=None):
+    out = [HEADER.format(data=data_name),
+           f"# Calls from host memory on {data.get('title', 'this machine')}\n",
+           "`ipt bench --from-host --repeats 7 --budget 1 --json` (bench/gpu/session.sh host), every GPU "
+           "implementation. Wall times in ms, medians: **kernel** with the inputs on the device and the results "
+           "left there; **from libipt** with the inputs in host images libipt allocated (page-locked while a GPU "
+           "plugin is loaded) and the results copied into new ones; **from the caller** with the inputs uploaded "
+           "from the caller's malloc'ed memory and the results downloaded into it (the plugin's staging). "
+           "**floor** = kernel + input bytes / page-locked upload rate + output bytes / page-locked download rate, "
+           f"the rates measured in the same run (64 MiB). Over {HOST_LIMIT}x the floor is marked.\n",
+           machine_lines(data) + "\n",
+           "| device | page-locked up GB/s | page-locked down GB/s | pageable up GB/s | pageable down GB/s |",
+           "|---|---:|---:|---:|---:|"]
+    for d in data["devices"]:
+        out.append(f"| {d['id']} ({d['kind']}) {d['name']} | {d['up_locked_gbps']:.1f} | {d['down_locked_gbps']:.1f} | "
+                   f"{d['up_pageable_gbps']:.1f} | {d['down_pageable_gbps']:.1f} |")
+    if data.get("copy_rates"):
+        out += ["", "ipt_copy_bench in the same run (GB/s through libipt and through the CUDA runtime alone; "
+                "`IPT_CUDA_STAGING=0` is the driver's own staging of pageable memory, `IPT_HOST_COPY_THREADS` "
+                "the plugin's helper threads):", "", "```", data["copy_rates"].rstrip("\n"), "```"]
+    out += ["", "| op | size | class | implementation | kernel ms | floor ms | from libipt ms | x floor | "
+            "from the caller ms | x floor |", "|---|---:|---|---|---:|---:|---:|---:|---:|---:|"]
+    met = {"locked": [0, 0], "pageable": [0, 0]}
+
+    def cell(ms, floor, key):
+        if ms is None or ms < 0 or not floor:
+            return "-", "-"
+        x = ms / floor
+        met[key][1] += 1
+        met[key][0] += x <= HOST_LIMIT
+        return f3(ms), f"{x:.2f}" + (f" **>{HOST_LIMIT}**" if x > HOST_LIMIT else "")
+
+    for r in data["rows"]:
+        if "error" in r:
+            out.append(f"| {short(r['op'])} | {r['size']} | {r['dtype']} | {r['impl']} | failed: {r['error']} "
+                       "| | | | | |")
+            continue
+        lm, lx = cell(r["locked_ms"], r["floor_ms"], "locked")
+        pm, px = cell(r["pageable_ms"], r["floor_ms"], "pageable")
+        out.append(f"| {short(r['op'])} | {r['size']} | {r['dtype']} | {r['impl']} | {f4(r['kernel_ms'])} | "
+                   f"{f3(r['floor_ms'])} | {lm} | {lx} | {pm} | {px} |")
+    out += ["", f"Within {HOST_LIMIT}x the floor: from libipt's host images {met['locked'][0]} of {met['locked'][1]} "
+            f"rows; from the caller's memory {met['pageable'][0]} of {met['pageable'][1]}."]
+    return "\n".join(out) + "\n"
+
+
+TABLES = {"ipt-bench": table_ipt_bench, "host-transfers": table_host_transfers, "gpu-alone": table_gpu_alone, "cuda-kernels": table_cuda_kernels,
           "cpu-opencv": table_cpu_opencv, "facet": table_facet, "conformance": table_conformance,
           "python-peers": table_python_peers, "vulkan-timing": table_vulkan_timing}
 
@@ -593,6 +646,26 @@ def ingest(path, machine=None, date=None):
             data_file = os.path.join(folder, "python-peers.json")
             save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], peers=j))
             written += [data_file, write_table(folder, "python-peers")]
+        elif isinstance(j, dict) and j.get("benchmark") == "from-host" and "rows" in j:
+            # One file per GPU plugin (from-host.json, from-host-vulkan.json): merged.
+            if n != min(k for k, v in parsed.items() if isinstance(v, dict) and v.get("benchmark") == "from-host"):
+                continue
+            meta = run_meta(files, ("host",), date)
+            need_date(meta, n)
+            devices, rows = [], []
+            for k in sorted(parsed):
+                v = parsed[k]
+                if isinstance(v, dict) and v.get("benchmark") == "from-host":
+                    devices += [d for d in v.get("devices", []) if d not in devices]
+                    rows += v["rows"]
+            folder = os.path.join(RESULTS, machine_of(meta, devices))
+            data = dict(common(meta, []), runs=[{"date": meta["date"], "sizes": sorted({r["size"] for r in rows})}],
+                        devices=devices, rows=rows)
+            if "copy-rates.txt" in files:
+                data["copy_rates"] = files["copy-rates.txt"].decode(errors="replace")
+            data_file = os.path.join(folder, "host-transfers.json")
+            save(data_file, data)
+            written += [data_file, write_table(folder, "host-transfers")]
         elif isinstance(j, dict) and "opencv" in j and "results" in j:
             folder = os.path.join(RESULTS, machine or "local-cpu")
             data_file = os.path.join(folder, "cpu-opencv.json")
