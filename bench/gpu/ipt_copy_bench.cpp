@@ -7,6 +7,10 @@
 //                     (page-locked when IPT_PINNED_HOST is not 0)
 //   cudaMemcpy pageable / pinned   the runtime alone, malloc'ed memory and
 //                     cudaMallocHost memory
+//   host memcpy xN     the host's side of the plugin's staging alone:
+//                     pageable memory into and out of page-locked memory,
+//                     split over N threads as the plugin splits it
+//                     (IPT_HOST_COPY_THREADS helpers + the caller)
 //   cudaHostRegister  the time to page-lock a fresh block of the size (in
 //                     the "up ms" column), what libipt pays once per new
 //                     host image block
@@ -23,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "common/parallel_copy.hpp"
 #include "ipt/ipt.h"
 
 namespace {
@@ -136,6 +141,12 @@ int main(int argc, char** argv) {
             median_ms(runs, [&] { return cp(pageable.data(), d, cudaMemcpyDeviceToHost); }));
         row("cudaMemcpy pinned", bytes, median_ms(runs, [&] { return cp(d, pinned, cudaMemcpyHostToDevice); }),
             median_ms(runs, [&] { return cp(pinned, d, cudaMemcpyDeviceToHost); }));
+        {
+            ipt::common::ParallelCopy crew(ipt::common::ParallelCopy::helpers_from_env("IPT_HOST_COPY_THREADS"));
+            const std::string what = "host memcpy x" + std::to_string(crew.helpers() + 1);
+            row(what.c_str(), bytes, median_ms(runs, [&] { crew.copy(pinned, pageable.data(), bytes); return true; }),
+                median_ms(runs, [&] { crew.copy(pageable.data(), pinned, bytes); return true; }));
+        }
         // What page-locking a fresh block costs (libipt does it once per
         // new host image block of 1 MiB and more; freed blocks keep it).
         std::vector<double> reg;

@@ -18,8 +18,11 @@
 #   host         host copies: ipt_copy_bench with the driver's staging and
 #                the plugin's (IPT_CUDA_STAGING, IPT_HOST_COPY_THREADS), then
 #                `ipt bench --from-host` of every GPU implementation, CUDA and
-#                Vulkan (copy-rates.txt, from-host.json; IPT_HOST_SIZES,
-#                default 2048,8192; IPT_HOST_UNTIL, default 570 s)
+#                Vulkan, one size at a time (copy-rates.txt,
+#                from-host-<plugin>-<size>.json; IPT_HOST_SIZES, default
+#                2048,8192; IPT_HOST_UNTIL, the second by which it ends,
+#                default 570). IPT_HOST=1 adds it to conformance in place of
+#                the CUDA harness.
 #
 #   bench/gpu/session.sh conformance|bench|peers|timing|all|vulkan|ops|alone|host
 #   (all: both, then the harness in the time left; vulkan: the Vulkan plugin's conformance, then bench;
@@ -103,7 +106,7 @@ if [ "$stage" = conformance ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; th
     IPT_VULKAN_VARIANT=wave64 timeout 150 "$ipt" conformance --plugin "$vk" --quick > "$out/conformance-vulkan-wave64.txt" 2>&1
     note "vulkan wave64 conformance exit $? after $(elapsed) s"
   fi
-  if [ "$stage" = conformance ] && [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 480 ]; then
+  if [ "$stage" = conformance ] && [ -z "${IPT_HOST:-}" ] && [ -x "$build/bin/ipt_cuda_bench" ] && [ "$(elapsed)" -lt 480 ]; then
     note "== CUDA harness (checks, then timings with NPP)"
     timeout $(( 560 - $(elapsed) )) "$build/bin/ipt_cuda_bench" --json "$out/cuda-bench.json" > "$out/cuda-bench.txt" 2>&1
     note "harness exit $?"
@@ -113,27 +116,29 @@ if [ "$stage" = conformance ] || [ "$stage" = all ] || [ "$stage" = vulkan ]; th
   done
 fi
 
-if [ "$stage" = host ]; then
+if [ "$stage" = host ] || [ "${IPT_HOST:-}" = 1 ]; then
   note "== host copies (ipt_copy_bench --mib 4,16,64)"
   for cfg in "IPT_CUDA_STAGING=0" "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=0" "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=3" \
              "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=7" "IPT_CUDA_STAGING=1 IPT_HOST_COPY_THREADS=15"; do
     echo "### $cfg"
-    env $cfg timeout 60 "$build/bin/ipt_copy_bench" --mib 4,16,64 --runs 15 2>&1 | grep -E "^\| (ipt|cuda)"
+    env $cfg timeout 60 "$build/bin/ipt_copy_bench" --mib 4,16,64 --runs 15 2>&1 | grep -E "^\| (ipt|cuda|host)"
   done > "$out/copy-rates.txt"
-  cat "$out/copy-rates.txt"
-  # CUDA first (the plugins beside libipt), then Vulkan alone beside the CPU:
-  # each writes its JSON only when it completes.
-  note "== ipt bench --from-host, CUDA, after $(elapsed) s"
-  timeout $(( ${IPT_HOST_UNTIL:-570} * 5 / 10 - $(elapsed) )) "$ipt" bench --from-host \
-    --sizes "${IPT_HOST_SIZES:-2048,8192}" --repeats 7 --budget 1 --json > "$out/from-host.json" 2> "$out/from-host.log"
-  note "from-host (CUDA) exit $? after $(elapsed) s"
-  if [ -f "$vk" ]; then
-    timeout $(( ${IPT_HOST_UNTIL:-570} - $(elapsed) )) "$ipt" bench --from-host --no-discovery \
-      --plugin "$build/lib/libipt_cpu.so" --plugin "$vk" --sizes "${IPT_HOST_SIZES:-2048,8192}" --repeats 7 \
-      --budget 1 --json > "$out/from-host-vulkan.json" 2>> "$out/from-host.log"
-    note "from-host (Vulkan) exit $? after $(elapsed) s"
-  fi
-  grep -E "^device" "$out/from-host.log" | tee -a "$summary"
+  # One size at a time, CUDA (the plugins beside libipt) before Vulkan alone
+  # beside the CPU: each JSON is written only when its run completes.
+  until="${IPT_HOST_UNTIL:-570}"
+  for size in $(echo "${IPT_HOST_SIZES:-2048,8192}" | tr , ' '); do
+    [ "$(elapsed)" -lt $(( until - 20 )) ] || break
+    timeout $(( until - $(elapsed) )) "$ipt" bench --from-host --sizes "$size" --repeats 5 --budget 0.5 --json \
+      > "$out/from-host-cuda-$size.json" 2>> "$out/from-host.log"
+    note "from-host CUDA $size exit $? after $(elapsed) s"
+  done
+  for size in $(echo "${IPT_HOST_SIZES:-2048,8192}" | tr , ' '); do
+    [ -f "$vk" ] && [ "$(elapsed)" -lt $(( until - 20 )) ] || break
+    timeout $(( until - $(elapsed) )) "$ipt" bench --from-host --no-discovery --plugin "$build/lib/libipt_cpu.so" \
+      --plugin "$vk" --sizes "$size" --repeats 5 --budget 0.5 --json > "$out/from-host-vulkan-$size.json" 2>> "$out/from-host.log"
+    note "from-host Vulkan $size exit $? after $(elapsed) s"
+  done
+  grep -E "^device" "$out/from-host.log" | sort -u | tee -a "$summary"
 fi
 
 if [ "$stage" = peers ]; then
