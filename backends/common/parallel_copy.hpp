@@ -13,9 +13,15 @@
 // once (their pieces queue, first come first served). The workers never
 // touch a copy after its last piece is counted, so copy() returns as soon
 // as every byte is in place.
+//
+// A staged copy is a series of chunk copies a few microseconds apart, and on
+// a virtual machine waking a sleeping thread took up to a hundred: the
+// workers, and a caller waiting for them, poll for kSpin before they sleep.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdlib>
@@ -31,6 +37,7 @@ class ParallelCopy {
 public:
     // Pieces below this are not worth a hand-off to another thread.
     static constexpr size_t kMinPieceBytes = size_t{256} << 10;
+    static constexpr std::chrono::microseconds kSpin{200};
 
     // `helpers` worker threads besides the caller's; 0 makes copy() a memcpy.
     explicit ParallelCopy(unsigned helpers) : helpers_(helpers) {}
@@ -50,6 +57,7 @@ public:
         {
             std::lock_guard lock(mutex_);
             queue_.push_back(&job);
+            queued_.fetch_add(1, std::memory_order_release);
         }
         work_.notify_all();
         for (;;) {
@@ -59,11 +67,11 @@ public:
                 if (!claim(&job, &k)) break;
             }
             run_piece(job, k);
-            std::lock_guard lock(mutex_);
-            --job.left;
+            job.left.fetch_sub(1, std::memory_order_acq_rel);
         }
+        if (spin_until([&] { return job.left.load(std::memory_order_acquire) == 0; })) return;
         std::unique_lock lock(mutex_);
-        finished_.wait(lock, [&] { return job.left == 0; });
+        finished_.wait(lock, [&] { return job.left.load(std::memory_order_acquire) == 0; });
     }
 
     // Joins the workers; a later copy starts them again.
@@ -71,12 +79,14 @@ public:
         {
             std::lock_guard lock(mutex_);
             stopping_ = true;
+            stop_flag_.store(true);
         }
         work_.notify_all();
         for (std::thread& t : workers_) t.join();
         workers_.clear();
         std::lock_guard lock(mutex_);
         stopping_ = false;
+        stop_flag_.store(false);
     }
 
     // Helper threads for a plugin: `env` (a count, 0 for none) when it is set
@@ -97,9 +107,19 @@ private:
         char* dst;
         const char* src;
         size_t bytes, piece, pieces;
-        size_t next = 0;     // the next piece to hand out
-        size_t left = pieces;  // pieces not yet copied
+        size_t next = 0;                   // the next piece to hand out (under the mutex)
+        std::atomic<size_t> left{pieces};  // pieces not yet copied
     };
+
+    // Polls `done` for up to kSpin; true once it holds.
+    template <class Done>
+    static bool spin_until(Done done) {
+        const auto until = std::chrono::steady_clock::now() + kSpin;
+        do {
+            if (done()) return true;
+        } while (std::chrono::steady_clock::now() < until);
+        return done();
+    }
 
     size_t piece_count(size_t bytes) const {
         if (helpers_ == 0) return 1;
@@ -110,7 +130,10 @@ private:
     bool claim(Job* job, size_t* k) {
         if (job->next >= job->pieces) return false;
         *k = job->next++;
-        if (job->next == job->pieces) queue_.erase(std::find(queue_.begin(), queue_.end(), job));
+        if (job->next == job->pieces) {
+            queue_.erase(std::find(queue_.begin(), queue_.end(), job));
+            queued_.fetch_sub(1, std::memory_order_release);
+        }
         return true;
     }
 
@@ -128,19 +151,22 @@ private:
             return true;
         } catch (...) {
             stopping_ = true;
+            stop_flag_.store(true);
             lock.unlock();
             work_.notify_all();
             for (std::thread& t : workers_) t.join();
             lock.lock();
             workers_.clear();
             stopping_ = false;
+            stop_flag_.store(false);
             return false;
         }
     }
 
     void work() {
-        std::unique_lock lock(mutex_);
         for (;;) {
+            spin_until([&] { return queued_.load(std::memory_order_acquire) > 0 || stop_flag_.load(); });
+            std::unique_lock lock(mutex_);
             work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
             if (stopping_) return;
             Job* job = queue_.front();
@@ -148,8 +174,12 @@ private:
             if (!claim(job, &k)) continue;
             lock.unlock();
             run_piece(*job, k);
-            lock.lock();
-            if (--job->left == 0) finished_.notify_all();
+            // The copy's owner may return the moment `left` reaches 0: the
+            // job is not touched after that.
+            if (job->left.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                lock.lock();
+                finished_.notify_all();
+            }
         }
     }
 
@@ -158,7 +188,9 @@ private:
     std::condition_variable work_, finished_;
     std::deque<Job*> queue_;
     std::vector<std::thread> workers_;
-    bool stopping_ = false;
+    bool stopping_ = false;                  // under the mutex
+    std::atomic<bool> stop_flag_{false};     // the same, for polling
+    std::atomic<size_t> queued_{0};          // jobs with pieces to hand out
 };
 
 }  // namespace ipt::common

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Images: allocation on any device, transfers through host memory.
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cerrno>
@@ -56,7 +59,10 @@ void free_host_block(void* p, Unpin unpin) {
 // costs about what a copy of it does), with what unlocks it. Process-wide,
 // never destroyed (images may outlive their context, and a host program may
 // free one at exit; plugin libraries stay mapped until exit, so the unlock
-// function stays callable), at most IPT_HOST_CACHE_MB (default 256) in all,
+// function stays callable), at most IPT_HOST_CACHE_MB in all (default: a
+// sixteenth of the machine's memory, from 256 MiB to 2 GiB, so that the
+// 512 MiB double results of 8192x8192 calls are kept too: a fresh one cost
+// 190-800 ms of faults and locking against 10 ms to copy it from a GPU),
 // oldest dropped first. Off under AddressSanitizer, so that a use after free
 // is still caught.
 class HostBlockCache {
@@ -105,7 +111,7 @@ private:
 #if defined(__SANITIZE_ADDRESS__)
         capacity_ = 0;
 #else
-        capacity_ = size_t{256} << 20;
+        capacity_ = default_capacity();
         if (const char* mb = std::getenv("IPT_HOST_CACHE_MB"); mb && *mb) {
             // A whole number of MiB up to kMaxHostCacheMb; anything else is
             // reported and the default kept.
@@ -118,10 +124,20 @@ private:
             else
                 host_log(2, "openipt",
                          (std::string("IPT_HOST_CACHE_MB='") + mb + "' is not a whole number of MiB from 0 to " +
-                          std::to_string(kMaxHostCacheMb) + "; the default of 256 is used")
+                          std::to_string(kMaxHostCacheMb) + "; the default of " + std::to_string(capacity_ >> 20) +
+                          " is used")
                              .c_str());
         }
 #endif
+    }
+    static size_t default_capacity() {
+        constexpr size_t kLeast = size_t{256} << 20, kMost = size_t{2} << 30;
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+        const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page > 0)
+            return std::clamp(static_cast<size_t>(pages) / 16 * static_cast<size_t>(page), kLeast, kMost);
+#endif
+        return kLeast;
     }
     std::mutex mutex_;
     struct Entry {
