@@ -28,6 +28,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -90,16 +91,22 @@ public:
     }
 
     // Helper threads for a plugin: `env` (a count, 0 for none) when it is set
-    // to a number, else up to 7 on hosts with cores to spare (none on 1-2
-    // cores, where the copy would only compete with the caller's own work).
-    static unsigned helpers_from_env(const char* env) {
+    // to a whole number (above 63: 63), else up to 7 on hosts with cores to
+    // spare (none on 1-2 cores, where the copy would only compete with the
+    // caller's own work). A value that is not a whole number is described in
+    // *complaint (for the plugin's log) and the default used.
+    static unsigned helpers_from_env(const char* env, std::string* complaint = nullptr) {
+        const unsigned cores = std::thread::hardware_concurrency();
+        const unsigned fallback = cores <= 2 ? 0 : std::min(cores / 2, 8u) - 1;
         if (const char* v = std::getenv(env); v && *v) {
             char* end = nullptr;
             const long n = std::strtol(v, &end, 10);
             if (*end == '\0' && n >= 0) return static_cast<unsigned>(std::min<long>(n, 63));
+            if (complaint)
+                *complaint = std::string(env) + "='" + v + "' is not a whole number of threads; " +
+                             std::to_string(fallback) + " used";
         }
-        const unsigned cores = std::thread::hardware_concurrency();
-        return cores <= 2 ? 0 : std::min(cores / 2, 8u) - 1;
+        return fallback;
     }
 
 private:

@@ -7,11 +7,13 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "common/context.hpp"
 #include "common/parallel_copy.hpp"
 #include "common/staging.hpp"
+#include "ipt/ipt_plugin.hpp"
 
 namespace ipt::cuda::staging {
 
@@ -56,7 +58,14 @@ std::vector<DevicePool>& pools() {
 // hosts with more than 2 cores). Never destroyed, like the pools; stopped by
 // release_all().
 ipt::common::ParallelCopy& crew() {
-    static auto* c = new ipt::common::ParallelCopy(ipt::common::ParallelCopy::helpers_from_env("IPT_HOST_COPY_THREADS"));
+    static auto* c = [] {
+        std::string complaint;
+        auto* crew = new ipt::common::ParallelCopy(
+            ipt::common::ParallelCopy::helpers_from_env("IPT_HOST_COPY_THREADS", &complaint));
+        const ipt_host_table* h = ipt::plugin::host();
+        if (!complaint.empty() && h && h->log) h->log(2, "cuda", complaint.c_str());
+        return crew;
+    }();
     return *c;
 }
 

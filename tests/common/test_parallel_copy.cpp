@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <numeric>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -92,10 +93,20 @@ TEST(ParallelCopy, HelperCountFromTheEnvironment) {
     unsetenv(name);
     const unsigned fallback = ParallelCopy::helpers_from_env(name);
     EXPECT_LE(fallback, 7u);
-    for (const char* bad : {"-3", "four", "2x", ""}) {
+    std::string complaint;
+    EXPECT_EQ(ParallelCopy::helpers_from_env(name, &complaint), fallback);
+    EXPECT_TRUE(complaint.empty()) << complaint;
+    for (const char* bad : {"-3", "four", "2x"}) {
         setenv(name, bad, 1);
-        EXPECT_EQ(ParallelCopy::helpers_from_env(name), fallback) << bad;
+        complaint.clear();
+        EXPECT_EQ(ParallelCopy::helpers_from_env(name, &complaint), fallback) << bad;
+        EXPECT_NE(complaint.find(name), std::string::npos) << bad;
+        EXPECT_NE(complaint.find(bad), std::string::npos) << complaint;
     }
+    setenv(name, "", 1);  // set but empty: the default, no complaint
+    complaint.clear();
+    EXPECT_EQ(ParallelCopy::helpers_from_env(name, &complaint), fallback);
+    EXPECT_TRUE(complaint.empty()) << complaint;
     unsetenv(name);
 }
 
