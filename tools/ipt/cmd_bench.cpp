@@ -64,6 +64,28 @@ struct Impl {
     std::string name() const { return plugin + (variant.empty() ? "" : ":" + variant) + "@" + std::to_string(device); }
 };
 
+// The operator's benchmark case at n x n, or null (said on stderr) when its
+// inputs cannot be made at that size.
+std::unique_ptr<ipt::cli::BenchCase> bench_case(const ipt_op_schema& op, int64_t n) {
+    try {
+        return std::make_unique<ipt::cli::BenchCase>(op, n);
+    } catch (const std::exception& e) {
+        std::cerr << "\nipt bench: " << op.name << " " << n << ": " << e.what() << "\n";
+        return nullptr;
+    }
+}
+
+// The images a call produced, taken out of it.
+std::vector<ipt::Image> take_outputs(ipt::Call& call, const ipt_op_schema& op) {
+    std::vector<ipt::Image> out;
+    for (uint32_t i = 0; i < op.param_count; ++i) {
+        if (ipt_op_param(&op, i)->kind != IPT_PARAM_OUTPUT) continue;
+        ipt_image* img = nullptr;
+        if (ipt_call_take_output(call.get(), ipt_op_param(&op, i)->name, &img) == IPT_OK) out.emplace_back(img);
+    }
+    return out;
+}
+
 // Where a run's results must end up for its time to count as overall time.
 constexpr uint32_t kResultsStayPut = 0xFFFFFFFEu;
 
@@ -75,11 +97,8 @@ double run_once(ipt::Context& ctx, ipt::Call& call, const ipt_op_schema& op, uin
     auto t0 = Clock::now();
     call.run();
     ctx.sync();
-    for (uint32_t i = 0; results_to != kResultsStayPut && i < op.param_count; ++i) {
-        if (ipt_op_param(&op, i)->kind != IPT_PARAM_OUTPUT) continue;
-        ipt_image* img = nullptr;
-        if (ipt_call_take_output(call.get(), ipt_op_param(&op, i)->name, &img) != IPT_OK) continue;
-        ipt::Image out(img);
+    if (results_to == kResultsStayPut) return ms_since(t0);
+    for (const ipt::Image& out : take_outputs(call, op)) {
         if (results_to == IPT_DEVICE_HOST) {
             // One buffer for every download: a fresh one per run would add
             // its own page faults (milliseconds at 2048x2048 double) to the
@@ -329,17 +348,6 @@ CopyRates measure_copy_rates(ipt::Context& ctx, uint32_t device) {
     return r;
 }
 
-// The images a call produced, taken out of it.
-std::vector<ipt::Image> take_outputs(ipt::Call& call, const ipt_op_schema& op) {
-    std::vector<ipt::Image> out;
-    for (uint32_t i = 0; i < op.param_count; ++i) {
-        if (ipt_op_param(&op, i)->kind != IPT_PARAM_OUTPUT) continue;
-        ipt_image* img = nullptr;
-        if (ipt_call_take_output(call.get(), ipt_op_param(&op, i)->name, &img) == IPT_OK) out.emplace_back(img);
-    }
-    return out;
-}
-
 int run_from_host(ipt::Context& ctx, const std::vector<const ipt_op_schema*>& ops, const std::vector<int64_t>& sizes,
                   const Options& opt) {
     std::map<uint32_t, CopyRates> rates;
@@ -368,13 +376,8 @@ int run_from_host(ipt::Context& ctx, const std::vector<const ipt_op_schema*>& op
     for (const ipt_op_schema* op : ops) {
         for (int64_t n : sizes) {
             ipt::cli::progress_bar(done++, total, std::string(op->name) + " " + std::to_string(n));
-            std::unique_ptr<ipt::cli::BenchCase> bc;
-            try {
-                bc = std::make_unique<ipt::cli::BenchCase>(*op, n);
-            } catch (const std::exception& e) {
-                std::cerr << "\nipt bench: " << op->name << " " << n << ": " << e.what() << "\n";
-                continue;
-            }
+            const auto bc = bench_case(*op, n);
+            if (!bc) continue;
             for (const auto& i : ctx.impls(op->name)) {
                 if (i.device_id == IPT_DEVICE_HOST || !rates.count(i.device_id)) continue;
                 const Impl im{i.plugin, i.variant, i.device_id};
@@ -479,13 +482,8 @@ ipt::cli::Action setup(CLI::App& sub) {
             std::vector<Impl> impls;
             for (const auto& i : ctx.impls(op->name)) impls.push_back({i.plugin, i.variant, i.device_id});
             for (int64_t n : sizes) {
-                std::unique_ptr<ipt::cli::BenchCase> bc;
-                try {
-                    bc = std::make_unique<ipt::cli::BenchCase>(*op, n);
-                } catch (const std::exception& e) {
-                    std::cerr << "\nipt bench: " << op->name << " " << n << ": " << e.what() << "\n";
-                    continue;
-                }
+                const auto bc = bench_case(*op, n);
+                if (!bc) continue;
                 // Kernel time: data already on the implementation's device.
                 std::map<std::string, double> kernel;
                 std::map<std::string, std::string> errors;
