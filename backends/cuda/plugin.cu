@@ -248,7 +248,11 @@ bool staging_on() {
         const char* v = std::getenv("IPT_CUDA_STAGING");
         if (v && std::strcmp(v, "1") == 0) return true;
         if (v && std::strcmp(v, "0") == 0) return false;
-        return staging::copy_helpers() >= 3;
+        const bool by_default = staging::copy_helpers() >= 3;
+        if (v && *v)
+            log(2, std::string("IPT_CUDA_STAGING='") + v + "' is neither 1 nor 0; staging is " +
+                       (by_default ? "on" : "off") + " (the default)");
+        return by_default;
     }();
     return on;
 }
