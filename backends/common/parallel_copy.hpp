@@ -32,6 +32,8 @@
 #include <thread>
 #include <vector>
 
+#include "ipt/ipt_plugin.hpp"
+
 namespace ipt::common {
 
 class ParallelCopy {
@@ -107,6 +109,18 @@ public:
                              std::to_string(fallback) + " used";
         }
         return fallback;
+    }
+
+    // A new crew for a plugin's staging, sized by IPT_HOST_COPY_THREADS; a
+    // bad value is logged through the host under the plugin's name. The
+    // plugin keeps it in a function-local static and never destroys it (a
+    // host may exit without unloading the plugin), stopping it at shutdown.
+    static ParallelCopy* for_plugin(const char* plugin) {
+        std::string complaint;
+        auto* crew = new ParallelCopy(helpers_from_env("IPT_HOST_COPY_THREADS", &complaint));
+        const ipt_host_table* host = ipt::plugin::host();
+        if (!complaint.empty() && host && host->log) host->log(2, plugin, complaint.c_str());
+        return crew;
     }
 
 private:

@@ -7,13 +7,11 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <string>
 #include <vector>
 
 #include "common/context.hpp"
 #include "common/parallel_copy.hpp"
 #include "common/staging.hpp"
-#include "ipt/ipt_plugin.hpp"
 
 namespace ipt::cuda::staging {
 
@@ -58,14 +56,7 @@ std::vector<DevicePool>& pools() {
 // hosts with more than 2 cores). Never destroyed, like the pools; stopped by
 // release_all().
 ipt::common::ParallelCopy& crew() {
-    static auto* c = [] {
-        std::string complaint;
-        auto* crew = new ipt::common::ParallelCopy(
-            ipt::common::ParallelCopy::helpers_from_env("IPT_HOST_COPY_THREADS", &complaint));
-        const ipt_host_table* h = ipt::plugin::host();
-        if (!complaint.empty() && h && h->log) h->log(2, "cuda", complaint.c_str());
-        return crew;
-    }();
+    static auto* c = ipt::common::ParallelCopy::for_plugin("cuda");
     return *c;
 }
 
@@ -224,8 +215,14 @@ cudaError_t download(uint32_t index, void* dst, const void* src, size_t bytes, c
 unsigned copy_helpers() { return crew().helpers(); }
 
 void release_all() {
-    crew().stop();
     auto& list = pools();
+    // The crew has copied only through stagers: without any, it never started.
+    bool staged = false;
+    for (DevicePool& p : list) {
+        std::lock_guard lock(p.mutex);
+        staged = staged || !p.all.empty();
+    }
+    if (staged) crew().stop();
     for (size_t i = 0; i < list.size(); ++i) {
         DevicePool& p = list[i];
         std::lock_guard lock(p.mutex);

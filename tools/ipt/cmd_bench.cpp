@@ -133,10 +133,15 @@ Timed unpinned(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vect
 }
 
 // A call of the case pinned to one implementation.
+ipt::Call pinned_call(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images,
+                      const Impl& im) {
+    ipt::Call call = bc.make_call(ctx, images);
+    call.device(im.device).plugin(im.plugin).variant(im.variant);
+    return call;
+}
+
 Timed pinned(ipt::Context& ctx, const ipt::cli::BenchCase& bc, const std::vector<ipt::Image>& images, const Impl& im) {
-    Timed t = unpinned(ctx, bc, images);
-    t.call.device(im.device).plugin(im.plugin).variant(im.variant);
-    return t;
+    return Timed{pinned_call(ctx, bc, images, im), {}, {}, {}};
 }
 
 // Times several calls under the same conditions: each is warmed up once (plans,
@@ -385,26 +390,17 @@ int run_from_host(ipt::Context& ctx, const std::vector<const ipt_op_schema*>& op
                 json row = {{"op", op->name}, {"size", n}, {"dtype", bc->dtype()}, {"impl", im.name()},
                             {"input_bytes", bc->input_bytes()}};
                 try {
-                    auto pin = [&](ipt::Call c) {
-                        c.device(im.device).plugin(im.plugin).variant(im.variant);
-                        return c;
-                    };
                     // Kernel: inputs on the device, results left there.
                     const auto on_device = bc->upload(ctx, im.device);
-                    ipt::Call kcall = pin(bc->make_call(ctx, on_device));
+                    ipt::Call kcall = pinned_call(ctx, *bc, on_device, im);
+                    const double kernel = median_wall_ms([&] { run_once(ctx, kcall, *op, kResultsStayPut); },
+                                                         opt.repeats, budget_ms);
                     uint64_t out_bytes = 0;
-                    const double kernel = median_wall_ms(
-                        [&] {
-                            kcall.run();
-                            ctx.sync();
-                            out_bytes = 0;
-                            for (const auto& o : take_outputs(kcall, *op))
-                                out_bytes += static_cast<uint64_t>(o.numel()) * ipt_dtype_size(o.dtype());
-                        },
-                        opt.repeats, budget_ms);
+                    for (const auto& o : take_outputs(kcall, *op))
+                        out_bytes += static_cast<uint64_t>(o.numel()) * ipt_dtype_size(o.dtype());
                     // From libipt host images, results into libipt host images.
                     const auto on_host = bc->upload(ctx, IPT_DEVICE_HOST);
-                    ipt::Call lcall = pin(bc->make_call(ctx, on_host));
+                    ipt::Call lcall = pinned_call(ctx, *bc, on_host, im);
                     const double locked = median_wall_ms(
                         [&] {
                             lcall.run();
@@ -413,16 +409,11 @@ int run_from_host(ipt::Context& ctx, const std::vector<const ipt_op_schema*>& op
                         },
                         opt.repeats, budget_ms);
                     // From the caller's pageable memory, results into it.
-                    static std::vector<unsigned char> back;
                     const double pageable = median_wall_ms(
                         [&] {
                             const auto up = bc->upload(ctx, im.device);
-                            ipt::Call c = pin(bc->make_call(ctx, up));
-                            c.run();
-                            for (const auto& o : take_outputs(c, *op)) {
-                                back.resize(std::max(back.size(), static_cast<size_t>(o.numel()) * ipt_dtype_size(o.dtype())));
-                                if (o.numel() > 0) o.download(back.data());
-                            }
+                            ipt::Call c = pinned_call(ctx, *bc, up, im);
+                            run_once(ctx, c, *op, IPT_DEVICE_HOST);
                         },
                         opt.repeats, budget_ms);
                     const double floor = kernel + static_cast<double>(bc->input_bytes()) / (r.up_locked * 1e6) +

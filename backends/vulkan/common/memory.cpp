@@ -246,15 +246,7 @@ void Device::release_after(Buffer* buffer, uint64_t value) {
 }
 
 ipt::common::ParallelCopy& host_copy() {
-    // Never destroyed: a host that exits without unloading the plugin leaves
-    // the idle workers to the process's end.
-    static auto* crew = [] {
-        std::string complaint;
-        auto* c = new ipt::common::ParallelCopy(
-            ipt::common::ParallelCopy::helpers_from_env("IPT_HOST_COPY_THREADS", &complaint));
-        if (!complaint.empty()) log(2, complaint);
-        return c;
-    }();
+    static auto* crew = ipt::common::ParallelCopy::for_plugin("vulkan");
     return *crew;
 }
 
