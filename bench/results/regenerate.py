@@ -196,8 +196,8 @@ def machine_lines(data):
     gpu = data.get("gpu")
     if gpu:
         lines.append(f"| GPU | {gpu}, driver {data.get('driver', '?')} |")
-    for d in data.get("devices", []):
-        lines.append(f"| device {d['id']} ({d['kind']}) | {d['name']} |")
+    for line in dict.fromkeys(f"| device {d['id']} ({d['kind']}) | {d['name']} |" for d in data.get("devices", [])):
+        lines.append(line)
     if data.get("vulkan_driver"):
         lines.append(f"| Vulkan driver | {data['vulkan_driver']} |")
     for run in data.get("runs", []):
@@ -519,7 +519,8 @@ def table_host_transfers(data, data_name, folder=None):
            "| device | page-locked up GB/s | page-locked down GB/s | pageable up GB/s | pageable down GB/s |",
            "|---|---:|---:|---:|---:|"]
     for d in data["devices"]:
-        out.append(f"| {d['id']} ({d['kind']}) {d['name']} | {d['up_locked_gbps']:.1f} | {d['down_locked_gbps']:.1f} | "
+        at = f" (run of size {', '.join(map(str, d['sizes']))})" if d.get("sizes") else ""
+        out.append(f"| {d['id']} ({d['kind']}) {d['name']}{at} | {d['up_locked_gbps']:.1f} | {d['down_locked_gbps']:.1f} | "
                    f"{d['up_pageable_gbps']:.1f} | {d['down_pageable_gbps']:.1f} |")
     if data.get("copy_rates"):
         out += ["", "ipt_copy_bench in the same run (GB/s through libipt and through the CUDA runtime alone; "
@@ -656,7 +657,9 @@ def ingest(path, machine=None, date=None):
             for k in sorted(parsed):
                 v = parsed[k]
                 if isinstance(v, dict) and v.get("benchmark") == "from-host":
-                    devices += [d for d in v.get("devices", []) if d not in devices]
+                    # Each file measures its own copy rates: they are kept per file, with its sizes.
+                    sizes = sorted({r["size"] for r in v["rows"]})
+                    devices += [dict(d, sizes=sizes) for d in v.get("devices", [])]
                     rows += v["rows"]
             folder = os.path.join(RESULTS, machine_of(meta, devices))
             data = dict(common(meta, []), runs=[{"date": meta["date"], "sizes": sorted({r["size"] for r in rows})}],
