@@ -58,6 +58,17 @@ TEST(VulkanMemory, UploadDownloadRoundTrip) {
         ipt::Image img = ipt_test::context().upload(IPT_UINT8, 1, n, bytes.data(), 1, vulkan_device().id);
         EXPECT_EQ(fetch(img).bytes, bytes) << n;
     }
+    // Transfers over 32 MiB go in chunks, two in flight: a length that ends
+    // inside a third chunk, as rows, so that every chunk boundary cuts a row.
+    const int64_t rows = 3 * 4099, cols = 5 * 1097;
+    auto big = rnd.bytes(IPT_UINT8, rows * cols);
+    for (int round = 0; round < 2; ++round) {  // the second reuses the kept staging blocks
+        ipt::Image img = ipt_test::context().upload(IPT_UINT8, rows, cols, big.data(), 1, vulkan_device().id);
+        const auto back = fetch(img).bytes;
+        ASSERT_EQ(back.size(), big.size());
+        EXPECT_TRUE(back == big) << "round " << round << ": first difference at byte "
+                                 << (std::mismatch(back.begin(), back.end(), big.begin()).first - back.begin());
+    }
     ipt::Image empty = ipt_test::context().create(IPT_DOUBLE, 0, 4, 1, vulkan_device().id);
     EXPECT_EQ(fetch(empty).numel(), 0);
     ipt_test::context().sync(vulkan_device().id);

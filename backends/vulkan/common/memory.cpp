@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "device_internal.hpp"
 
@@ -19,6 +20,12 @@ constexpr VkDeviceSize kHostBlockBytes = 16ull << 20;
 // block costs far more than a call's work), up to 1/16 of their heap; the
 // host-visible kinds (pinned host memory) at most 256 MiB.
 constexpr VkDeviceSize kKeepEmptyHostBytes = 256ull << 20;
+// Larger transfers go through staging buffers of this size, two in flight:
+// the host copies one chunk while the GPU copies the other, and a transfer
+// needs at most two chunks of host-visible memory, which the kept blocks
+// above then serve (a whole-size staging buffer of a 512 MiB result would be
+// pinned afresh on every call).
+constexpr VkDeviceSize kStagingChunkBytes = 32ull << 20;
 
 const char* kind_name(MemoryKind kind) {
     switch (kind) {
@@ -251,10 +258,20 @@ ipt::common::ParallelCopy& host_copy() {
 }
 
 void Device::upload(Buffer* dst, uint64_t offset, const void* src, uint64_t bytes) {
-    if (bytes == 0) return;
-    Recorder rec(*this);
-    rec.write(dst, offset, src, bytes);
-    rec.submit();
+    std::lock_guard<std::recursive_mutex> lock(mutex_);
+    const auto* from = static_cast<const uint8_t*>(src);
+    uint64_t in_flight[2] = {0, 0};  // the submissions of the last two chunks
+    for (uint64_t done = 0; done < bytes;) {
+        const uint64_t n = std::min<uint64_t>(kStagingChunkBytes, bytes - done);
+        // The chunk before last has left its staging buffer: the allocation
+        // below reuses that memory.
+        if (in_flight[0]) wait_for(in_flight[0]);
+        Recorder rec(*this);
+        rec.write(dst, offset + done, from + done, n);
+        in_flight[0] = in_flight[1];
+        in_flight[1] = rec.submit();
+        done += n;
+    }
 }
 
 void Device::download(Buffer* src, uint64_t offset, void* dst, uint64_t bytes) {
@@ -265,19 +282,41 @@ void Device::download(Buffer* src, uint64_t offset, void* dst, uint64_t bytes) {
         check_healthy();
         return;
     }
-    Buffer* staging = allocate(bytes, MemoryKind::Readback);
-    uint64_t value = 0;
+    struct Chunk {
+        Buffer* staging;
+        uint64_t value, at, bytes;
+    };
+    std::vector<Chunk> in_flight;  // at most two, oldest first
+    auto* to = static_cast<uint8_t*>(dst);
+    auto finish_oldest = [&] {
+        const Chunk c = in_flight.front();
+        wait_for(c.value);
+        host_copy().copy(to + c.at, c.staging->mapped, c.bytes);
+        in_flight.erase(in_flight.begin());
+        release_after(c.staging, c.value);
+    };
     try {
-        Recorder rec(*this);
-        rec.copy(src, offset, staging, 0, bytes);
-        value = rec.submit();
-        wait_for(value);
+        for (uint64_t done = 0; done < bytes;) {
+            const uint64_t n = std::min<uint64_t>(kStagingChunkBytes, bytes - done);
+            Buffer* staging = allocate(n, MemoryKind::Readback);
+            uint64_t value = 0;
+            try {
+                Recorder rec(*this);
+                rec.copy(src, offset + done, staging, 0, n);
+                value = rec.submit();
+            } catch (...) {
+                release_after(staging, submitted_);
+                throw;
+            }
+            in_flight.push_back({staging, value, done, n});
+            done += n;
+            if (in_flight.size() == 2) finish_oldest();
+        }
+        while (!in_flight.empty()) finish_oldest();
     } catch (...) {
-        release_after(staging, submitted_);
+        for (const Chunk& c : in_flight) release_after(c.staging, submitted_);
         throw;
     }
-    host_copy().copy(dst, staging->mapped, bytes);
-    release_after(staging, value);
     collect();
     check_healthy();
 }
