@@ -52,13 +52,12 @@ __attribute__((always_inline)) inline bool fixed_point_sums(const FixedPointSum*
                                                             const uint8_t* __restrict x2, uint8_t* __restrict out0,
                                                             uint8_t* __restrict out1, uint8_t* __restrict out2,
                                                             uint8_t* __restrict near, int64_t n) {
-    int32_t w0[N], w1[N], w2[N], o[N], mask[N], hi[N];
+    int32_t w0[N], w1[N], w2[N], o[N], mask[N];
     int shift[N];
     for (int k = 0; k < N; ++k) {
         w0[k] = f[k].w[0], w1[k] = f[k].w[1], w2[k] = f[k].w[2], o[k] = f[k].offset;
         shift[k] = f[k].shift;
         mask[k] = (int32_t(1) << shift[k]) - 1;
-        hi[k] = mask[k] + 1 - kFixedPointMargin;
     }
     uint8_t any = 0;
     for (int64_t i = 0; i < n; ++i) {
@@ -68,13 +67,15 @@ __attribute__((always_inline)) inline bool fixed_point_sums(const FixedPointSum*
         for (int k = 0; k < N; ++k) {
             const int32_t acc = w0[k] * a + w1[k] * b + w2[k] * c + o[k];
             const int32_t q = acc >> shift[k];  // floor
-            const int32_t frac = acc & mask[k];
             const auto v = static_cast<uint8_t>(std::clamp(q, 0, 255));
             if (k == 0) out0[i] = v;
             else if (k == 1) out1[i] = v;
             else out2[i] = v;
-            // A value that saturates saturates for the neighbouring floors too.
-            flag |= static_cast<uint8_t>(((frac < kFixedPointMargin) | (frac > hi[k])) & (q >= 0) & (q <= 255));
+            // The fraction is within the margin of a rounding boundary (either
+            // side, as one unsigned compare). Saturated values are flagged too:
+            // one test per sum is cheaper than sparing those few pixels.
+            const auto near_boundary = static_cast<uint32_t>((acc + kFixedPointMargin) & mask[k]);
+            flag |= static_cast<uint8_t>(near_boundary < static_cast<uint32_t>(2 * kFixedPointMargin));
         }
         near[i] = flag;
         any |= flag;

@@ -29,6 +29,7 @@
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
 #include "common/padding.hpp"
+#include "common/single_first.hpp"
 #include "common/ops/imfilter.hpp"
 
 namespace {
@@ -46,25 +47,9 @@ std::vector<double> kernel_values(const ipt_tensor* h) {
     return out;
 }
 
-// Integer classes whose values are exact in single. They are filtered in
-// single (twice the vector width of double, half the memory traffic), and an
-// output is recomputed in double where the single sum might round otherwise
-// than a double sum: within `margin` of a half-integer (of 0 for logical).
-// margin bounds the distance between the single and the double results:
-// 2 (kr + kc + 4) 2^-24 max|class| sum|h| covers the single sums (with the
-// taps rounded to single and the separable split) with a factor 2 to spare,
-// plus 2^-40 of the same for the double sum. Every other output rounds as
-// the double sum does, so the result is the double result.
-template <class T>
-constexpr bool kSingleFirst = std::is_same_v<T, uint8_t> || std::is_same_v<T, uint16_t> ||
-                              std::is_same_v<T, int16_t> || std::is_same_v<T, bool>;
-
-template <class T>
-constexpr double class_magnitude() {
-    if constexpr (std::is_same_v<T, bool>) return 1;
-    else return std::max(-static_cast<double>(std::numeric_limits<T>::lowest()),
-                         static_cast<double>(std::numeric_limits<T>::max()));
-}
+// Integer classes exact in single are filtered single-first
+// (common/single_first.hpp).
+using ipt::cpu::kSingleFirst;
 
 template <class T, class Acc>
 void filter_planes(const ImfilterPlan& c, const std::vector<double>& h, T* B) {
@@ -90,9 +75,7 @@ void filter_planes(const ImfilterPlan& c, const std::vector<double>& h, T* B) {
         exact_taps = ipt::cpu::make_tap_kernel<double>(h.data(), c.kr, c.kc, c.conv);
         double abs_sum = 0;
         for (double w : h) abs_sum += std::abs(w);
-        const double bound = class_magnitude<T>() * abs_sum;
-        const double m = bound * (2.0 * static_cast<double>(c.kr + c.kc + 4) * 0x1p-24 + 0x1p-40);
-        margin = std::nextafter(static_cast<float>(m), std::numeric_limits<float>::infinity());
+        margin = ipt::cpu::single_first_margin(ipt::cpu::class_magnitude<T>(), abs_sum, c.kr, c.kc);
     }
 
     for (int64_t ch = 0; ch < planes; ++ch) {
@@ -118,38 +101,16 @@ void filter_planes(const ImfilterPlan& c, const std::vector<double>& h, T* B) {
         if constexpr (std::is_same_v<T, Acc>) {
             ipt::cpu::run_filter_plan_into(plan, rows, cols, fill, Bp, cols);
         } else if constexpr (single_first) {
-            // One output in double, taps by kernel row like the engine.
-            auto exact_at = [&](int64_t o, int64_t j) {
-                double acc = 0;
-                for (const auto& kr : exact_taps.tap_rows) {
-                    const int64_t r = ipt::cpu::border_index(border, o + kr.row - c.top, ma);
-                    double part = 0;
-                    for (int32_t t = kr.begin; t < kr.end; ++t) {
-                        const int64_t q = colmap[static_cast<size_t>(j + exact_taps.col[t])];
-                        const double a = (r < 0 || q < 0) ? static_cast<double>(pad_class)
-                                                           : static_cast<double>(A[r * na + q]);
-                        part += exact_taps.w[t] * a;
-                    }
-                    acc += part;
-                }
-                return acc;
+            // Padded row r, padded column q of A, in double.
+            auto at = [&](int64_t r, int64_t q) {
+                const int64_t ar = ipt::cpu::border_index(border, r - c.top, ma);
+                const int64_t aq = colmap[static_cast<size_t>(q)];
+                return (ar < 0 || aq < 0) ? static_cast<double>(pad_class) : static_cast<double>(A[ar * na + aq]);
             };
             auto store = [&](int64_t o, const float* v) {
-                constexpr int64_t kBlock = 1024;
-                uint8_t unsure[kBlock];
-                T* dst = Bp + o * cols;
-                for (int64_t j0 = 0; j0 < cols; j0 += kBlock) {
-                    const int64_t n = std::min(kBlock, cols - j0);
-                    if (ipt::cpu::convert_row_checked(v + j0, dst + j0, n, margin, unsure) == 0) continue;
-                    // Flags are rare: skip them eight at a time.
-                    for (int64_t j = 0; j < n; j += 8) {
-                        uint64_t word = 0;
-                        std::memcpy(&word, unsure + j, static_cast<size_t>(std::min<int64_t>(8, n - j)));
-                        if (word == 0) continue;
-                        for (int64_t k = j; k < std::min<int64_t>(j + 8, n); ++k)
-                            if (unsure[k]) dst[j0 + k] = ipt::cpu::to_class<T>(exact_at(o, j0 + k));
-                    }
-                }
+                ipt::cpu::store_single_first(v, Bp + o * cols, cols, margin, [&](int64_t j) {
+                    return ipt::cpu::to_class<T>(ipt::cpu::exact_filter_at(exact_taps, o, j, at));
+                });
             };
             ipt::cpu::run_filter_plan(plan, rows, cols, fill, store);
         } else {

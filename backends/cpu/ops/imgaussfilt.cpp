@@ -16,6 +16,7 @@
 // columns are copied or take the constant's sum, then the engine's row pass.
 // Every value is the same sum of the same products in the same order.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -27,12 +28,17 @@
 #include "common/op_registry.hpp"
 #include "common/ops/imgaussfilt.hpp"
 #include "common/padding.hpp"
+#include "common/single_first.hpp"
 #include "common/parallel.hpp"
 
 namespace {
 
 using ipt::cpu::Border;
 using ipt::frontend::ImgaussfiltPlan;
+
+// Single-first filtering (common/single_first.hpp) where its margin is below
+// this: a wider one would flag more than 2 % of the outputs.
+constexpr float kMaxSingleFirstMargin = 0.01f;
 
 template <class Acc, int VB>
 using vec_t = ipt::cpu::correlate_detail::vec_t<Acc, VB>;
@@ -307,10 +313,28 @@ void column_taps(const ipt::cpu::TapKernel<Acc>& ck, std::vector<Acc>& w, std::v
     }
 }
 
-// The rank-1 plan for an integer class (see above).
-template <class T, class Acc>
+// Single-first (common/single_first.hpp) through the rank-1 plan: the
+// margin of its column and row taps, whose inputs are A's values and the
+// padding constant; 0 where the constant is not exact in single or the
+// margin would flag too many outputs (then the double passes run).
+template <class T>
+float separable_single_first_margin(const ipt::cpu::FilterPlan<double>& plan, double pad) {
+    if (!(std::abs(pad) <= 0x1p24) || static_cast<double>(static_cast<float>(pad)) != pad) return 0;
+    double col_sum = 0, row_sum = 0;
+    for (double w : plan.column.w) col_sum += std::abs(w);
+    for (double w : plan.row.w) row_sum += std::abs(w);
+    const double magnitude = std::max(ipt::cpu::class_magnitude<T>(), std::abs(pad));
+    const float m = ipt::cpu::single_first_margin(magnitude, col_sum * row_sum, plan.krows, plan.kcols);
+    return m < kMaxSingleFirstMargin ? m : 0;
+}
+
+// The rank-1 plan for an integer class (see above), summed in Work: Acc, or
+// single (single-first, with `margin`), each flagged output then summed in
+// double from the same converted rows, in the order of the double passes.
+template <class T, class Acc, class Work = Acc>
 void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<Acc>& plan, Acc pad,
-                          const std::vector<int64_t>& colmap, T* B) {
+                          const std::vector<int64_t>& colmap, T* B, float margin = 0) {
+    constexpr bool single_first = !std::is_same_v<Work, Acc>;
     const int64_t ma = p.rows, na = p.cols, kc = plan.kcols, kr = plan.krows;
     const Border border = ipt::frontend::border_as<Border>(p.boundary);
     const ipt::cpu::TapKernel<Acc>& ck = plan.column;
@@ -321,16 +345,20 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
     column_taps(ck, w, offset);
     // The row kernel is one kernel row (1 x kc).
     const int32_t* rcol = rk.col.data();
-    const Acc* rw = rk.w.data();
     const int64_t rtaps = static_cast<int64_t>(rk.w.size());
+    const std::vector<Work> ww(w.begin(), w.end()), rww(rk.w.begin(), rk.w.end());
+    const Work wpad = static_cast<Work>(pad);
     const int level = ipt::cpu::isa_level();
     const int64_t R = level == 2 ? kIntRowsAvx512 : level == 1 ? kIntRowsAvx2 : kIntRowsBase;
     // Strips of kStrip output columns and blocks of kBlock output rows.
     constexpr int64_t kStrip = 256, kBlock = 128;
     const int64_t strips = (na + kStrip - 1) / kStrip, blocks = (ma + kBlock - 1) / kBlock;
-    const int64_t wmax = std::min(na, kStrip) + kc - 1;  // padded columns of a strip
-    const int64_t win = kr + R - 1;                       // padded rows the column pass reads
-    const std::vector<Acc> pad_row(static_cast<size_t>(wmax), pad);
+    // Padded columns of a strip, and as many more as make whole vectors of
+    // single (zeros, whose sums nothing reads): no scalar tail.
+    constexpr int64_t kLanes = 16;
+    const int64_t wmax = (std::min(na, kStrip) + kc - 1 + kLanes - 1) / kLanes * kLanes;
+    const int64_t win = kr + R - 1;  // padded rows the column pass reads
+    const std::vector<Work> pad_row(static_cast<size_t>(wmax), wpad);
     for (int64_t ch = 0; ch < p.channels; ++ch) {
         const T* A = static_cast<const T*>(p.A->data) + ch * ma * na;
         T* Bp = B + ch * ma * na;
@@ -338,10 +366,12 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
             const int64_t c0 = (task % strips) * kStrip, c1 = std::min(na, c0 + kStrip);
             const int64_t r0 = (task / strips) * kBlock, r1 = std::min(ma, r0 + kBlock);
             const int64_t wp = c1 - c0 + kc - 1;
-            thread_local std::vector<Acc> store, mids, tmp;
+            const int64_t wv = std::min(wmax, (wp + kLanes - 1) / kLanes * kLanes);
+            thread_local std::vector<Work> store, mids, tmp, sums;
             if (store.size() < static_cast<size_t>(win * wmax)) store.resize(static_cast<size_t>(win * wmax));
             if (mids.size() < static_cast<size_t>(R * wmax)) mids.resize(static_cast<size_t>(R * wmax));
             if (tmp.size() < static_cast<size_t>(kStrip)) tmp.resize(static_cast<size_t>(kStrip));
+            if (sums.size() < static_cast<size_t>(kStrip)) sums.resize(static_cast<size_t>(kStrip));
             // The strip's padded columns c0 .. c0 + wp - 1: A's columns
             // c0 + q - left for q in [qa, qb), the border's elsewhere.
             const int64_t* cm = colmap.data() + c0;
@@ -349,12 +379,25 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
             const int64_t qb = std::max(qa, std::min(wp, p.left + na - c0));
             // A ring of the strip's padded rows (converted), padded row i in
             // slot i % win; ring[s] is the slot's row or the constant's row.
-            thread_local std::vector<const Acc*> ring, rows;
+            thread_local std::vector<const Work*> ring, rows;
             ring.assign(static_cast<size_t>(win), nullptr);
             rows.resize(static_cast<size_t>(win));
             int64_t next = r0;
-            Acc* mid[8];
+            Work* mid[8];
             for (int64_t k = 0; k < R; ++k) mid[k] = mids.data() + k * wmax;
+            // Output k of the block at strip column c, in double: each column
+            // sum from the first product, then the row sum, as the passes do.
+            auto exact_at = [&](int64_t k, int64_t c) {
+                Acc acc = 0;
+                for (int64_t t = 0; t < rtaps; ++t) {
+                    const int64_t q = c + rcol[t];
+                    Acc col = w[0] * static_cast<Acc>(rows[static_cast<size_t>(k + offset[0])][q]);
+                    for (int64_t u = 1; u < taps; ++u)
+                        col += w[static_cast<size_t>(u)] * static_cast<Acc>(rows[static_cast<size_t>(k + offset[static_cast<size_t>(u)])][q]);
+                    acc = t == 0 ? rk.w[0] * col : acc + rk.w[static_cast<size_t>(t)] * col;
+                }
+                return rounded<T>(acc);
+            };
             for (int64_t r = r0; r < r1;) {
                 const bool full = r + R <= r1;
                 const int64_t nr = full ? R : 1;
@@ -366,25 +409,37 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
                         ring[static_cast<size_t>(s)] = pad_row.data();
                         continue;
                     }
-                    Acc* dst = store.data() + s * wmax;
+                    Work* dst = store.data() + s * wmax;
                     const T* src = A + ar * na;
-                    for (int64_t q = 0; q < qa; ++q) dst[q] = cm[q] < 0 ? pad : static_cast<Acc>(src[cm[q]]);
+                    for (int64_t q = 0; q < qa; ++q) dst[q] = cm[q] < 0 ? wpad : static_cast<Work>(src[cm[q]]);
                     if (qb > qa) ipt::cpu::convert_row(src + (c0 + qa - p.left), dst + qa, qb - qa);
-                    for (int64_t q = qb; q < wp; ++q) dst[q] = cm[q] < 0 ? pad : static_cast<Acc>(src[cm[q]]);
+                    for (int64_t q = qb; q < wp; ++q) dst[q] = cm[q] < 0 ? wpad : static_cast<Work>(src[cm[q]]);
+                    std::fill(dst + wp, dst + wv, Work(0));
                     ring[static_cast<size_t>(s)] = dst;
                 }
                 for (int64_t i = 0; i < nr + kr - 1; ++i) rows[static_cast<size_t>(i)] = ring[static_cast<size_t>((r + i) % win)];
                 switch (level) {
-                case 2: column_rows_avx512(rows.data(), offset.data(), w.data(), taps, wp, mid, full); break;
-                case 1: column_rows_avx2(rows.data(), offset.data(), w.data(), taps, wp, mid, full); break;
-                default: column_rows_base(rows.data(), offset.data(), w.data(), taps, wp, mid, full); break;
+                case 2: column_rows_avx512(rows.data(), offset.data(), ww.data(), taps, wv, mid, full); break;
+                case 1: column_rows_avx2(rows.data(), offset.data(), ww.data(), taps, wv, mid, full); break;
+                default: column_rows_base(rows.data(), offset.data(), ww.data(), taps, wv, mid, full); break;
                 }
                 for (int64_t k = 0; k < nr; ++k, ++r) {
                     T* out = Bp + r * na + c0;
-                    switch (level) {
-                    case 2: row_pass_avx512(mid[k], rcol, rw, rtaps, c1 - c0, out, tmp.data()); break;
-                    case 1: row_pass_avx2(mid[k], rcol, rw, rtaps, c1 - c0, out, tmp.data()); break;
-                    default: row_pass_base(mid[k], rcol, rw, rtaps, c1 - c0, out, tmp.data()); break;
+                    const int64_t n = c1 - c0;
+                    if constexpr (single_first) {
+                        switch (level) {
+                        case 2: row_pass_avx512(mid[k], rcol, rww.data(), rtaps, n, sums.data(), tmp.data()); break;
+                        case 1: row_pass_avx2(mid[k], rcol, rww.data(), rtaps, n, sums.data(), tmp.data()); break;
+                        default: row_pass_base(mid[k], rcol, rww.data(), rtaps, n, sums.data(), tmp.data()); break;
+                        }
+                        ipt::cpu::store_single_first(sums.data(), out, n, margin,
+                                                     [&](int64_t c) { return exact_at(k, c); });
+                    } else {
+                        switch (level) {
+                        case 2: row_pass_avx512(mid[k], rcol, rww.data(), rtaps, n, out, tmp.data()); break;
+                        case 1: row_pass_avx2(mid[k], rcol, rww.data(), rtaps, n, out, tmp.data()); break;
+                        default: row_pass_base(mid[k], rcol, rww.data(), rtaps, n, out, tmp.data()); break;
+                        }
                     }
                 }
             }
@@ -480,6 +535,12 @@ void filter(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<Acc>& plan, T* 
         // with the generic pass.)
         if constexpr (std::is_integral_v<T>) {
             if (!plan.column.empty() && plan.row.tap_rows.size() == 1) {
+                if constexpr (ipt::cpu::kSingleFirst<T> && std::is_same_v<Acc, double>) {
+                    if (const float margin = separable_single_first_margin<T>(plan, pad); margin > 0) {
+                        filter_separable_int<T, Acc, float>(p, plan, pad, colmap, B, margin);
+                        return;
+                    }
+                }
                 filter_separable_int<T, Acc>(p, plan, pad, colmap, B);
                 return;
             }
