@@ -32,7 +32,9 @@ table (.md beside it) is written again:
   host-transfers.json `ipt bench --from-host --json` (from-host.json, bench/gpu/
                     session.sh host): calls from host memory against the
                     page-locked floor, with ipt_copy_bench's rates
-                    (copy-rates.txt); replaced whole
+                    (copy-rates.txt); rows and copy rates replaced per
+                    (plugin, size), so a run of one plugin refreshes only its
+                    rows; copy-rates.txt replaced when the run has one
   conformance.json  `ipt conformance` of a full run (conformance-*.txt), or
                     of operators run one by one (session.sh ops:
                     cuda-<op>.json, vulkan-<op>.json) as a set of their own
@@ -378,7 +380,8 @@ def table_conformance(data, data_name, folder=None):
         out.append(f"\n## {run['what']}\n")
         seed = (f"seed {run['seed']} (`--seed {run['seed']}` replays it)" if str(run["seed"]).isdigit()
                 else "a seed of its own per operator")
-        out.append(f"{run['device']}; {seed}. {run['summary']}\n")
+        when = f"run {run['date']}; " if run.get("date") else ""
+        out.append(f"{run['device']}; {when}{seed}. {run['summary']}\n")
         out.append("| operator | implementation | result | cases | pass | fail | expected fail | skip |")
         out.append("|---|---|---|---:|---:|---:|---:|---:|")
         for r in run["rows"]:
@@ -659,14 +662,28 @@ def ingest(path, machine=None, date=None):
                 if isinstance(v, dict) and v.get("benchmark") == "from-host":
                     # Each file measures its own copy rates: they are kept per file, with its sizes.
                     sizes = sorted({r["size"] for r in v["rows"]})
-                    devices += [dict(d, sizes=sizes) for d in v.get("devices", [])]
-                    rows += v["rows"]
+                    devices += [dict(d, sizes=sizes, date=meta["date"]) for d in v.get("devices", [])]
+                    rows += [dict(r, date=meta["date"]) for r in v["rows"]]
             folder = os.path.join(RESULTS, machine_of(meta, devices))
-            data = dict(common(meta, []), runs=[{"date": meta["date"], "sizes": sorted({r["size"] for r in rows})}],
-                        devices=devices, rows=rows)
+            data_file = os.path.join(folder, "host-transfers.json")
+            # Rows and rates of the (plugin, size) pairs this run measured
+            # replace the earlier ones; the others are kept with their dates.
+            plugin = lambda impl: impl.split("@")[0].split(":")[0]
+            fresh = {(plugin(r["impl"]), r["size"]) for r in rows}
+            fresh_devices = {(d["kind"], tuple(d["sizes"])) for d in devices}
+            old = load(data_file, {}) if ours(data_file, "host-transfers") else {}
+            old_date = (old.get("runs") or [{}])[0].get("date", "?")
+            rows = [dict(r, date=r.get("date", old_date)) for r in old.get("rows", [])
+                    if (plugin(r["impl"]), r["size"]) not in fresh] + rows
+            devices = [dict(d, date=d.get("date", old_date)) for d in old.get("devices", [])
+                       if (d["kind"], tuple(d.get("sizes", []))) not in fresh_devices] + devices
+            runs = [{"date": d, "sizes": sorted({r["size"] for r in rows if r["date"] == d}),
+                     "ops": sorted({plugin(r["impl"]) for r in rows if r["date"] == d})}
+                    for d in sorted({r["date"] for r in rows})]
+            data = dict(common(meta, []), runs=runs, devices=devices, rows=rows)
+            data["copy_rates"] = old.get("copy_rates", "")
             if "copy-rates.txt" in files:
                 data["copy_rates"] = files["copy-rates.txt"].decode(errors="replace")
-            data_file = os.path.join(folder, "host-transfers.json")
             save(data_file, data)
             written += [data_file, write_table(folder, "host-transfers")]
         elif isinstance(j, dict) and "opencv" in j and "results" in j:
@@ -684,7 +701,18 @@ def ingest(path, machine=None, date=None):
         need_date(meta, "the conformance outputs")
         folder = os.path.join(RESULTS, machine_of(meta))
         data_file = os.path.join(folder, "conformance.json")
-        save(data_file, dict(common(meta, []), runs=[{"date": meta["date"]}], sets=runs))
+        # Sets of the kinds this run has (CUDA full, Vulkan, wave64) replace
+        # the earlier ones; the others are kept with their dates.
+        old = load(data_file, {}) if ours(data_file, "conformance") else {}
+        old_date = (old.get("runs") or [{}])[0].get("date", "?")
+        kinds = {r["what"] for r in runs}
+        order = [what for _, what in conformance_runs]
+        sets = [dict(r, date=r.get("date", old_date)) for r in old.get("sets", [])
+                if r["what"] in order and r["what"] not in kinds]
+        sets += [dict(r, date=meta["date"]) for r in runs]
+        sets.sort(key=lambda r: order.index(r["what"]) if r["what"] in order else len(order))
+        save(data_file, dict(common(meta, []), runs=[{"date": d} for d in sorted({r["date"] for r in sets})],
+                             sets=sets))
         written += [data_file, write_table(folder, "conformance")]
     # bench/gpu/session.sh ops: operators run one by one (cuda-<op>.json, the
     # full run; vulkan-<op>.json, --quick), kept as sets of their own (one per
