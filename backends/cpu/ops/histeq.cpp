@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // ipt.histeq as the front-end plans it (common/ops/histeq.hpp): imhist's
 // 256-bin histogram over every element, the transformation and its table on
-// the host, then each value replaced by the table entry of its bin.
+// the host, then each value replaced by the table entry of its bin (uint8:
+// intlut's table pass, the value being the bin).
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "common/elementwise.hpp"
 #include "common/histogram.hpp"
 #include "common/image.hpp"
+#include "common/lut.hpp"
 #include "common/op_registry.hpp"
 #include "common/ops/histeq.hpp"
 
@@ -24,15 +26,15 @@ void equalize(const HisteqPlan& plan, const ipt_tensor* J, std::vector<double>& 
     const std::vector<T> table = ipt::frontend::histeq_table<T>(T_out);
     T* out = static_cast<T*>(J->data);
     const T* lut = table.data();
+    if constexpr (std::is_same_v<T, uint8_t>) {
+        ipt::cpu::apply_lut(in, out, plan.numel, lut);  // 256 bins: the value is the bin
+        return;
+    }
     ipt::cpu::for_each_range(plan.numel, 2 * sizeof(T), [in, out, lut](int64_t first, int64_t last) {
         const T* src = in;
         const T* t = lut;
         T* dst = out;
-        if constexpr (std::is_same_v<T, uint8_t>) {
-            for (int64_t i = first; i < last; ++i) dst[i] = t[src[i]];  // 256 bins: the value is the bin
-        } else {
-            for (int64_t i = first; i < last; ++i) dst[i] = t[ipt::common::histogram_bin(src[i], HisteqPlan::nbins)];
-        }
+        for (int64_t i = first; i < last; ++i) dst[i] = t[ipt::common::histogram_bin(src[i], HisteqPlan::nbins)];
     });
 }
 
