@@ -15,6 +15,12 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "isa.hpp"
+
 namespace ipt::cpu {
 
 struct FixedPointSum {
@@ -95,7 +101,7 @@ IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass(const FixedPointSum& 
                                                            uint8_t* near, int64_t n) {
     return fixed_point_sums<1>(&f, x0, x1, x2, out, nullptr, nullptr, near, n);
 }
-IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass3(const FixedPointSum (&f)[3], const uint8_t* x0,
+IPT_FIXED_POINT_CLONES static inline bool fixed_point_pass3(const FixedPointSum* f, const uint8_t* x0,
                                                             const uint8_t* x1, const uint8_t* x2, uint8_t* out0,
                                                             uint8_t* out1, uint8_t* out2, uint8_t* near, int64_t n) {
     return fixed_point_sums<3>(f, x0, x1, x2, out0, out1, out2, near, n);
@@ -120,17 +126,108 @@ void for_each_near(const uint8_t* near, int64_t first, int64_t last, Fix&& fix) 
 
 constexpr int64_t kNearBlock = 256;  // blocks without a flagged pixel are not scanned
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// (GCC 12's intrinsics pass an undefined register through to the masked
+// builtins, which -Wmaybe-uninitialized reports inside its own headers.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// fixed_point_sums in AVX-512, sixteen pixels a step with every sum in a
+// register, listing the flagged pixels instead of flagging bytes:
+// flagged[0 .. count) are their indices (n <= kNearBlock), count returned.
+template <int N>
+__attribute__((target("avx512f"))) int fixed_point_sums_avx512(const FixedPointSum* f, const uint8_t* x0,
+                                                              const uint8_t* x1, const uint8_t* x2,
+                                                              uint8_t* const* outs, int32_t* flagged, int64_t n) {
+    __m512i w0[N], w1[N], w2[N], o[N], mask[N];
+    __m128i shift[N];
+    for (int k = 0; k < N; ++k) {
+        w0[k] = _mm512_set1_epi32(f[k].w[0]);
+        w1[k] = _mm512_set1_epi32(f[k].w[1]);
+        w2[k] = _mm512_set1_epi32(f[k].w[2]);
+        o[k] = _mm512_set1_epi32(f[k].offset);
+        mask[k] = _mm512_set1_epi32((int32_t(1) << f[k].shift) - 1);
+        shift[k] = _mm_cvtsi32_si128(f[k].shift);
+    }
+    const __m512i margin = _mm512_set1_epi32(kFixedPointMargin), width = _mm512_set1_epi32(2 * kFixedPointMargin);
+    const __m512i zero = _mm512_setzero_si512(), top = _mm512_set1_epi32(255);
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    int count = 0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512i a = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x0 + i)));
+        const __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x1 + i)));
+        const __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x2 + i)));
+        __mmask16 flag = 0;
+        for (int k = 0; k < N; ++k) {
+            __m512i acc = _mm512_add_epi32(_mm512_mullo_epi32(w0[k], a), _mm512_mullo_epi32(w1[k], b));
+            acc = _mm512_add_epi32(_mm512_add_epi32(acc, _mm512_mullo_epi32(w2[k], c)), o[k]);
+            const __m512i q = _mm512_min_epi32(_mm512_max_epi32(_mm512_sra_epi32(acc, shift[k]), zero), top);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(outs[k] + i), _mm512_cvtepi32_epi8(q));
+            // As fixed_point_sums: one unsigned compare per sum.
+            const __m512i frac = _mm512_and_si512(_mm512_add_epi32(acc, margin), mask[k]);
+            flag = static_cast<__mmask16>(flag | _mm512_cmplt_epu32_mask(frac, width));
+        }
+        if (flag) {
+            _mm512_mask_compressstoreu_epi32(flagged + count, flag,
+                                             _mm512_add_epi32(lanes, _mm512_set1_epi32(static_cast<int32_t>(i))));
+            count += __builtin_popcount(flag);
+        }
+    }
+    for (; i < n; ++i) {
+        const int32_t a = x0[i], b = x1[i], c = x2[i];
+        bool flag = false;
+        for (int k = 0; k < N; ++k) {
+            const int32_t acc = f[k].w[0] * a + f[k].w[1] * b + f[k].w[2] * c + f[k].offset;
+            outs[k][i] = static_cast<uint8_t>(std::clamp(acc >> f[k].shift, 0, 255));
+            const auto frac = static_cast<uint32_t>((acc + kFixedPointMargin) & ((int32_t(1) << f[k].shift) - 1));
+            flag = flag || frac < static_cast<uint32_t>(2 * kFixedPointMargin);
+        }
+        if (flag) flagged[count++] = static_cast<int32_t>(i);
+    }
+    return count;
+}
+#pragma GCC diagnostic pop
+#endif
+
+// The N sums over [0, n) in blocks, fix(i) for every flagged pixel i.
+template <int N, class Fix>
+void fixed_point_blocks(const FixedPointSum* f, const uint8_t* x0, const uint8_t* x1, const uint8_t* x2,
+                        uint8_t* const* outs, uint8_t* near, int64_t n, Fix&& fix) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (isa_level() == 2) {
+        int32_t flagged[kNearBlock];
+        for (int64_t first = 0; first < n; first += kNearBlock) {
+            uint8_t* const block_outs[3] = {outs[0] + first, N > 1 ? outs[1] + first : nullptr,
+                                            N > 2 ? outs[2] + first : nullptr};
+            const int count = fixed_point_sums_avx512<N>(f, x0 + first, x1 + first, x2 + first, block_outs, flagged,
+                                                         std::min(kNearBlock, n - first));
+            for (int j = 0; j < count; ++j) fix(first + flagged[j]);
+        }
+        return;
+    }
+#endif
+    for (int64_t first = 0; first < n; first += kNearBlock) {
+        const int64_t last = std::min(n, first + kNearBlock);
+        bool any;
+        if constexpr (N == 1)
+            any = fixed_point_pass(*f, x0 + first, x1 + first, x2 + first, outs[0] + first, near + first, last - first);
+        else
+            any = fixed_point_pass3(f, x0 + first, x1 + first, x2 + first, outs[0] + first, outs[1] + first,
+                                    outs[2] + first, near + first, last - first);
+        if (any) for_each_near(near, first, last, fix);
+    }
+}
+
 }  // namespace detail
 
-// out[i] for i in [0, n); `near` is scratch of n bytes.
+// out[i] for i in [0, n); `near` is scratch of n bytes (the passes without
+// AVX-512 flag pixels in it).
 template <class Exact>
 void weighted_sum_u8(const FixedPointSum& f, const uint8_t* x0, const uint8_t* x1, const uint8_t* x2, uint8_t* out,
                      uint8_t* near, int64_t n, Exact exact) {
-    for (int64_t first = 0; first < n; first += detail::kNearBlock) {
-        const int64_t last = std::min(n, first + detail::kNearBlock);
-        if (detail::fixed_point_pass(f, x0 + first, x1 + first, x2 + first, out + first, near + first, last - first))
-            detail::for_each_near(near, first, last, [&](int64_t k) { out[k] = exact(x0[k], x1[k], x2[k]); });
-    }
+    uint8_t* const outs[1] = {out};
+    detail::fixed_point_blocks<1>(&f, x0, x1, x2, outs, near, n,
+                                  [&](int64_t k) { out[k] = exact(x0[k], x1[k], x2[k]); });
 }
 
 // Three sums of the same planes (a 3x3 colour matrix): outk[i] for k < 3 and
@@ -139,16 +236,12 @@ void weighted_sum_u8(const FixedPointSum& f, const uint8_t* x0, const uint8_t* x
 template <class Exact>
 void weighted_sums3_u8(const FixedPointSum (&f)[3], const uint8_t* x0, const uint8_t* x1, const uint8_t* x2,
                        uint8_t* out0, uint8_t* out1, uint8_t* out2, uint8_t* near, int64_t n, Exact exact) {
-    for (int64_t first = 0; first < n; first += detail::kNearBlock) {
-        const int64_t last = std::min(n, first + detail::kNearBlock);
-        if (detail::fixed_point_pass3(f, x0 + first, x1 + first, x2 + first, out0 + first, out1 + first,
-                                      out2 + first, near + first, last - first))
-            detail::for_each_near(near, first, last, [&](int64_t k) {
-                out0[k] = exact(0, x0[k], x1[k], x2[k]);
-                out1[k] = exact(1, x0[k], x1[k], x2[k]);
-                out2[k] = exact(2, x0[k], x1[k], x2[k]);
-            });
-    }
+    uint8_t* const outs[3] = {out0, out1, out2};
+    detail::fixed_point_blocks<3>(f, x0, x1, x2, outs, near, n, [&](int64_t k) {
+        out0[k] = exact(0, x0[k], x1[k], x2[k]);
+        out1[k] = exact(1, x0[k], x1[k], x2[k]);
+        out2[k] = exact(2, x0[k], x1[k], x2[k]);
+    });
 }
 
 }  // namespace ipt::cpu
