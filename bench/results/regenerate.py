@@ -711,10 +711,12 @@ def ingest(path, machine=None, date=None):
         old_date = (old.get("runs") or [{}])[0].get("date", "?")
         kinds = {r["what"] for r in runs}
         order = [what for _, what in conformance_runs]
+        # (Older files name a set by its kind, some with the run's date after it.)
+        kind_of = lambda what: next((k for k in order if what.startswith(k)), None)
         sets = [dict(r, date=r.get("date", old_date)) for r in old.get("sets", [])
-                if r["what"] in order and r["what"] not in kinds]
+                if kind_of(r["what"]) and kind_of(r["what"]) not in kinds]
         sets += [dict(r, date=meta["date"]) for r in runs]
-        sets.sort(key=lambda r: order.index(r["what"]) if r["what"] in order else len(order))
+        sets.sort(key=lambda r: order.index(kind_of(r["what"])))
         save(data_file, dict(common(meta, []), runs=[{"date": d} for d in sorted({r["date"] for r in sets})],
                              sets=sets))
         written += [data_file, write_table(folder, "conformance")]
