@@ -49,6 +49,13 @@ inline FixedPointSum fixed_point_sum(const double (&w)[3], double offset) {
 
 namespace detail {
 
+// Whether a fixed-point sum's fraction lies within the margin of a rounding
+// boundary, on either side, as one unsigned compare. Saturated values are
+// tested too: one test per sum is cheaper than sparing those few pixels.
+IPT_ALWAYS_INLINE bool near_rounding_boundary(int32_t acc, int32_t mask) {
+    return static_cast<uint32_t>((acc + kFixedPointMargin) & mask) < static_cast<uint32_t>(2 * kFixedPointMargin);
+}
+
 // N sums (1 or 3) of the same three planes in one pass, so that each pixel's
 // three values are loaded and widened once; near[i] flags a pixel when any
 // of its sums is near a rounding boundary. Returns whether any pixel is.
@@ -77,11 +84,7 @@ __attribute__((always_inline)) inline bool fixed_point_sums(const FixedPointSum*
             if (k == 0) out0[i] = v;
             else if (k == 1) out1[i] = v;
             else out2[i] = v;
-            // The fraction is within the margin of a rounding boundary (either
-            // side, as one unsigned compare). Saturated values are flagged too:
-            // one test per sum is cheaper than sparing those few pixels.
-            const auto near_boundary = static_cast<uint32_t>((acc + kFixedPointMargin) & mask[k]);
-            flag |= static_cast<uint8_t>(near_boundary < static_cast<uint32_t>(2 * kFixedPointMargin));
+            flag |= static_cast<uint8_t>(near_rounding_boundary(acc, mask[k]));
         }
         near[i] = flag;
         any |= flag;
@@ -89,10 +92,11 @@ __attribute__((always_inline)) inline bool fixed_point_sums(const FixedPointSum*
     return any != 0;
 }
 
-// The passes, built for AVX-512 and AVX2 beside the baseline and chosen when
-// the process starts (32-bit multiplies and min/max are slow without them).
+// The passes, built for AVX2 beside the baseline and chosen when the process
+// starts (32-bit multiplies and min/max are slow without it); with AVX-512,
+// fixed_point_sums_avx512 below runs instead.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define IPT_FIXED_POINT_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define IPT_FIXED_POINT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define IPT_FIXED_POINT_CLONES
 #endif
@@ -163,7 +167,7 @@ __attribute__((target("avx512f"))) int fixed_point_sums_avx512(const FixedPointS
             acc = _mm512_add_epi32(_mm512_add_epi32(acc, _mm512_mullo_epi32(w2[k], c)), o[k]);
             const __m512i q = _mm512_min_epi32(_mm512_max_epi32(_mm512_sra_epi32(acc, shift[k]), zero), top);
             _mm_storeu_si128(reinterpret_cast<__m128i*>(outs[k] + i), _mm512_cvtepi32_epi8(q));
-            // As fixed_point_sums: one unsigned compare per sum.
+            // near_rounding_boundary in sixteen lanes.
             const __m512i frac = _mm512_and_si512(_mm512_add_epi32(acc, margin), mask[k]);
             flag = static_cast<__mmask16>(flag | _mm512_cmplt_epu32_mask(frac, width));
         }
@@ -179,8 +183,7 @@ __attribute__((target("avx512f"))) int fixed_point_sums_avx512(const FixedPointS
         for (int k = 0; k < N; ++k) {
             const int32_t acc = f[k].w[0] * a + f[k].w[1] * b + f[k].w[2] * c + f[k].offset;
             outs[k][i] = static_cast<uint8_t>(std::clamp(acc >> f[k].shift, 0, 255));
-            const auto frac = static_cast<uint32_t>((acc + kFixedPointMargin) & ((int32_t(1) << f[k].shift) - 1));
-            flag = flag || frac < static_cast<uint32_t>(2 * kFixedPointMargin);
+            flag = near_rounding_boundary(acc, (int32_t(1) << f[k].shift) - 1) || flag;
         }
         if (flag) flagged[count++] = static_cast<int32_t>(i);
     }

@@ -426,20 +426,20 @@ void filter_separable_int(const ImgaussfiltPlan& p, const ipt::cpu::FilterPlan<A
                 for (int64_t k = 0; k < nr; ++k, ++r) {
                     T* out = Bp + r * na + c0;
                     const int64_t n = c1 - c0;
-                    if constexpr (single_first) {
+                    // The row pass into dst: T's values, or the single sums.
+                    auto row_pass = [&](auto* dst) {
                         switch (level) {
-                        case 2: row_pass_avx512(mid[k], rcol, rww.data(), rtaps, n, sums.data(), tmp.data()); break;
-                        case 1: row_pass_avx2(mid[k], rcol, rww.data(), rtaps, n, sums.data(), tmp.data()); break;
-                        default: row_pass_base(mid[k], rcol, rww.data(), rtaps, n, sums.data(), tmp.data()); break;
+                        case 2: row_pass_avx512(mid[k], rcol, rww.data(), rtaps, n, dst, tmp.data()); break;
+                        case 1: row_pass_avx2(mid[k], rcol, rww.data(), rtaps, n, dst, tmp.data()); break;
+                        default: row_pass_base(mid[k], rcol, rww.data(), rtaps, n, dst, tmp.data()); break;
                         }
+                    };
+                    if constexpr (single_first) {
+                        row_pass(sums.data());
                         ipt::cpu::store_single_first(sums.data(), out, n, margin,
                                                      [&](int64_t c) { return exact_at(k, c); });
                     } else {
-                        switch (level) {
-                        case 2: row_pass_avx512(mid[k], rcol, rww.data(), rtaps, n, out, tmp.data()); break;
-                        case 1: row_pass_avx2(mid[k], rcol, rww.data(), rtaps, n, out, tmp.data()); break;
-                        default: row_pass_base(mid[k], rcol, rww.data(), rtaps, n, out, tmp.data()); break;
-                        }
+                        row_pass(out);
                     }
                 }
             }
