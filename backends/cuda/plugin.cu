@@ -15,6 +15,7 @@
 
 #include "common/check.hpp"
 #include "common/context.hpp"
+#include "common/stream_scratch.hpp"
 #include "common/table_cache.hpp"
 #include "common/op_registry.hpp"
 #include "common/staging.hpp"
@@ -409,6 +410,7 @@ void shutdown() {
         }
         d.stream = nullptr;
     }
+    release_stream_scratch();
     (void)cudaGetLastError();
 }
 

@@ -26,12 +26,14 @@ struct Rounded {
     uint16_t u16;
     int16_t i16;
     int32_t i32;
+    uint32_t u32;
 };
 
 __global__ void round_all(const double* v, Rounded* out, int64_t n) {
     for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n; i += int64_t{blockDim.x} * gridDim.x)
         out[i] = Rounded{saturate_round<uint8_t>(v[i]), saturate_round<int8_t>(v[i]), saturate_round<uint16_t>(v[i]),
-                         saturate_round<int16_t>(v[i]), saturate_round<int32_t>(v[i])};
+                         saturate_round<int16_t>(v[i]), saturate_round<int32_t>(v[i]),
+                         saturate_round<uint32_t>(v[i])};
 }
 
 template <class T>
@@ -78,6 +80,7 @@ TEST(CudaConversions, RoundingMatchesTheHostAroundEveryTie) {
         v.push_back(std::nextafter(x - 0.5, INFINITY));
     }
     for (double x : {0.49999999999999994, -0.49999999999999994, -0.0, 1e-300, -1e-300, 2147483647.5, -2147483648.5,
+                     4294967294.5, 4294967295.5, 4294967296.0,
                      4503599627370495.5, -4503599627370495.5, 4503599627370497.0, 1e300, -1e300,
                      std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
                      std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min()})
@@ -90,14 +93,15 @@ TEST(CudaConversions, RoundingMatchesTheHostAroundEveryTie) {
         const Rounded& g = got[i];
         const bool same = g.u8 == saturate_round<uint8_t>(v[i]) && g.i8 == saturate_round<int8_t>(v[i]) &&
                           g.u16 == saturate_round<uint16_t>(v[i]) && g.i16 == saturate_round<int16_t>(v[i]) &&
-                          g.i32 == saturate_round<int32_t>(v[i]);
+                          g.i32 == saturate_round<int32_t>(v[i]) && g.u32 == saturate_round<uint32_t>(v[i]);
         if (!same) {
             ++wrong;
             ADD_FAILURE() << "saturate_round of " << v[i] << " on the device: uint8 " << int{g.u8} << " int8 "
                           << int{g.i8} << " uint16 " << g.u16 << " int16 " << g.i16 << " int32 " << g.i32
-                          << "; on the host: " << int{saturate_round<uint8_t>(v[i])} << ' '
+                          << " uint32 " << g.u32 << "; on the host: " << int{saturate_round<uint8_t>(v[i])} << ' '
                           << int{saturate_round<int8_t>(v[i])} << ' ' << saturate_round<uint16_t>(v[i]) << ' '
-                          << saturate_round<int16_t>(v[i]) << ' ' << saturate_round<int32_t>(v[i]);
+                          << saturate_round<int16_t>(v[i]) << ' ' << saturate_round<int32_t>(v[i]) << ' '
+                          << saturate_round<uint32_t>(v[i]);
         }
     }
     EXPECT_EQ(wrong, 0);

@@ -12,6 +12,7 @@
 #include "../../common/colour.hpp"
 #include "check.hpp"
 #include "device.cuh"
+#include "float_first.cuh"
 #include "packed.cuh"
 
 namespace ipt::cuda {
@@ -34,6 +35,13 @@ struct ColourPlanes {
     __device__ void operator()(const In (&x)[3], Out (&y)[3]) const {
         f(x[0], x[1], x[2], y[0], y[1], y[2]);
     }
+    // The rule's fast path, where it has one (packed.cuh's HasFastPath).
+    template <class In, class Out>
+    __device__ bool fast(const In (&x)[3], Out (&y)[3]) const
+        requires requires(const F& g, In v, Out& r) { g.fast(v, v, v, r, r, r); }
+    {
+        return f.fast(x[0], x[1], x[2], y[0], y[1], y[2]);
+    }
 };
 
 template <class In, class Out, class F>
@@ -50,10 +58,18 @@ void launch_colour_pixels(const char* op, const ipt::common::ColourLayout& l, co
     check_launch(op);
 }
 
-// ycbcr's affine maps: the matrix travels by value.
+// ycbcr's affine maps: the matrix travels by value. uint8 sums in single
+// first (common/float_first.cuh, through packed.cuh's fast path), a pack in
+// double only where single cannot decide a rounding in it.
 template <class T>
 struct ColourAffine {
     ipt::common::ColourMatrix m;
+    FloatFirstSum<3> single_first[3];  // uint8 only
+
+    explicit ColourAffine(const ipt::common::ColourMatrix& matrix) : m(matrix) {
+        if constexpr (std::is_same_v<T, uint8_t>)
+            for (int i = 0; i < 3; ++i) single_first[i] = float_first_sum<3>(m.m[i], 3, m.offset[i]);
+    }
     __device__ T one(int i, double x0, double x1, double x2) const {
         T y = saturate_round<T>(ipt::common::colour_affine(m.m[i], m.offset[i], x0, x1, x2));
         if constexpr (std::is_floating_point_v<T>)
@@ -61,10 +77,24 @@ struct ColourAffine {
         return y;
     }
     __device__ void operator()(T a, T b, T c, T& y0, T& y1, T& y2) const {
-        const double x0 = static_cast<double>(a), x1 = static_cast<double>(b), x2 = static_cast<double>(c);
+        const double x0 = to_double(a), x1 = to_double(b), x2 = to_double(c);
         y0 = one(0, x0, x1, x2);
         y1 = one(1, x0, x1, x2);
         y2 = one(2, x0, x1, x2);
+    }
+    // uint8: the three sums in single; false where one of them is undecided.
+    __device__ bool fast(T a, T b, T c, T& y0, T& y1, T& y2) const
+        requires std::is_same_v<T, uint8_t>
+    {
+        const unsigned x[3] = {a, b, c};
+        unsigned r0, r1, r2;
+        const bool decided = float_first_round_u8(single_first[0], x, &r0) &
+                             float_first_round_u8(single_first[1], x, &r1) &
+                             float_first_round_u8(single_first[2], x, &r2);
+        y0 = static_cast<uint8_t>(r0);
+        y1 = static_cast<uint8_t>(r1);
+        y2 = static_cast<uint8_t>(r2);
+        return decided;
     }
 };
 
@@ -74,10 +104,10 @@ inline void colour_affine_async(const char* op, const ipt::common::ColourLayout&
                                 const ipt::common::ColourMatrix& m, void* out, cudaStream_t stream) {
     const void* in = l.in->data;
     switch (l.in_dtype) {
-    case IPT_UINT8: launch_colour_pixels<uint8_t, uint8_t>(op, l, in, out, stream, ColourAffine<uint8_t>{m}); break;
-    case IPT_UINT16: launch_colour_pixels<uint16_t, uint16_t>(op, l, in, out, stream, ColourAffine<uint16_t>{m}); break;
-    case IPT_SINGLE: launch_colour_pixels<float, float>(op, l, in, out, stream, ColourAffine<float>{m}); break;
-    case IPT_DOUBLE: launch_colour_pixels<double, double>(op, l, in, out, stream, ColourAffine<double>{m}); break;
+    case IPT_UINT8: launch_colour_pixels<uint8_t, uint8_t>(op, l, in, out, stream, ColourAffine<uint8_t>(m)); break;
+    case IPT_UINT16: launch_colour_pixels<uint16_t, uint16_t>(op, l, in, out, stream, ColourAffine<uint16_t>(m)); break;
+    case IPT_SINGLE: launch_colour_pixels<float, float>(op, l, in, out, stream, ColourAffine<float>(m)); break;
+    case IPT_DOUBLE: launch_colour_pixels<double, double>(op, l, in, out, stream, ColourAffine<double>(m)); break;
     default: ipt::plugin::unsupported(std::string(op) + ": class not handled");
     }
 }

@@ -48,6 +48,25 @@ __host__ __device__ inline T highest_value() {
 
 // ---- conversion (docs/matlab-semantics.md#rounding) ----------------------------
 
+// Integers of up to 32 bits to and from double on the device through the
+// bits of 1.5 * 2^52, where the low 32 mantissa bits are the integer: one
+// double add instead of a conversion instruction, whose throughput (16 per
+// clock per multiprocessor on sm_80 and sm_90, a quarter of the double adds)
+// bounds kernels that convert every element of an image. Exact: every
+// integer of that range is a double, and so is the sum.
+#ifdef __CUDA_ARCH__
+constexpr double kIntegerBits = 6755399441055744.0;  // 1.5 * 2^52
+__device__ inline double exact_to_double(int32_t v) {
+    // 1.5 * 2^52 + 2^31 + v: the sign bit flipped makes the low word v + 2^31.
+    return __hiloint2double(0x43380000, v ^ INT32_MIN) - (kIntegerBits + 2147483648.0);
+}
+__device__ inline double exact_to_double(uint32_t v) {
+    return __hiloint2double(0x43380000, static_cast<int>(v)) - kIntegerBits;
+}
+// r: an integer with |r| < 2^31 (or in [0, 2^32) read back as uint32).
+__device__ inline int32_t integral_to_int32(double r) { return __double2loint(r + kIntegerBits); }
+#endif
+
 // double -> class: round half away from zero, saturate, NaN -> 0; floating
 // classes convert with round-to-nearest as the host does.
 template <class T>
@@ -63,14 +82,31 @@ __host__ __device__ inline T saturate_round(double v) {
         double r = round(v);  // CUDA's and C's round: half away from zero
         if (r <= lo) return std::numeric_limits<T>::lowest();
         if (r >= hi) return std::numeric_limits<T>::max();
+#ifdef __CUDA_ARCH__
+        if constexpr (sizeof(T) <= 4) return static_cast<T>(integral_to_int32(r));
+        else return static_cast<T>(r);
+#else
         return static_cast<T>(r);
+#endif
     }
 }
 
 template <class T>
 __host__ __device__ inline double to_double(T v) {
-    if constexpr (std::is_same_v<T, bool>) return v ? 1.0 : 0.0;
-    else return static_cast<double>(v);
+    if constexpr (std::is_same_v<T, bool>) {
+        return v ? 1.0 : 0.0;
+    } else {
+#ifdef __CUDA_ARCH__
+        if constexpr (std::is_integral_v<T> && sizeof(T) <= 4 && std::is_signed_v<T>)
+            return exact_to_double(static_cast<int32_t>(v));
+        else if constexpr (std::is_integral_v<T> && sizeof(T) <= 4)
+            return exact_to_double(static_cast<uint32_t>(v));
+        else
+            return static_cast<double>(v);
+#else
+        return static_cast<double>(v);
+#endif
+    }
 }
 
 // Value on MATLAB's [0,1] intensity scale (im2double).

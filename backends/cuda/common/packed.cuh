@@ -8,6 +8,7 @@
 // Arrays whose planes are not aligned to the pack run element by element.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 
 #include "check.hpp"
@@ -70,41 +71,62 @@ __device__ __forceinline__ void store_pack(T* __restrict__ dst, const T (&src)[V
     for (int k = 0; k < chunks; ++k) reinterpret_cast<C*>(dst)[k] = reinterpret_cast<const C*>(src)[k];
 }
 
+// An operator may also give f.fast(x, y) -> bool: a cheaper way to the same
+// outputs that declines (returns false) where it cannot guarantee them. The
+// declined elements of a pack are computed again with f after the pack is
+// stored, one at a time from memory, so the hot loop holds no second path
+// and keeps no extra registers for one.
+template <class F, class In, class Out, int NIn, int NOut>
+concept HasFastPath = requires(const F& f, const In (&x)[NIn], Out (&y)[NOut]) {
+    { f.fast(x, y) } -> std::convertible_to<bool>;
+};
+
+// f on the element at i of every plane, from a to z.
+template <int NIn, int NOut, class In, class Out, class F>
+__device__ __forceinline__ void apply_element(const F& f, const In* __restrict__ a, Out* __restrict__ z, int64_t plane,
+                                              int64_t i) {
+    In xi[NIn];
+    Out yi[NOut];
+#pragma unroll
+    for (int c = 0; c < NIn; ++c) xi[c] = a[c * plane + i];
+    f(xi, yi);
+#pragma unroll
+    for (int c = 0; c < NOut; ++c) z[c * plane + i] = yi[c];
+}
+
 // f(const In (&x)[NIn], Out (&y)[NOut]) for one element of every plane.
 template <int V, int NIn, int NOut, class In, class Out, class F>
 __global__ void planes_packed(const In* __restrict__ a, Out* __restrict__ z, int64_t plane, int64_t packs, F f) {
+    static_assert(V <= 32, "a pack's declined elements fit one mask");
     IPT_GRID_STRIDE(p, packs) {
         alignas(16) In x[NIn][V];
         alignas(16) Out y[NOut][V];
 #pragma unroll
         for (int c = 0; c < NIn; ++c) load_pack<In, V>(a + c * plane + p * V, x[c]);
+        unsigned declined = 0;
 #pragma unroll
         for (int k = 0; k < V; ++k) {
             In xi[NIn];
             Out yi[NOut];
 #pragma unroll
             for (int c = 0; c < NIn; ++c) xi[c] = x[c][k];
-            f(xi, yi);
+            if constexpr (HasFastPath<F, In, Out, NIn, NOut>) declined |= static_cast<unsigned>(!f.fast(xi, yi)) << k;
+            else f(xi, yi);
 #pragma unroll
             for (int c = 0; c < NOut; ++c) y[c][k] = yi[c];
         }
 #pragma unroll
         for (int c = 0; c < NOut; ++c) store_pack<Out, V>(z + c * plane + p * V, y[c]);
+        for (; declined; declined &= declined - 1)
+            apply_element<NIn, NOut>(f, a, z, plane, p * V + (__ffs(declined) - 1));
     }
 }
 
 template <int NIn, int NOut, class In, class Out, class F>
 __global__ void planes_each(const In* __restrict__ a, Out* __restrict__ z, int64_t plane, int64_t begin, F f) {
     for (int64_t i = begin + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < plane;
-         i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
-        In xi[NIn];
-        Out yi[NOut];
-#pragma unroll
-        for (int c = 0; c < NIn; ++c) xi[c] = a[c * plane + i];
-        f(xi, yi);
-#pragma unroll
-        for (int c = 0; c < NOut; ++c) z[c * plane + i] = yi[c];
-    }
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+        apply_element<NIn, NOut>(f, a, z, plane, i);
 }
 
 inline bool aligned_to(const void* p, int64_t stride_bytes, int bytes) {

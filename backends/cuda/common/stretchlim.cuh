@@ -13,6 +13,7 @@
 #include "common/buffer.hpp"
 #include "common/class_scaling.hpp"
 #include "common/device.cuh"
+#include "common/last_block.cuh"
 #include "common/ops/stretchlim.hpp"
 
 namespace ipt::cuda {
@@ -67,9 +68,27 @@ __device__ inline int bin_of(T v, int nbins) {
 // Each warp counts into its own copy of the histogram in shared memory
 // (copies = blockDim.x / 32 when they fit, else one), so that warps don't
 // contend for the same bins; byte classes read 16 values per load.
-template <Binning B, class T>
+// No work after counting: the counts stay in hist for the kernels that follow.
+struct KeepCounts {};
+
+// After counting, the last block to finish hands every count to
+// hand_over(index, count) and zeroes hist and the counter: hist and counter
+// are then zeroed stream scratch (common/stream_scratch.hpp), and the whole
+// histogram takes one launch.
+template <class HandOver>
+__device__ inline void hand_over_counts(unsigned* hist, int total_bins, unsigned* counter, const HandOver& hand_over) {
+    if constexpr (!std::is_same_v<HandOver, KeepCounts>) {
+        if (!arrived_last(counter)) return;
+        for (int i = threadIdx.x; i < total_bins; i += blockDim.x) {
+            hand_over(i, __ldcg(hist + i));
+            hist[i] = 0;
+        }
+    }
+}
+
+template <Binning B, class T, class HandOver>
 __global__ void stretch_hist_small(const T* __restrict__ a, int64_t plane, unsigned* __restrict__ hist,
-                                   int nbins, int copies) {
+                                   int nbins, int copies, unsigned* counter, HandOver hand_over) {
     extern __shared__ unsigned local[];
     const int ch = blockIdx.y;
     const int total = nbins * copies;
@@ -111,14 +130,16 @@ __global__ void stretch_hist_small(const T* __restrict__ a, int64_t plane, unsig
         for (int c = 0; c < copies; ++c) sum += local[c * nbins + i];
         if (sum) atomicAdd(&hist[ch * nbins + i], sum);
     }
+    hand_over_counts(hist, nbins * gridDim.y, counter, hand_over);
 }
 
-template <Binning B, class T>
+template <Binning B, class T, class HandOver>
 __global__ void stretch_hist_large(const T* __restrict__ a, int64_t plane, unsigned* __restrict__ hist,
-                                   int nbins) {
+                                   int nbins, unsigned* counter, HandOver hand_over) {
     const int ch = blockIdx.y;
     const T* p = a + ch * plane;
     IPT_GRID_STRIDE(i, plane) atomicAdd(&hist[ch * nbins + bin_of<B>(p[i], nbins)], 1u);
+    hand_over_counts(hist, nbins * gridDim.y, counter, hand_over);
 }
 
 // Largest histogram counted in shared memory first.
@@ -126,21 +147,25 @@ constexpr int kSharedHistogramBins = 4096;
 
 // Enqueues the histograms of `channels` planes of `plane` values of class
 // dtype at a, nbins bins each, into hist (channels * nbins counts, zeroed).
-template <Binning B>
+// With a HandOver other than KeepCounts, hist is zeroed stream scratch with
+// the counter after it, and the last block hands the counts over (see
+// hand_over_counts); an empty image hands over nothing.
+template <Binning B, class HandOver = KeepCounts>
 inline void histogram_async(int32_t dtype, const void* a, int64_t plane, int channels, unsigned* hist, int nbins,
-                            cudaStream_t stream, const char* what) {
+                            cudaStream_t stream, const char* what, HandOver hand_over = {}) {
     if (plane == 0) return;
+    unsigned* counter = hist + static_cast<int64_t>(channels) * nbins;
     visit_dtype(dtype, [&](auto tag) {
         using T = decltype(tag);
         dim3 grid(grid_for(plane, kThreads, 264), channels);
         const T* data = static_cast<const T*>(a);
         if (nbins <= kSharedHistogramBins) {
             const int copies = nbins * (kThreads / 32) <= kSharedHistogramBins ? kThreads / 32 : 1;
-            stretch_hist_small<B, T><<<grid, kThreads, nbins * copies * sizeof(unsigned), stream>>>(data, plane, hist,
-                                                                                                    nbins, copies);
+            stretch_hist_small<B, T><<<grid, kThreads, nbins * copies * sizeof(unsigned), stream>>>(
+                data, plane, hist, nbins, copies, counter, hand_over);
+        } else {
+            stretch_hist_large<B, T><<<grid, kThreads, 0, stream>>>(data, plane, hist, nbins, counter, hand_over);
         }
-        else
-            stretch_hist_large<B, T><<<grid, kThreads, 0, stream>>>(data, plane, hist, nbins);
     });
     check_launch(what);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/context.hpp"
+#include "common/lut_u8.cuh"
 #include "common/op_registry.hpp"
 #include "common/stretchlim.cuh"
 #include "common/ops/imadjust.hpp"
@@ -53,28 +54,6 @@ __global__ void apply_table(const T* __restrict__ a, const T* __restrict__ table
     IPT_GRID_STRIDE(i, plane) dst[i] = __ldg(t + (static_cast<int>(src[i]) + bias));
 }
 
-// uint8: the channel's table in shared memory, 16 pixels per 16-byte access.
-__global__ void apply_table_u8(const uint8_t* __restrict__ a, const uint8_t* __restrict__ table,
-                               uint8_t* __restrict__ b, int64_t plane, bool vector_ok) {
-    __shared__ uint32_t t[256];
-    const int ch = blockIdx.y;
-    for (int i = threadIdx.x; i < 256; i += blockDim.x) t[i] = table[ch * 256 + i];
-    __syncthreads();
-    const uint8_t* src = a + ch * plane;
-    uint8_t* dst = b + ch * plane;
-    const int64_t nvec = vector_ok ? plane / 16 : 0;
-    auto map4 = [&](uint32_t w) {
-        return t[w & 255u] | (t[(w >> 8) & 255u] << 8) | (t[(w >> 16) & 255u] << 16) | (t[w >> 24] << 24);
-    };
-    IPT_GRID_STRIDE(i, nvec) {
-        const uint4 v = reinterpret_cast<const uint4*>(src)[i];
-        reinterpret_cast<uint4*>(dst)[i] = make_uint4(map4(v.x), map4(v.y), map4(v.z), map4(v.w));
-    }
-    for (int64_t i = nvec * 16 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < plane;
-         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
-        dst[i] = static_cast<uint8_t>(t[src[i]]);
-}
-
 template <class T>
 __global__ void adjust_float(const T* __restrict__ a, T* __restrict__ b, int64_t plane, ChannelParams p) {
     const int ch = blockIdx.y;
@@ -108,10 +87,8 @@ void apply_table_of(const ImadjustPlan& plan, const ipt_tensor* out, cudaStream_
     DeviceArray<T> table(static_cast<size_t>(levels) * channels, s);
     table.upload(host_table.channel<T>(0), table.size());
     if constexpr (std::is_same_v<T, uint8_t>) {
-        const bool vec = plan.plane % 16 == 0 && reinterpret_cast<uintptr_t>(plan.I->data) % 16 == 0 &&
-                         reinterpret_cast<uintptr_t>(out->data) % 16 == 0;
-        apply_table_u8<<<dim3(grid_for(vec ? plan.plane / 16 : plan.plane, kThreads, 528), channels), kThreads, 0, s>>>(
-            dptr<const uint8_t>(plan.I), table.get(), dptr<uint8_t>(out), plan.plane, vec);
+        map_u8_table_async(dptr<const uint8_t>(plan.I), table.get(), levels, dptr<uint8_t>(out), plan.plane, channels,
+                           s);
     } else {
         apply_table<T><<<dim3(grid_for(plan.plane, kThreads, 528), channels), kThreads, 0, s>>>(
             dptr<const T>(plan.I), table.get(), dptr<T>(out), plan.plane, levels);

@@ -6,6 +6,7 @@
 // every combination of classes; the work is bandwidth-bound.
 #include "common/context.hpp"
 #include "common/device.cuh"
+#include "common/float_first.cuh"
 #include "common/op_registry.hpp"
 #include "common/ops/imlincomb.hpp"
 
@@ -26,11 +27,11 @@ struct LinComb {
 __device__ inline double load_as_double(const void* p, int32_t dtype, int64_t i) {
     switch (dtype) {
     case IPT_LOGICAL: return static_cast<const uint8_t*>(p)[i] ? 1.0 : 0.0;
-    case IPT_UINT8: return static_cast<const uint8_t*>(p)[i];
-    case IPT_UINT16: return static_cast<const uint16_t*>(p)[i];
-    case IPT_INT16: return static_cast<const int16_t*>(p)[i];
-    case IPT_INT32: return static_cast<const int32_t*>(p)[i];
-    case IPT_UINT32: return static_cast<const uint32_t*>(p)[i];
+    case IPT_UINT8: return to_double(static_cast<const uint8_t*>(p)[i]);
+    case IPT_UINT16: return to_double(static_cast<const uint16_t*>(p)[i]);
+    case IPT_INT16: return to_double(static_cast<const int16_t*>(p)[i]);
+    case IPT_INT32: return to_double(static_cast<const int32_t*>(p)[i]);
+    case IPT_UINT32: return to_double(static_cast<const uint32_t*>(p)[i]);
     case IPT_SINGLE: return static_cast<const float*>(p)[i];
     default: return static_cast<const double*>(p)[i];
     }
@@ -46,29 +47,73 @@ __global__ void lincomb_kernel(LinComb c, Out* __restrict__ z, int64_t n) {
     }
 }
 
-// All images uint8 into uint8 (the common case): 16 pixels per 16-byte access
-// of every image, the same arithmetic per pixel.
-__global__ void lincomb_u8(LinComb c, uint8_t* __restrict__ z, int64_t n) {
+// One byte of lincomb_u8 as lincomb_kernel computes it, in double.
+template <int N>
+__device__ inline unsigned lincomb_exact_byte(const LinComb& c, const unsigned (&x)[N]) {
+    double s = c.k[0] * to_double(x[0]);
+#pragma unroll
+    for (int j = 1; j < N; ++j) s += c.k[j] * to_double(x[j]);
+    if (c.has_offset) s += c.offset;
+    return saturate_round<uint8_t>(s);
+}
+
+// Byte e of 16 in a uint4, from each of N images.
+template <int N>
+__device__ inline void bytes_at(const uint4 (&in)[N], int e, unsigned (&x)[N]) {
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const unsigned w = e < 4 ? in[j].x : e < 8 ? in[j].y : e < 12 ? in[j].z : in[j].w;
+        x[j] = (w >> (8 * (e % 4))) & 255u;
+    }
+}
+
+// All N images uint8 into uint8 (the common case): 16 pixels per 16-byte
+// access of every image. Each sum in single first (common/float_first.cuh);
+// the few that single cannot decide are computed again in double after the
+// 16 are stored, one at a time from memory, so the hot loop holds no second
+// path.
+template <int N>
+__global__ void lincomb_u8(LinComb c, FloatFirstSum<N> single_first, uint8_t* __restrict__ z, int64_t n) {
     const int64_t nvec = n / 16;
+    auto exact_at = [&](int64_t i) {
+        unsigned x[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) x[j] = static_cast<const uint8_t*>(c.a[j])[i];
+        z[i] = static_cast<uint8_t>(lincomb_exact_byte(c, x));
+    };
     IPT_GRID_STRIDE(i, nvec) {
-        uint4 in[kMaxImages];
-        for (int j = 0; j < c.count; ++j) in[j] = reinterpret_cast<const uint4*>(c.a[j])[i];
-        uint8_t out[16];
+        uint4 in[N];
+#pragma unroll
+        for (int j = 0; j < N; ++j) in[j] = reinterpret_cast<const uint4*>(c.a[j])[i];
+        unsigned out[4] = {0, 0, 0, 0};
+        unsigned declined = 0;
 #pragma unroll
         for (int e = 0; e < 16; ++e) {
-            double s = c.k[0] * static_cast<double>(reinterpret_cast<const uint8_t*>(&in[0])[e]);
-            for (int j = 1; j < c.count; ++j) s += c.k[j] * static_cast<double>(reinterpret_cast<const uint8_t*>(&in[j])[e]);
-            if (c.has_offset) s += c.offset;
-            out[e] = saturate_round<uint8_t>(s);
+            unsigned x[N], r;
+            bytes_at(in, e, x);
+            declined |= static_cast<unsigned>(!float_first_round_u8(single_first, x, &r)) << e;
+            out[e / 4] |= r << (8 * (e % 4));
         }
-        reinterpret_cast<uint4*>(z)[i] = *reinterpret_cast<const uint4*>(out);
+        reinterpret_cast<uint4*>(z)[i] = make_uint4(out[0], out[1], out[2], out[3]);
+        for (; declined; declined &= declined - 1) exact_at(i * 16 + (__ffs(declined) - 1));
     }
     for (int64_t i = nvec * 16 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-         i += static_cast<int64_t>(blockDim.x) * gridDim.x) {
-        double s = c.k[0] * static_cast<double>(static_cast<const uint8_t*>(c.a[0])[i]);
-        for (int j = 1; j < c.count; ++j) s += c.k[j] * static_cast<double>(static_cast<const uint8_t*>(c.a[j])[i]);
-        if (c.has_offset) s += c.offset;
-        z[i] = saturate_round<uint8_t>(s);
+         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
+        exact_at(i);
+}
+
+// Up to this many uint8 images take lincomb_u8; more take lincomb_kernel.
+constexpr int kVectorImages = 4;
+
+template <int N>
+void launch_lincomb_u8(const LinComb& c, uint8_t* z, int64_t n, cudaStream_t s) {
+    if constexpr (N <= kVectorImages) {
+        if (c.count == N) {
+            const FloatFirstSum<N> single_first = float_first_sum<N>(c.k, N, c.has_offset ? c.offset : 0.0);
+            lincomb_u8<N><<<grid_for((n + 15) / 16), kThreads, 0, s>>>(c, single_first, z, n);
+            return;
+        }
+        launch_lincomb_u8<N + 1>(c, z, n, s);
     }
 }
 
@@ -87,11 +132,11 @@ void run_imlincomb(const ipt::plugin::KernelArgs& args) {
     const ipt_tensor* z = args.output("Z", plan.out_dtype, plan.rows, plan.cols, plan.channels);
     const int64_t n = plan.numel;
     if (n == 0) return;
-    bool all_u8 = plan.out_dtype == IPT_UINT8 && plan.in_dtype == IPT_UINT8 &&
+    bool all_u8 = plan.out_dtype == IPT_UINT8 && plan.in_dtype == IPT_UINT8 && c.count <= kVectorImages &&
                   reinterpret_cast<uintptr_t>(z->data) % 16 == 0;
     for (int j = 0; j < c.count; ++j) all_u8 = all_u8 && reinterpret_cast<uintptr_t>(c.a[j]) % 16 == 0;
     if (all_u8) {
-        lincomb_u8<<<grid_for((n + 15) / 16), kThreads, 0, dev.stream>>>(c, dptr<uint8_t>(z), n);
+        launch_lincomb_u8<1>(c, dptr<uint8_t>(z), n, dev.stream);
         check_launch("ipt.imlincomb");
         return;
     }

@@ -2,45 +2,16 @@
 // intlut as the front-end plans it (common/ops/intlut.hpp): B = LUT(A + 1)
 // (int16: LUT(A + 32769)). Bandwidth-bound: 16-byte
 // loads and stores per thread, grid-stride; the uint8 table sits in shared
-// memory, the 16-bit tables (128 KiB) are read through the read-only cache.
+// memory (common/lut_u8.cuh), the 16-bit tables (128 KiB) are read through
+// the read-only cache.
 #include "common/context.hpp"
 #include "common/device.cuh"
+#include "common/lut_u8.cuh"
 #include "common/op_registry.hpp"
 #include "common/ops/intlut.hpp"
 
 namespace ipt::cuda {
 namespace {
-
-__global__ void intlut_u8(const uint8_t* __restrict__ a, const uint8_t* __restrict__ lut,
-                          uint8_t* __restrict__ b, int64_t n, bool vector_ok) {
-    __shared__ uint32_t table[256];
-    for (int i = threadIdx.x; i < 256; i += blockDim.x) table[i] = lut[i];
-    __syncthreads();
-    int64_t nvec = vector_ok ? n / 16 : 0;
-    const uint4* av = reinterpret_cast<const uint4*>(a);
-    uint4* bv = reinterpret_cast<uint4*>(b);
-    auto map4 = [&](uint32_t w) {
-        return table[w & 255u] | (table[(w >> 8) & 255u] << 8) | (table[(w >> 16) & 255u] << 16) |
-               (table[w >> 24] << 24);
-    };
-    // Four independent 16-byte loads in flight per thread before any use.
-    const int64_t stride = static_cast<int64_t>(blockDim.x) * gridDim.x;
-    int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; i + 3 * stride < nvec; i += 4 * stride) {
-        uint4 v[4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) v[k] = av[i + k * stride];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) bv[i + k * stride] = make_uint4(map4(v[k].x), map4(v[k].y), map4(v[k].z), map4(v[k].w));
-    }
-    for (; i < nvec; i += stride) {
-        uint4 v = av[i];
-        bv[i] = make_uint4(map4(v.x), map4(v.y), map4(v.z), map4(v.w));
-    }
-    for (int64_t i = nvec * 16 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-         i += static_cast<int64_t>(blockDim.x) * gridDim.x)
-        b[i] = static_cast<uint8_t>(table[a[i]]);
-}
 
 // uint16 and int16: 8 values per 16-byte access; `bias` moves int16 to 0..65535.
 template <class T>
@@ -79,8 +50,7 @@ void run_intlut(const ipt::plugin::KernelArgs& args) {
     const bool vec = aligned16(a->data, b->data);
     switch (plan.dtype) {
     case IPT_UINT8:
-        intlut_u8<<<grid_for(vec ? (n + 15) / 16 : n), kThreads, 0, dev.stream>>>(
-            dptr<uint8_t>(a), dptr<uint8_t>(lut), dptr<uint8_t>(b), n, vec);
+        map_u8_table_async(dptr<uint8_t>(a), dptr<uint8_t>(lut), 0, dptr<uint8_t>(b), n, 1, dev.stream);
         break;
     case IPT_UINT16:
         intlut_16<uint16_t><<<grid_for(vec ? (n + 7) / 8 : n), kThreads, 0, dev.stream>>>(
