@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ipt/ipt.h"
@@ -271,6 +272,62 @@ TEST_F(WrapCuda, WrappedDeviceMemoryIsAnInputOnTheCallersStream) {
     ASSERT_EQ(ipt_image_download(owner, back.data(), 0), IPT_OK);
     EXPECT_EQ(back, data);
     ipt_image_free(owner);
+}
+
+// mean2 and imhist finish in the launch that reads the image, through a
+// zeroed scratch per stream that each kernel leaves zero again. Interleaved
+// on the plugin's stream and on the caller's (legacy and per-thread default
+// streams), from two threads at once, every result must still be the one
+// counted here by hand.
+TEST(CudaStreams, ReductionsStayRightAcrossStreamsAndThreads) {
+    ipt::Context ctx;
+    const uint32_t cuda = device_of_kind(ctx.get(), "cuda");
+    if (cuda == IPT_DEVICE_ANY) GTEST_SKIP() << "no CUDA device (the CUDA plugin is not built or finds no GPU)";
+    auto run_both = [&](void* stream, int seed, std::string& failure) {
+        if (ipt_set_native_stream(ctx.get(), cuda, stream) != IPT_OK) {
+            failure = ipt_last_error();
+            return;
+        }
+        for (int round = 0; round < 40 && failure.empty(); ++round) {
+            const int rows = 37 + (seed * 7 + round * 13) % 300, cols = 29 + (seed * 5 + round * 11) % 400;
+            std::vector<uint8_t> pixels(static_cast<size_t>(rows) * cols);
+            uint32_t x = 2463534242u + static_cast<uint32_t>(seed * 1000 + round);
+            long long sum = 0;
+            std::vector<double> counts(256, 0.0);
+            for (auto& p : pixels) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                p = static_cast<uint8_t>(x >> 24);
+                sum += p;
+                counts[p] += 1;
+            }
+            try {
+                ipt::Image img = ctx.upload(IPT_UINT8, rows, cols, pixels.data(), 1, cuda);
+                ipt::Call mean(ctx, "ipt.mean2");
+                mean.image("A", img).device(cuda).run();
+                const double m = mean.take("m").download<double>().at(0);
+                if (m != static_cast<double>(sum) / static_cast<double>(pixels.size()))
+                    failure = "mean2 gave " + std::to_string(m) + " in round " + std::to_string(round);
+                ipt::Call hist(ctx, "ipt.imhist");
+                hist.image("I", img).device(cuda).run();
+                if (hist.take("counts").download<double>() != counts)
+                    failure = "imhist counts wrong in round " + std::to_string(round);
+            } catch (const ipt::Error& e) {
+                failure = e.what();
+            }
+        }
+        ipt_set_native_stream(ctx.get(), cuda, nullptr);
+    };
+    std::string own_failure, legacy_failure, per_thread_failure;
+    run_both(nullptr, 1, own_failure);  // the plugin's own stream
+    std::thread legacy(run_both, reinterpret_cast<void*>(uintptr_t{1}), 2, std::ref(legacy_failure));
+    std::thread per_thread(run_both, reinterpret_cast<void*>(uintptr_t{2}), 3, std::ref(per_thread_failure));
+    legacy.join();
+    per_thread.join();
+    EXPECT_EQ(own_failure, "");
+    EXPECT_EQ(legacy_failure, "");
+    EXPECT_EQ(per_thread_failure, "");
 }
 
 TEST_F(WrapCuda, HostMemoryIsNotDeviceMemory) {

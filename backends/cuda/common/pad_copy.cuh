@@ -81,10 +81,20 @@ template <class T, int VEC>
 __device__ __forceinline__ void pad_copy_chunk(const T* row, T* orow, const PadCopy& g, T fill, int64_t c) {
     const int64_t j0 = c - g.left;
     T v[VEC];
+    using ipt::frontend::PadMethod;
+    const bool one_value = (g.method == PadMethod::Constant || g.method == PadMethod::Replicate) &&
+                           (j0 + VEC <= 0 || j0 >= g.cols);
     if (row && c + VEC <= g.out_cols && j0 >= 0 && j0 + VEC <= g.cols &&
         reinterpret_cast<uintptr_t>(row + j0) % 16 == 0) {
         const uint4 u = *reinterpret_cast<const uint4*>(row + j0);
         memcpy(v, &u, sizeof u);
+    } else if (one_value) {
+        // Wholly beside the row, constant or replicate: one value (the
+        // fill, or the row's end element) for the whole chunk.
+        const int64_t j = ipt::frontend::padarray_source(g.method, j0, g.cols);
+        const T value = row && j >= 0 ? row[j] : fill;
+#pragma unroll
+        for (int e = 0; e < VEC; ++e) v[e] = value;
     } else {
 #pragma unroll
         for (int e = 0; e < VEC; ++e) {

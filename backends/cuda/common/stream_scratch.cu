@@ -34,7 +34,9 @@ Kept& kept() {
 ZeroedScratch::ZeroedScratch(cudaStream_t stream, size_t bytes) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
-    if (bytes <= kStreamScratchBytes) {
+    // cudaStreamPerThread names a different stream in every thread: no one
+    // scratch can serve it.
+    if (bytes <= kStreamScratchBytes && stream != cudaStreamPerThread) {
         Kept& k = kept();
         std::lock_guard<std::mutex> lock(k.mutex);
         auto it = k.by_stream.find(stream);

@@ -25,8 +25,9 @@ constexpr size_t kStreamScratchBytes = 65536 * 4 + 16384 + 256;
 class ZeroedScratch {
 public:
     // The stream's scratch, set up (zeroed in stream order) on first use; a
-    // request larger than kStreamScratchBytes, or on a stream beyond the
-    // number kept, gets a block of its own, zeroed and freed in stream order.
+    // request larger than kStreamScratchBytes, on a stream beyond the number
+    // kept, or on cudaStreamPerThread (one handle, a stream per thread) gets
+    // a block of its own, zeroed and freed in stream order.
     ZeroedScratch(cudaStream_t stream, size_t bytes);
     void* get() const { return ptr_; }
 
