@@ -523,47 +523,52 @@ bool correlate_fixed_async(const TIn* a, TOut* out, const std::vector<double>& h
 }
 
 // imfilter with an integer output and a 3x3 or 5x5 filter on the device:
-// the tiled path's sums (in double, i then j, zero taps skipped, so integer
-// results are the same) with the filter size known at compile time and the
-// taps in registers, each thread computing kFixedPerThread outputs of one
-// column from the staged tile.
+// the tiled path's sums (in double, i then j) with the filter size known at
+// compile time and the taps in registers, each thread computing
+// kIntegerPerThread outputs of one column from the staged tile. Zero taps are
+// not skipped: the image's values are integers, so a zero tap adds an exact
+// zero and leaves every sum as the reference's (which skips them); no branch
+// per tap. The kernel is bound by instruction issue, so eight outputs a
+// thread share each thread's tap reads and row loads.
+constexpr int kIntegerPerThread = 8, kIntegerTileH = kBlockRows * kIntegerPerThread;
+
 template <int K, class TIn, class TOut>
 __global__ void __launch_bounds__(kTileW* kBlockRows)
 correlate_small_integer(const TIn* __restrict__ a, TOut* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
-    constexpr int th = kFixedTileH + K - 1, tw = kTileW + K - 1;
+    static_assert(std::is_integral_v<TIn>, "zero taps are skipped implicitly only for integer values");
+    constexpr int th = kIntegerTileH + K - 1, tw = kTileW + K - 1;
     __shared__ double tile[th * tw];
     const int64_t p = blockIdx.z;
-    stage_block_tile<kFixedTileH, K>(a, g, pad, tile);
+    stage_block_tile<kIntegerTileH, K>(a, g, pad, tile);
     double w[K * K];
 #pragma unroll
     for (int i = 0; i < K; ++i)
 #pragma unroll
         for (int j = 0; j < K; ++j) w[i * K + j] = taps.at(i, j, K, K, g.rotate);
     __syncthreads();
-    const int row0 = threadIdx.y * kFixedPerThread;
-    double acc[kFixedPerThread];
+    const int row0 = threadIdx.y * kIntegerPerThread;
+    double acc[kIntegerPerThread];
 #pragma unroll
-    for (int k = 0; k < kFixedPerThread; ++k) acc[k] = 0;
-    for_each_staged_row<K, kFixedPerThread>(tile, tw, row0, [&](int k, int i, const double (&x)[K]) {
+    for (int k = 0; k < kIntegerPerThread; ++k) acc[k] = 0;
+    for_each_staged_row<K, kIntegerPerThread>(tile, tw, row0, [&](int k, int i, const double (&x)[K]) {
 #pragma unroll
-        for (int j = 0; j < K; ++j)
-            if (w[i * K + j] != 0.0) acc[k] += x[j] * w[i * K + j];
+        for (int j = 0; j < K; ++j) acc[k] = __dadd_rn(acc[k], __dmul_rn(x[j], w[i * K + j]));
     });
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
-    store_column<kFixedTileH>(out, g, p, row0, c, acc);
+    store_column<kIntegerTileH>(out, g, p, row0, c, acc);
 }
 
 // True when correlate_small_integer took the call.
 template <class TIn, class TOut>
 bool correlate_small_integer_async(const TIn* a, TOut* out, Taps taps, const CorrGeometry& g, TIn pad,
                                    cudaStream_t s) {
-    if constexpr (std::is_integral_v<TOut> && !std::is_same_v<TOut, bool>) {
+    if constexpr (std::is_integral_v<TOut> && !std::is_same_v<TOut, bool> && std::is_integral_v<TIn>) {
         if (!g.skip_zero_taps || g.class_sum || g.kh != g.kw || (g.kh != 3 && g.kh != 5) || g.planes > 65535 ||
-            g.out_rows > int64_t{65535} * kFixedTileH)
+            g.out_rows > int64_t{65535} * kIntegerTileH)
             return false;
         const dim3 block(kTileW, kBlockRows);
         const dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
-                        static_cast<unsigned>((g.out_rows + kFixedTileH - 1) / kFixedTileH),
+                        static_cast<unsigned>((g.out_rows + kIntegerTileH - 1) / kIntegerTileH),
                         static_cast<unsigned>(g.planes));
         if (g.kh == 3) correlate_small_integer<3><<<grid, block, 0, s>>>(a, out, taps, g, pad);
         else correlate_small_integer<5><<<grid, block, 0, s>>>(a, out, taps, g, pad);
