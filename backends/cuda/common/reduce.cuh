@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Deterministic reductions on the device in one launch: every block reduces
 // its share, writes its partial, and the last block to finish
-// (common/last_block.cuh) reduces the partials in block order and hands the
+// (common/last_block.cuh) reduces the partials in a fixed order and hands the
 // total to finish() on one thread. Exact integer sums, maxima, and double
 // sums carried as double-double (TwoSum) so that the result is the correctly
 // rounded sum for all practical sizes, independent of the reduction tree.
