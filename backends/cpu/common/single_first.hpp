@@ -65,10 +65,12 @@ void store_single_first(const float* v, T* dst, int64_t n, float margin, Exact&&
     for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
         const int64_t m = std::min(kBlock, n - j0);
         if (convert_row_checked(v + j0, dst + j0, m, margin, unsure) == 0) continue;
-        // Flags are rare: skip them eight at a time.
+        // Flags are rare: skip them eight at a time (a fixed-size copy, which
+        // compiles to one load; only the last, partial word takes a call).
         for (int64_t j = 0; j < m; j += 8) {
             uint64_t word = 0;
-            std::memcpy(&word, unsure + j, static_cast<size_t>(std::min<int64_t>(8, m - j)));
+            if (j + 8 <= m) std::memcpy(&word, unsure + j, 8);
+            else std::memcpy(&word, unsure + j, static_cast<size_t>(m - j));
             if (word == 0) continue;
             for (int64_t k = j; k < std::min<int64_t>(j + 8, m); ++k)
                 if (unsure[k]) dst[j0 + k] = exact(j0 + k);
