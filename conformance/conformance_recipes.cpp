@@ -554,6 +554,17 @@ OpRecipe medfilt2_recipe() {
             out.push_back(make_case({image_arg("A", spec(d, 5, 6)), floats_arg("size", {9, 9})}));
         }
         out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 63, 65)), floats_arg("size", {15, 15})}));
+        // Images wider and taller than a block of the GPU kernels (network
+        // pairs, running histograms), odd widths, both paddings.
+        for (ipt_dtype d : {IPT_UINT8, IPT_UINT16, IPT_INT16})
+            for (double k : {3.0, 5.0})
+                out.push_back(make_case({image_arg("A", spec(d, 70, 131)), floats_arg("size", {k, k}), text_arg("padopt", "symmetric")}));
+        for (const char* pad : {"zeros", "symmetric"}) {
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 70, 150)), floats_arg("size", {7, 7}), text_arg("padopt", pad)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 100, 301)), floats_arg("size", {15, 15}), text_arg("padopt", pad)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 70, 150, Fill::Levels, 4)), floats_arg("size", {8, 6}), text_arg("padopt", pad)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 40, 37)), floats_arg("size", {16, 16}), text_arg("padopt", pad)}));
+        }
         out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 63, 65)), floats_arg("size", {6, 11}), text_arg("padopt", "symmetric")}));
     };
     return r;
@@ -621,6 +632,19 @@ OpRecipe conv2_recipe() {
                 for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
                     out.push_back(make_case({image_arg("A", spec(d, 17, 23, Fill::Random, -1, 1)),
                                              image_arg("B", spec(d, 4, 3, f, -1, 1)), text_arg("shape", shape)}));
+            // Square kernels of the GPU's small-kernel path, on images wider
+            // and taller than its blocks, with widths that are not whole
+            // 16-byte words; a special value in a square kernel.
+            for (int k : {3, 5, 7, 9}) {
+                out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 70, 261, Fill::Random, -1, 1)),
+                                         image_arg("B", spec(IPT_SINGLE, k, k, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+                out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 33, 128, Fill::Random, -1, 1)),
+                                         image_arg("B", spec(IPT_SINGLE, k, k, Fill::Random, -1, 1)), text_arg("shape", shape)}));
+            }
+            for (Fill f : {Fill::NaN, Fill::Inf})
+                for (int k : {3, 7})
+                    out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 40, 150, Fill::Random, -1, 1)),
+                                             image_arg("B", spec(IPT_SINGLE, k, k, f, -1, 1)), text_arg("shape", shape)}));
         }
     };
     return r;
@@ -667,6 +691,34 @@ OpRecipe imfilter_recipe() {
                                          text_arg("boundary", b)}));
         for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal, Fill::Extreme})
             out.push_back(make_case({image_arg("A", spec(IPT_DOUBLE, 17, 23)), image_arg("h", spec(IPT_DOUBLE, 3, 3, f))}));
+        // Inf and NaN in a single image under kernels with zero taps: a zero
+        // tap must not turn them into NaN (MATLAB skips zero taps), on images
+        // spanning several blocks of the GPU's small-kernel path.
+        const std::vector<double> cross5 = {0, 0, 1, 0, 0, 0, 0, 2, 0, 0, 1, 2, -4, 2, 1, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0};
+        for (Fill f : {Fill::NaN, Fill::Inf}) {
+            out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 70, 300, f)), image_arg("h", values_spec(IPT_DOUBLE, 5, 5, cross5, "cross5x5"))}));
+            out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 70, 300, f)), image_arg("h", values_spec(IPT_DOUBLE, 3, 3, {0, 1, 0, 1, -4, 1, 0, 1, 0}, "laplacian3x3")),
+                                     text_arg("boundary", "replicate")}));
+        }
+        for (int k : {3, 5, 7, 9})
+            out.push_back(make_case({image_arg("A", spec(IPT_SINGLE, 70, 261)), image_arg("h", spec(IPT_DOUBLE, k, k, Fill::Random, -1, 1)),
+                                     text_arg("boundary", "symmetric")}));
+        // Integer taps: sums exact in single when the taps' total weight
+        // times the class's largest magnitude stays below 2^24 (Prewitt on
+        // uint8, Sobel on uint16, a Laplacian on int16), and past it.
+        const std::vector<double> prewitt = {1, 0, -1, 1, 0, -1, 1, 0, -1}, sobel = {1, 2, 1, 0, 0, 0, -1, -2, -1};
+        for (const char* b : {"replicate", "symmetric"}) {
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 70, 261)), image_arg("h", values_spec(IPT_DOUBLE, 3, 3, prewitt, "prewitt")),
+                                     text_arg("boundary", b)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT16, 70, 261)), image_arg("h", values_spec(IPT_DOUBLE, 3, 3, sobel, "sobel")),
+                                     text_arg("boundary", b)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_INT16, 70, 261)), image_arg("h", values_spec(IPT_DOUBLE, 3, 3, {0, 1, 0, 1, -4, 1, 0, 1, 0}, "laplacian3x3")),
+                                     text_arg("boundary", b)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT16, 70, 261)), image_arg("h", values_spec(IPT_DOUBLE, 3, 3, std::vector<double>(9, 300.0), "300*ones3x3")),
+                                     text_arg("boundary", b)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 70, 261)), image_arg("h", values_spec(IPT_DOUBLE, 5, 5, cross5, "cross5x5")),
+                                     text_arg("boundary", b)}));
+        }
         // Overflow whatever the seed: at realmax, each kernel row's sum (0.75,
         // 0.9, -0.9 realmax) is finite and the first two rows' total is not.
         // In single that is Inf (MATLAB and the reference filter single in
@@ -797,6 +849,12 @@ OpRecipe morphology_recipe() {
                                          image_arg("heights", spec(IPT_DOUBLE, 3, 5, Fill::Random, -3, 3))}));
             }
         }
+        // Wider than a 128-column block of the GPU's one-byte rectangle
+        // kernel, widths with and without whole 4-byte words.
+        for (ipt_dtype d : {IPT_UINT8, IPT_LOGICAL})
+            for (const Shape& s : {Shape{67, 301}, Shape{64, 256}})
+                for (const ImageSpec& n : {ones_spec(IPT_LOGICAL, 15, 15), ones_spec(IPT_LOGICAL, 2, 4), ones_spec(IPT_LOGICAL, 1, 9)})
+                    out.push_back(make_case({image_arg("A", spec(d, s.rows, s.cols)), image_arg("nhood", n)}));
         for (double density : {0.001, 0.5, 0.999})
             out.push_back(make_case({image_arg("A", spec(IPT_LOGICAL, 67, 61, Fill::Density, density)),
                                      image_arg("nhood", values_spec(IPT_LOGICAL, 3, 5, kDomain3x5, "pattern3x5"))}));

@@ -257,14 +257,29 @@ __global__ void correlate_gather(const TIn* __restrict__ a, TOut* __restrict__ o
 }
 
 // Small square kernels (K = 3, 5, 7, 9) with a single-precision output: the
-// taps live in registers, the input tile in shared memory as float, and each
-// thread computes kSmallPerThread consecutive outputs of one column, so every
-// staged row feeds up to that many outputs from registers. Each kernel row is
-// summed in float (an FMA chain, j in order) and the row sums in double (i in
-// order): the error stays within (K + 1) units of single roundoff times
-// (|A|*|B|)(p), inside the catalogue's bound of 16 eps(single) for conv2 and
-// imfilter, at a fraction of the double engine's shared-memory traffic.
-constexpr int kSmallPerThread = 8, kSmallTileH = kBlockRows * kSmallPerThread;
+// taps and the input tile in shared memory as float, and each
+// thread computes a patch of kSmallCols consecutive columns by
+// SmallPatch::rows consecutive rows. A staged row is read once, as 16-byte
+// words, and feeds every output of the patch it reaches from registers. Each
+// output sums every kernel row in float (j in order), then the row sums in
+// float (i in order): at most 2K - 1 roundings, so the error stays within
+// (2K - 1) u (|A|*|B|)(p), u = 2^-24, inside the catalogue's bound of
+// 16 eps(single) = 32 u for conv2 and imfilter.
+constexpr int kSmallCols = 4, kSmallBlockCols = 32, kSmallBlockRows = 4;
+constexpr int kSmallTileW = kSmallBlockCols * kSmallCols;
+template <int K>
+struct SmallPatch {
+    static constexpr int rows = 8;
+    static constexpr int tap_pitch = (K + 3) / 4 * 4;
+    // Blocks an SM keeps: 8 (64 registers) hold a 2048 x 2048 image's 1024
+    // blocks in one wave on a 132-SM device; 9 x 9 needs more registers.
+    static constexpr int min_blocks = K >= 9 ? 6 : 8;
+    static constexpr int tile_h = kSmallBlockRows * rows;
+    // 16-byte words a thread reads per staged row (K + kSmallCols - 1
+    // values), and the staged width that covers the last thread's words.
+    static constexpr int words = (K + kSmallCols - 1 + 3) / 4;
+    static constexpr int staged_w = kSmallCols * (kSmallBlockCols - 1) + 4 * words;
+};
 
 template <class TIn>
 inline constexpr bool kExactInFloat = std::is_same_v<TIn, float> || std::is_same_v<TIn, uint8_t> ||
@@ -291,76 +306,145 @@ __device__ __forceinline__ void for_each_staged_row(const TS* tile, int tw, int 
     }
 }
 
-template <int K, bool SkipZero, bool FloatSum, class TIn>
-__global__ void __launch_bounds__(kTileW* kBlockRows, 1)  // registers before occupancy: the taps live there
-correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
-    constexpr int th = kSmallTileH + K - 1, tw = kTileW + K - 1;
-    __shared__ float tile[th * tw];
-    const int64_t p = blockIdx.z;
-    stage_block_tile<kSmallTileH, K>(a, g, pad, tile);
-    float w[K][K];
-    uint32_t used[K];  // bit j: tap (i, j) counts (imfilter's zero test on the tap as given)
-    bool nonfinite_tap = false;  // the same in every thread: each reads every tap
-#pragma unroll
-    for (int i = 0; i < K; ++i) {
-        used[i] = 0;
-#pragma unroll
-        for (int j = 0; j < K; ++j) {
-            const double tap = taps.at(i, j, K, K, g.rotate);
-            w[i][j] = static_cast<float>(tap);
-            // FloatSum: the zero test after rounding, as the reference's single taps.
-            if (!SkipZero || (FloatSum ? w[i][j] != 0.0f : tap != 0.0)) used[i] |= 1u << j;
-            nonfinite_tap |= !isfinite(tap);
-        }
-    }
-    __syncthreads();
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * kTileW + threadIdx.x;
-    float* dst = out + p * g.out_rows * g.out_cols;
-    const int row0 = threadIdx.y * kSmallPerThread;
-    if (nonfinite_tap && g.overlap_only()) {
-        // conv2 with an Inf or NaN tap: products outside the image are left
-        // out (see CorrGeometry), one output at a time. Rare, so kept simple.
-        for (int k = 0; k < kSmallPerThread; ++k) {
-            const int64_t r = static_cast<int64_t>(blockIdx.y) * kSmallTileH + row0 + k;
-            double sum = 0.0;
+// A zero tap times a finite value adds a zero that changes no sum (a row sum
+// starts at +0 and never becomes -0), so imfilter's skipping of zero taps
+// only matters where the tile holds an Inf or a NaN. Blocks whose tile is
+// finite, and conv2 with finite taps, take the dense unrolled sums; the
+// others (rare) go one output at a time, with each tap's rule.
+template <int K, bool SkipZero, bool FloatSum>
+__device__ __forceinline__ void correlate_small_exact(const float* tile, int tw, int row0, int col0, int rows,
+                                                   int64_t r_first, int64_t c, float* dst, const Taps& taps,
+                                                   const CorrGeometry& g) {
+    for (int k = 0; k < rows; ++k) {
+        for (int q = 0; q < kSmallCols; ++q) {
+            const int64_t r = r_first + k;
+            float sum = 0.0f;
             for (int i = 0; i < K; ++i) {
                 float part = 0.0f;
                 for (int j = 0; j < K; ++j) {
-                    const float tap = static_cast<float>(taps.at(i, j, K, K, g.rotate));
-                    if (isfinite(tap) || g.inside(r, c, i, j))
-                        part = fmaf(tap, tile[(row0 + k + i) * tw + threadIdx.x + j], part);
+                    const double given = taps.at(i, j, K, K, g.rotate);
+                    const float tap = static_cast<float>(given);
+                    // FloatSum: the zero test after rounding, as the reference's single taps.
+                    if (SkipZero && (FloatSum ? tap == 0.0f : given == 0.0)) continue;
+                    // conv2: products outside the image are left out (see CorrGeometry).
+                    if (g.overlap_only() && !isfinite(tap) && !g.inside(r, c + q, i, j)) continue;
+                    const float x = tile[(row0 + k + i) * tw + col0 + q + j];
+                    if constexpr (FloatSum) part = __fadd_rn(part, __fmul_rn(tap, x));
+                    else part = fmaf(tap, x, part);
                 }
-                sum += static_cast<double>(part);
+                sum = __fadd_rn(sum, part);
             }
-            if (r < g.out_rows && c < g.out_cols) dst[r * g.out_cols + c] = static_cast<float>(sum);
+            if (r < g.out_rows && c + q < g.out_cols) dst[r * g.out_cols + c + q] = sum;
         }
+    }
+}
+
+template <int K, bool SkipZero, bool FloatSum, class TIn>
+__global__ void __launch_bounds__(kSmallBlockCols* kSmallBlockRows, SmallPatch<K>::min_blocks)
+correlate_small(const TIn* __restrict__ a, float* __restrict__ out, Taps taps, CorrGeometry g, TIn pad) {
+    using Patch = SmallPatch<K>;
+    constexpr int th = Patch::tile_h + K - 1, tw = Patch::staged_w;
+    __shared__ __align__(16) float tile[th * tw];
+    const int64_t p = blockIdx.z;
+    stage_tile<tw>(a + p * g.in_rows * g.in_cols, g.in_rows, g.in_cols, g.border, pad,
+                   static_cast<int64_t>(blockIdx.y) * Patch::tile_h - g.off_r,
+                   static_cast<int64_t>(blockIdx.x) * kSmallTileW - g.off_c, th, tw, tile);
+    // The taps in shared memory, each kernel row padded to whole 16-byte
+    // words: every thread reads the same word (a broadcast), which leaves the
+    // registers to the outputs and lets more warps hide the latencies.
+    __shared__ __align__(16) float w[K][Patch::tap_pitch];
+    bool nonfinite_tap = false;
+    for (int idx = threadIdx.y * kSmallBlockCols + threadIdx.x; idx < K * Patch::tap_pitch;
+         idx += kSmallBlockCols * kSmallBlockRows) {
+        const int i = idx / Patch::tap_pitch, j = idx % Patch::tap_pitch;
+        const double tap = j < K ? taps.at(i, j, K, K, g.rotate) : 0.0;
+        w[i][j] = static_cast<float>(tap);
+        nonfinite_tap |= !isfinite(tap);
+    }
+    bool exact;
+    if constexpr (SkipZero) {
+        __syncthreads();
+        bool nonfinite_value = false;
+        for (int idx = threadIdx.y * kSmallBlockCols + threadIdx.x; idx < th * tw; idx += kSmallBlockCols * kSmallBlockRows)
+            nonfinite_value |= !isfinite(tile[idx]);
+        exact = __syncthreads_or(nonfinite_value);
+    } else {
+        exact = __syncthreads_or(nonfinite_tap) && g.overlap_only();
+    }
+    const int row0 = threadIdx.y * Patch::rows, col0 = threadIdx.x * kSmallCols;
+    const int64_t r_first = static_cast<int64_t>(blockIdx.y) * Patch::tile_h + row0;
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kSmallTileW + col0;
+    float* dst = out + p * g.out_rows * g.out_cols;
+    if (exact) {
+        correlate_small_exact<K, SkipZero, FloatSum>(tile, tw, row0, col0, Patch::rows, r_first, c, dst, taps, g);
         return;
     }
-    // FloatSum: see CorrGeometry::class_sum; otherwise the row sums in double.
-    using Acc = std::conditional_t<FloatSum, float, double>;
-    Acc acc[kSmallPerThread];
+    float acc[Patch::rows][kSmallCols];
 #pragma unroll
-    for (int k = 0; k < kSmallPerThread; ++k) acc[k] = 0;
-    for_each_staged_row<K, kSmallPerThread>(tile, tw, row0, [&](int k, int i, const float (&x)[K]) {
-        float part = 0.0f;
+    for (int k = 0; k < Patch::rows; ++k)
 #pragma unroll
-        for (int j = 0; j < K; ++j) {
-            // imfilter skips zero taps (0 * Inf must not reach the output).
-            if (SkipZero && !(used[i] >> j & 1u)) continue;
-            if constexpr (FloatSum) part = __fadd_rn(part, __fmul_rn(w[i][j], x[j]));
-            else part = fmaf(w[i][j], x[j], part);
+        for (int q = 0; q < kSmallCols; ++q) acc[k][q] = 0.0f;
+    // Staged row t feeds output row k through kernel row i = t - k, so each
+    // output sees its kernel rows in order.
+#pragma unroll
+    for (int t = 0; t < Patch::rows + K - 1; ++t) {
+        float x[4 * Patch::words];
+        const float4* words = reinterpret_cast<const float4*>(tile + (row0 + t) * tw + col0);
+#pragma unroll
+        for (int l = 0; l < Patch::words; ++l) {
+            const float4 v = words[l];
+            x[4 * l] = v.x;
+            x[4 * l + 1] = v.y;
+            x[4 * l + 2] = v.z;
+            x[4 * l + 3] = v.w;
         }
-        if constexpr (FloatSum) acc[k] = __fadd_rn(acc[k], part);
-        else acc[k] += static_cast<double>(part);
-    });
-    store_column<kSmallTileH>(out, g, p, row0, c, acc);
+#pragma unroll
+        for (int k = 0; k < Patch::rows; ++k) {
+            const int i = t - k;
+            if (i < 0 || i >= K) continue;
+            float wi[Patch::tap_pitch];
+#pragma unroll
+            for (int l = 0; l < Patch::tap_pitch / 4; ++l) {
+                const float4 v = reinterpret_cast<const float4*>(w[i])[l];
+                wi[4 * l] = v.x;
+                wi[4 * l + 1] = v.y;
+                wi[4 * l + 2] = v.z;
+                wi[4 * l + 3] = v.w;
+            }
+#pragma unroll
+            for (int q = 0; q < kSmallCols; ++q) {
+                float part = 0.0f;
+#pragma unroll
+                for (int j = 0; j < K; ++j) {
+                    // FloatSum: see CorrGeometry::class_sum.
+                    if constexpr (FloatSum) part = __fadd_rn(part, __fmul_rn(wi[j], x[q + j]));
+                    else part = fmaf(wi[j], x[q + j], part);
+                }
+                acc[k][q] = __fadd_rn(acc[k][q], part);
+            }
+        }
+    }
+    const bool vector_rows = g.out_cols % kSmallCols == 0 && reinterpret_cast<uintptr_t>(dst) % 16 == 0;
+#pragma unroll
+    for (int k = 0; k < Patch::rows; ++k) {
+        const int64_t r = r_first + k;
+        if (r >= g.out_rows || c >= g.out_cols) break;
+        float* o = dst + r * g.out_cols + c;
+        if (vector_rows) {
+            *reinterpret_cast<float4*>(o) = make_float4(acc[k][0], acc[k][1], acc[k][2], acc[k][3]);
+        } else {
+#pragma unroll
+            for (int q = 0; q < kSmallCols; ++q)
+                if (c + q < g.out_cols) o[q] = acc[k][q];
+        }
+    }
 }
 
 template <int K, class TIn>
 void launch_correlate_small(const TIn* a, float* out, Taps taps, const CorrGeometry& g, TIn pad, cudaStream_t s) {
-    dim3 block(kTileW, kBlockRows);
-    dim3 grid(static_cast<unsigned>((g.out_cols + kTileW - 1) / kTileW),
-              static_cast<unsigned>((g.out_rows + kSmallTileH - 1) / kSmallTileH), static_cast<unsigned>(g.planes));
+    dim3 block(kSmallBlockCols, kSmallBlockRows);
+    dim3 grid(static_cast<unsigned>((g.out_cols + kSmallTileW - 1) / kSmallTileW),
+              static_cast<unsigned>((g.out_rows + SmallPatch<K>::tile_h - 1) / SmallPatch<K>::tile_h), static_cast<unsigned>(g.planes));
     if (g.skip_zero_taps && g.class_sum)
         correlate_small<K, true, true, TIn><<<grid, block, 0, s>>>(a, out, taps, g, pad);
     else if (g.skip_zero_taps)

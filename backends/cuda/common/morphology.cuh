@@ -7,8 +7,10 @@
 // NaN holds).
 //
 // Flat SEs whose members fill their bounding box (square, rectangle,
-// horizontal and vertical lines) run as two 1-D passes, each output a window
-// extreme over a row or column segment staged in shared memory. Any other
+// horizontal and vertical lines) run in one pass over a tile of 16-bit pairs
+// on 1-byte classes (morph_rect_bytes), and on other classes as two 1-D
+// passes, each output a window extreme over a row or column segment staged
+// in shared memory. Any other
 // neighbourhood, and non-flat elements, run directly: the list of members in
 // shared memory (or read from global memory when it does not fit) and, for
 // flat SEs, an input tile with its halo, one output per thread. An SE with no
@@ -82,6 +84,92 @@ __global__ void morph_line(const T* __restrict__ a, T* __restrict__ out, int64_t
             T acc = pad;
             for (int k = 0; k <= span; ++k) acc = morph_pick<T, Dilate>(acc, seg[(k0 + k) * 32 + tx]);
             out[r * cols + c] = acc;
+        }
+    }
+}
+
+// Flat rectangles on 1-byte classes (uint8, logical) in one pass. Each pixel
+// sits zero-extended in a 16-bit lane, so one max.u16x2 / min.u16x2 (native
+// on sm_90, unlike the 8-bit forms) handles two pixels. A block stages its
+// input tile (outputs plus halo, outside pixels the pad) as 16-bit pairs,
+// takes the window extreme down the columns into a second tile, then along
+// the rows, two pairs of each row (one 32-bit word of output) per thread.
+constexpr int kRectTileRows = 32, kRectTileCols = 128;
+
+__host__ __device__ inline int rect_pair_words(int span_c) { return (kRectTileCols + span_c + 1) / 2 + 1; }
+__host__ __device__ inline size_t rect_shared_bytes(int span_r, int span_c) {
+    return sizeof(uint32_t) * static_cast<size_t>(rect_pair_words(span_c)) * (2 * kRectTileRows + span_r);
+}
+
+template <bool Dilate>
+__device__ __forceinline__ uint32_t pick_pairs(uint32_t acc, uint32_t v) {
+    if constexpr (Dilate) return __vmaxu2(acc, v);
+    else return __vminu2(acc, v);
+}
+
+template <class T, bool Dilate>
+__global__ void __launch_bounds__(256)
+morph_rect_bytes(const T* __restrict__ a, T* __restrict__ out, int64_t rows, int64_t cols, int lo_r, int hi_r, int lo_c,
+                 int hi_c, T pad, bool word_rows) {
+    static_assert(sizeof(T) == 1, "one-byte classes");
+    extern __shared__ uint32_t pairs[];
+    const int span_r = hi_r - lo_r, span_c = hi_c - lo_c;
+    const int words = rect_pair_words(span_c);
+    const int in_rows = kRectTileRows + span_r;
+    uint32_t* in = pairs;                            // in_rows x words
+    uint32_t* down = pairs + in_rows * words;        // kRectTileRows x words
+    uint16_t* in_px = reinterpret_cast<uint16_t*>(in);
+    const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kRectTileRows;
+    const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kRectTileCols;
+    const uint16_t pad16 = static_cast<uint8_t>(pad);
+    const uint32_t identity = static_cast<uint32_t>(pad16) * 0x10001u;
+    for (int y = ty; y < in_rows; y += 8) {
+        const int64_t r = r0 + lo_r + y;
+        const bool row_inside = r >= 0 && r < rows;
+        const T* src = a + (row_inside ? r : 0) * cols;
+        for (int x = tx; x < 2 * words; x += 32) {
+            const int64_t c = c0 + lo_c + x;
+            in_px[y * 2 * words + x] = (row_inside && c >= 0 && c < cols) ? static_cast<uint8_t>(src[c]) : pad16;
+        }
+    }
+    __syncthreads();
+    for (int y = ty; y < kRectTileRows; y += 8)
+        for (int w = tx; w < words; w += 32) {
+            uint32_t acc = identity;
+            for (int k = 0; k <= span_r; ++k) acc = pick_pairs<Dilate>(acc, in[(y + k) * words + w]);
+            down[y * words + w] = acc;
+        }
+    __syncthreads();
+    // Output pixels 4 tx .. 4 tx + 3 of the row: pairs p = 2 tx and 2 tx + 1.
+    // Pixel x + j of the staged row, j = 0 .. span_c: for even j the pair
+    // word (x + j) / 2, for odd j the high half of one word and the low half
+    // of the next.
+    const int64_t c = c0 + 4 * tx;
+    if (c >= cols) return;
+    for (int y = ty; y < kRectTileRows; y += 8) {
+        const int64_t r = r0 + y;
+        if (r >= rows) return;
+        const uint32_t* row = down + y * words + 2 * tx;
+        uint32_t acc0 = identity, acc1 = identity;
+        uint32_t w0 = row[0], w1 = row[1];
+        for (int q = 0;; ++q) {
+            acc0 = pick_pairs<Dilate>(acc0, w0);  // j = 2q
+            acc1 = pick_pairs<Dilate>(acc1, w1);
+            if (2 * q + 1 > span_c) break;
+            const uint32_t w2 = row[q + 2];
+            acc0 = pick_pairs<Dilate>(acc0, __byte_perm(w0, w1, 0x5432));  // j = 2q + 1
+            acc1 = pick_pairs<Dilate>(acc1, __byte_perm(w1, w2, 0x5432));
+            if (2 * q + 2 > span_c) break;
+            w0 = w1;
+            w1 = w2;
+        }
+        const uint32_t packed = __byte_perm(acc0, acc1, 0x6420);
+        T* dst = out + r * cols + c;
+        if (word_rows && c + 4 <= cols) {
+            *reinterpret_cast<uint32_t*>(dst) = packed;
+        } else {
+            for (int k = 0; k < 4 && c + k < cols; ++k) dst[k] = static_cast<T>((packed >> (8 * k)) & 0xFFu);
         }
     }
 }
@@ -184,6 +272,18 @@ void run_morphology_plan(const ipt_tensor* a, const ipt_tensor* b, const ipt::fr
         const T* src = dptr<const T>(a);
         T* dst = dptr<T>(b);
         const T pad = static_cast<T>(plan.pad);
+        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, bool>) {
+            const size_t shared = rect_shared_bytes(hi_r - lo_r, hi_c - lo_c);
+            if (plan.flat && plan.rectangle && shared <= kMorphSharedCap) {
+                const bool word_rows = cols % 4 == 0 && reinterpret_cast<uintptr_t>(dst) % 4 == 0;
+                dim3 grid(static_cast<unsigned>((cols + kRectTileCols - 1) / kRectTileCols),
+                          static_cast<unsigned>((rows + kRectTileRows - 1) / kRectTileRows));
+                morph_rect_bytes<T, Dilate><<<grid, 256, shared, s>>>(src, dst, rows, cols, lo_r, hi_r, lo_c, hi_c, pad,
+                                                                      word_rows);
+                check_launch(op);
+                return;
+            }
+        }
         const size_t row_seg = sizeof(T) * (kLineThreads + hi_c - lo_c), col_seg = sizeof(T) * 32 * (32 + hi_r - lo_r);
         if (plan.flat && plan.rectangle && row_seg <= kMorphSharedCap && col_seg <= kMorphSharedCap) {
             // Window of columns then of rows (read offsets lo..hi); a pass of

@@ -142,12 +142,18 @@ __global__ void __launch_bounds__(kOwnerThreads) radon_bin_owners(const double* 
             const double* lines = inner_along_x ? quarter : quarter_t;
             const double o_last = outer[u_end - 1];
             int w_first = first_true(0, inner_n, [&](int w) { return t_of(inner[w], o_last) >= fb; });
+            // The next table entries are read one step ahead, so that the
+            // shared-memory latency overlaps the current step's arithmetic.
+            double o_next = outer[u_end - 1];
             for (int u = u_end - 1; u >= u_begin; --u) {
-                const double o = outer[u];
+                const double o = o_next;
+                if (u > u_begin) o_next = outer[u - 1];
                 const double* line = lines + static_cast<size_t>(outer_axis.pixel(u)) * inner_axis.pixels;
+                double in_next = w_first < inner_n ? inner[w_first] : 0.0;
                 for (int w = w_first; w < inner_n; ++w) {
-                    const double t = t_of(inner[w], o);
+                    const double t = t_of(in_next, o);
                     if (t >= fb1) break;
+                    if (w + 1 < inner_n) in_next = inner[w + 1];
                     if (t < fb) {  // t falls line by line: the first sub-pixel of b moves right
                         w_first = w + 1;
                         continue;
