@@ -2,7 +2,9 @@
 // Grayscale and binary morphology on Vulkan, shared by ipt.imdilate and
 // ipt.imerode: the plan's members (reflected for dilation by the front-end,
 // backends/common/ops/imdilate.hpp) as a list of offsets, one pass over them
-// per pixel (shaders/morph.comp).
+// per pixel (shaders/morph.comp); uint8 and logical images under a flat
+// rectangle in one pass of column then row extremes over 16-bit pairs
+// (shaders/morph_rect_bytes.comp).
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +17,28 @@ struct MorphPush {
     int32_t rows, cols, count;
     int32_t dr_min, dc_min, tile_w, tile_h;
 };
+
+struct RectPush {
+    uint64_t a, b;
+    int32_t rows, cols, lo_r, lo_c, span_r, span_c;
+    uint32_t pad;
+    int32_t word_rows;
+};
+
+// morph_rect_bytes.comp's tile of 128 x 32 outputs: the pairs a staged row
+// holds, and the shared memory of both tiles; false when it does not fit.
+bool run_rect_bytes(OpContext& ctx, Recorder& rec, const frontend::MorphologyPlan& plan, const ipt_tensor* a,
+                    const ipt_tensor* b) {
+    const int64_t span_r = plan.dr_max - plan.dr_min, span_c = plan.dc_max - plan.dc_min;
+    const int64_t words = (128 + span_c + 1) / 2 + 1, in_rows = 32 + span_r;
+    if (4 * words * (in_rows + 32) > int64_t(ctx.device.max_shared_bytes())) return false;
+    const VkDeviceAddress out = ctx.address(b);
+    RectPush p{ctx.address(a), out, int32_t(plan.rows), int32_t(plan.cols), int32_t(plan.dr_min), int32_t(plan.dc_min),
+               int32_t(span_r), int32_t(span_c), uint32_t(plan.pad), plan.cols % 4 == 0 && out % 4 == 0 ? 1 : 0};
+    rec.dispatch(ctx.pipeline("morph_rect_bytes", 256, 1, {plan.dilate ? 1u : 0u, uint32_t(words), uint32_t(in_rows)}),
+                 &p, sizeof p, div_up(plan.cols, 128), div_up(plan.rows, 32), 1);
+    return true;
+}
 
 // Capacities of morph.comp's shared arrays (TILE_CAP, OFF_CAP).
 constexpr int64_t kTileCap = 2048;
@@ -36,6 +60,11 @@ void run_morphology(OpContext& ctx, const frontend::MorphologyPlan& plan) {
     const ipt_tensor* b = args.output("B", plan.dtype, plan.rows, plan.cols, 1);
     if (plane == 0) return;
     Recorder rec(ctx.device);
+    const bool bytes = plan.dtype == IPT_UINT8 || plan.dtype == IPT_LOGICAL;
+    if (bytes && plan.flat && plan.rectangle && run_rect_bytes(ctx, rec, plan, a, b)) {
+        rec.submit();
+        return;
+    }
     const int32_t count = int32_t(adds.size());
     const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
     // The members' extent decides the tile a work group needs.
