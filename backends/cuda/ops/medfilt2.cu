@@ -73,7 +73,6 @@ order_histogram_u8(const uint8_t* __restrict__ a, uint8_t* __restrict__ out, int
     }
 }
 
-
 void run_medfilt2(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt::frontend::Medfilt2Plan plan = ipt::frontend::plan_medfilt2(args);
