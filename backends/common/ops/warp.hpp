@@ -162,6 +162,48 @@ inline WarpPlan warp_plan_input(const ipt_tensor* A) {
     return p;
 }
 
+// The width w of the patch of w x (lanes / w) outputs that one GPU warp or
+// subgroup samples. A load instruction costs one L1 pass per 128-byte line of
+// A it touches, and a row of outputs of a rotation samples a slanted line of
+// A across many rows, where a squarer patch samples a compact patch of A.
+// The choice takes the map's steps at B's centre (exact for affine maps,
+// local for projective ones) and the fewest lines per load, the widest on a
+// tie.
+inline int warp_patch_width(const WarpPlan& p, int lanes) {
+    const double* M = p.M.data();
+    auto map = [&](double j, double i, double* x, double* y) {
+        *x = (j * M[0] + i * M[3]) + M[6];
+        *y = (j * M[1] + i * M[4]) + M[7];
+        if (p.projective) {
+            const double h = (j * M[2] + i * M[5]) + M[8];
+            *x /= h;
+            *y /= h;
+        }
+    };
+    const double jc = static_cast<double>(p.out_cols + 1) / 2, ic = static_cast<double>(p.out_rows + 1) / 2;
+    double x, y, xj, yj, xi, yi;
+    map(jc, ic, &x, &y);
+    map(jc + 1, ic, &xj, &yj);
+    map(jc, ic + 1, &xi, &yi);
+    const double step[4] = {std::fabs(xj - x), std::fabs(yj - y), std::fabs(xi - x), std::fabs(yi - y)};
+    for (double d : step)
+        if (!std::isfinite(d)) return lanes;
+    const double bytes = static_cast<double>(ipt::plugin::dtype_size(p.dtype));
+    int best = lanes;
+    double best_lines = INFINITY;
+    for (int w = lanes; w >= 1; w /= 2) {
+        const double h = lanes / w;
+        const double rows = (w - 1) * step[1] + (h - 1) * step[3] + 1;
+        const double line_bytes = ((w - 1) * step[0] + (h - 1) * step[2] + 1) * bytes;
+        const double lines = rows * (line_bytes / 128 + 1);
+        if (lines < best_lines) {
+            best = w;
+            best_lines = lines;
+        }
+    }
+    return best;
+}
+
 // A double as a value of class dtype, as MATLAB's cast does it.
 inline double warp_to_class(double v, int32_t dtype) {
     auto sat = [&](double lo, double hi) {

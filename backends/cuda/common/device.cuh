@@ -67,6 +67,20 @@ __device__ inline double exact_to_double(uint32_t v) {
 __device__ inline int32_t integral_to_int32(double r) { return __double2loint(r + kIntegerBits); }
 #endif
 
+// floor(x) as a double and as an integer, for |x| < 2^31: on the device one
+// add rounded down into the bits of 1.5 * 2^52 instead of a floor and a
+// conversion, both at the conversion rate.
+__host__ __device__ inline int32_t floor_to_int32(double x, double* floor_x) {
+#ifdef __CUDA_ARCH__
+    const double t = __dadd_rd(x, kIntegerBits);
+    *floor_x = t - kIntegerBits;
+    return __double2loint(t);
+#else
+    *floor_x = std::floor(x);
+    return static_cast<int32_t>(*floor_x);
+#endif
+}
+
 // double -> class: round half away from zero, saturate, NaN -> 0; floating
 // classes convert with round-to-nearest as the host does.
 template <class T>

@@ -17,42 +17,137 @@
 namespace ipt::cuda {
 namespace warp_detail {
 
+// Where A is sampled: its row length, the window and the edge rule. Every
+// dimension is below 2^30 (warp() declines larger images), so coordinates
+// and their sums stay in int32 and only element offsets are 64-bit.
+struct WarpWindow {
+    int32_t cols, row0, col0, win_rows, win_cols;
+    bool sharp;  // the plan's edge rule (common/ops/warp.hpp)
+};
+
 struct WarpGeometry {
-    int64_t rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols, channels;
+    WarpWindow w;
+    int32_t rows, out_rows, out_cols, channels;
     double M[9];
     double fill[3];
-    bool sharp;  // the plan's edge rule (common/ops/warp.hpp)
 };
 
 using ipt::frontend::warp_cubic;
 using ipt::frontend::warp_round;
 
 template <class T>
-__device__ __forceinline__ double warp_pixel(const T* plane, const WarpGeometry& g, int64_t y, int64_t x) {
-    return to_double(plane[(g.row0 + y - 1) * g.cols + (g.col0 + x - 1)]);
+__device__ __forceinline__ double warp_pixel(const T* plane, const WarpWindow& w, int64_t y, int64_t x) {
+    return to_double(plane[(w.row0 + y - 1) * w.cols + (w.col0 + x - 1)]);
 }
 
+// Tap (y, x) by the edge rule, anywhere.
 template <int Interp, class T>
-__device__ __forceinline__ double warp_at(const T* plane, const WarpGeometry& g, double fill, int64_t y, int64_t x) {
-    if (y >= 1 && y <= g.win_rows && x >= 1 && x <= g.win_cols) return warp_pixel(plane, g, y, x);
-    if (!g.sharp) return fill;
+__device__ __forceinline__ double warp_at(const T* plane, const WarpWindow& w, double fill, int64_t y, int64_t x) {
+    if (y >= 1 && y <= w.win_rows && x >= 1 && x <= w.win_cols) return warp_pixel(plane, w, y, x);
+    if (!w.sharp) return fill;
     // Rows extended first, then the columns of the extended rows.
     using ipt::frontend::warp_sharp_tap;
-    return warp_sharp_tap(x, g.win_cols, Interp == 2, [&](int64_t c) {
-        return warp_sharp_tap(y, g.win_rows, Interp == 2, [&](int64_t r) { return warp_pixel(plane, g, r, c); });
+    return warp_sharp_tap(x, w.win_cols, Interp == 2, [&](int64_t c) {
+        return warp_sharp_tap(y, w.win_rows, Interp == 2, [&](int64_t r) { return warp_pixel(plane, w, r, c); });
     });
 }
 
-template <class T, int Interp, bool Projective>
-__global__ void warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeometry g) {
-    const int64_t j = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+// a * b as the 64-bit product of two 32-bit integers (one IMAD.WIDE).
+__device__ __forceinline__ int64_t wide_product(int32_t a, int32_t b) {
+    int64_t r;
+    asm("mul.wide.s32 %0, %1, %2;" : "=l"(r) : "r"(a), "r"(b));
+    return r;
+}
+
+// a * b in the offset type: 32-bit where every offset of A and B fits (one
+// multiply, and loads from one base register with immediate offsets), 64-bit
+// otherwise.
+template <class Index>
+__device__ __forceinline__ Index offset_product(int32_t a, int32_t b) {
+    if constexpr (sizeof(Index) == 4) return a * b;
+    else return wide_product(a, b);
+}
+
+// The interpolation of the n x n taps tap(r, c) (n = 1, 2, 4) at fractions
+// fx, fy, in the order common/ops/warp.hpp states.
+template <int Interp, class Tap>
+__device__ __forceinline__ double warp_combine(double fx, double fy, const Tap& tap) {
+    if constexpr (Interp == 0) {
+        return tap(0, 0);
+    } else if constexpr (Interp == 1) {
+        const double top = tap(0, 0) * (1 - fx) + tap(0, 1) * fx;
+        const double bottom = tap(1, 0) * (1 - fx) + tap(1, 1) * fx;
+        return top * (1 - fy) + bottom * fy;
+    } else {
+        double wx[4], wy[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            wx[k] = warp_cubic(fx - static_cast<double>(k - 1));
+            wy[k] = warp_cubic(fy - static_cast<double>(k - 1));
+        }
+        double acc = 0;
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            double row = wx[0] * tap(r, 0);
+            row = row + wx[1] * tap(r, 1);
+            row = row + wx[2] * tap(r, 2);
+            row = row + wx[3] * tap(r, 3);
+            acc = acc + wy[r] * row;
+        }
+        return acc;
+    }
+}
+
+// A sample whose taps from (y0, x0) leave the window, through the edge rule;
+// out of line, so that the interior's sampling keeps few registers.
+template <int Interp, class T>
+__device__ __noinline__ double warp_edge_sample(const T* plane, WarpWindow w, double fill, int32_t y0, int32_t x0,
+                                                double fx, double fy) {
+    return warp_combine<Interp>(fx, fy, [&](int r, int c) { return warp_at<Interp>(plane, w, fill, y0 + r, x0 + c); });
+}
+
+// The sample at A's coordinates (x, y), which passed the window test (so
+// they are far inside int32); corner points at the window's pixel (1, 1).
+template <int Interp, class Index, class T>
+__device__ __forceinline__ double warp_sample(const T* plane, const T* corner, const WarpWindow& w, double fill, double x,
+                                              double y) {
+    constexpr int n = Interp == 0 ? 1 : Interp == 1 ? 2 : 4;  // taps per line
+    double fx = 0, fy = 0;
+    int32_t x0, y0;  // the first tap
+    if constexpr (Interp == 0) {
+        x0 = static_cast<int32_t>(warp_round(x));
+        y0 = static_cast<int32_t>(warp_round(y));
+    } else {
+        double xf, yf;
+        x0 = floor_to_int32(x, &xf) - (n == 4);
+        y0 = floor_to_int32(y, &yf) - (n == 4);
+        fx = x - xf;
+        fy = y - yf;
+    }
+    if (x0 >= 1 && x0 + n - 1 <= w.win_cols && y0 >= 1 && y0 + n - 1 <= w.win_rows) {
+        const Index first = offset_product<Index>(y0 - 1, w.cols) + (x0 - 1);
+        return warp_combine<Interp>(fx, fy, [&](int r, int c) { return to_double(corner[first + offset_product<Index>(r, w.cols) + c]); });
+    }
+    return warp_edge_sample<Interp>(plane, w, fill, y0, x0, fx, fy);
+}
+
+// Block (w, 256 / w): each warp covers w x (32 / w) outputs (warp_patch_width);
+// one plane per blockIdx.z; Index: the type of element offsets.
+template <class T, int Interp, bool Projective, class Index>
+__global__ void __launch_bounds__(256, Interp == 2 ? 3 : 4) warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeometry g) {
+    const int32_t j = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
     if (j >= g.out_cols) return;
-    for (int64_t ch = blockIdx.z; ch < g.channels; ch += gridDim.z)
-    for (int64_t i = blockIdx.y; i < g.out_rows; i += gridDim.y) {
-        const int64_t e = (ch * g.out_rows + i) * g.out_cols + j;
-        const T* plane = a + ch * g.rows * g.cols;
-        const double fill = g.fill[ch < 3 ? ch : 2];
-        const double jd = static_cast<double>(j + 1), id = static_cast<double>(i + 1);
+    const int32_t ch = static_cast<int32_t>(blockIdx.z);
+    const T* plane = a + static_cast<int64_t>(ch) * g.rows * g.w.cols;
+    const T* corner = plane + wide_product(g.w.row0, g.w.cols) + g.w.col0;  // row0, col0: 0-based
+    T* out = b + static_cast<int64_t>(ch) * g.out_rows * g.out_cols + j;
+    const double fill = g.fill[ch < 3 ? ch : 2];
+    const double jd = to_double(j + 1);
+    const double pad = g.w.sharp ? 0 : ipt::frontend::kWarpPad;
+    const double wc = g.w.win_cols, wr = g.w.win_rows;
+    const int32_t row_step = static_cast<int32_t>(gridDim.y * blockDim.y);
+    for (int32_t i = static_cast<int32_t>(blockIdx.y * blockDim.y + threadIdx.y); i < g.out_rows; i += row_step) {
+        const double id = to_double(i + 1);
         double x = (jd * g.M[0] + id * g.M[3]) + g.M[6];
         double y = (jd * g.M[1] + id * g.M[4]) + g.M[7];
         if constexpr (Projective) {
@@ -60,44 +155,12 @@ __global__ void warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeom
             x = x / h;
             y = y / h;
         }
-        const double pad = g.sharp ? 0 : ipt::frontend::kWarpPad;
-        const double wc = static_cast<double>(g.win_cols), wr = static_cast<double>(g.win_rows);
         double v = fill;
-        if (x >= 1 - pad && x <= wc + pad && y >= 1 - pad && y <= wr + pad) {
-            if constexpr (Interp == 0) {
-                v = warp_at<Interp>(plane, g, fill, static_cast<int64_t>(warp_round(y)), static_cast<int64_t>(warp_round(x)));
-            } else {
-                const double xf = floor(x), yf = floor(y);
-                const double fx = x - xf, fy = y - yf;
-                const int64_t x0 = static_cast<int64_t>(xf), y0 = static_cast<int64_t>(yf);
-                if constexpr (Interp == 1) {
-                    const double top = warp_at<Interp>(plane, g, fill, y0, x0) * (1 - fx) + warp_at<Interp>(plane, g, fill, y0, x0 + 1) * fx;
-                    const double bottom =
-                        warp_at<Interp>(plane, g, fill, y0 + 1, x0) * (1 - fx) + warp_at<Interp>(plane, g, fill, y0 + 1, x0 + 1) * fx;
-                    v = top * (1 - fy) + bottom * fy;
-                } else {
-                    double wx[4], wy[4];
-#pragma unroll
-                    for (int k = 0; k < 4; ++k) {
-                        wx[k] = warp_cubic(fx - static_cast<double>(k - 1));
-                        wy[k] = warp_cubic(fy - static_cast<double>(k - 1));
-                    }
-                    double acc = 0;
-#pragma unroll
-                    for (int r = 0; r < 4; ++r) {
-                        const int64_t yy = y0 - 1 + r;
-                        double row = wx[0] * warp_at<Interp>(plane, g, fill, yy, x0 - 1);
-                        row = row + wx[1] * warp_at<Interp>(plane, g, fill, yy, x0);
-                        row = row + wx[2] * warp_at<Interp>(plane, g, fill, yy, x0 + 1);
-                        row = row + wx[3] * warp_at<Interp>(plane, g, fill, yy, x0 + 2);
-                        acc = acc + wy[r] * row;
-                    }
-                    v = acc;
-                }
-            }
-        }
-        if constexpr (std::is_same_v<T, bool>) b[e] = saturate_round<uint8_t>(v) != 0;
-        else b[e] = saturate_round<T>(v);
+        if (x >= 1 - pad && x <= wc + pad && y >= 1 - pad && y <= wr + pad)
+            v = warp_sample<Interp, Index>(plane, corner, g.w, fill, x, y);
+        T& e = out[offset_product<Index>(i, g.out_cols)];
+        if constexpr (std::is_same_v<T, bool>) e = saturate_round<uint8_t>(v) != 0;
+        else e = saturate_round<T>(v);
     }
 }
 
@@ -105,41 +168,48 @@ __global__ void warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeom
 
 // B (allocated by the caller, class and size of the plan) from the plan's A.
 inline void warp(const Device& dev, const ipt::frontend::WarpPlan& p, const ipt_tensor* B, const char* op) {
+    constexpr int64_t kLimit = int64_t(1) << 30;
+    for (int64_t d : {p.rows, p.cols, p.out_rows, p.out_cols})
+        if (d >= kLimit) ipt::plugin::unsupported(std::string(op) + ": images of 2^30 rows or columns");
+    if (p.channels > 65535) ipt::plugin::unsupported(std::string(op) + ": images of more than 65535 planes");
     warp_detail::WarpGeometry g{};
-    g.rows = p.rows;
-    g.cols = p.cols;
-    g.row0 = p.row0;
-    g.col0 = p.col0;
-    g.win_rows = p.win_rows;
-    g.win_cols = p.win_cols;
-    g.out_rows = p.out_rows;
-    g.out_cols = p.out_cols;
-    g.channels = p.channels;
+    g.w = {static_cast<int32_t>(p.cols), static_cast<int32_t>(p.row0), static_cast<int32_t>(p.col0),
+           static_cast<int32_t>(p.win_rows), static_cast<int32_t>(p.win_cols), !p.smooth_edges};
+    g.rows = static_cast<int32_t>(p.rows);
+    g.out_rows = static_cast<int32_t>(p.out_rows);
+    g.out_cols = static_cast<int32_t>(p.out_cols);
+    g.channels = static_cast<int32_t>(p.channels);
     for (int k = 0; k < 9; ++k) g.M[k] = p.M[k];
     for (int k = 0; k < 3; ++k) g.fill[k] = p.fill[k];
-    g.sharp = !p.smooth_edges;
     if (p.out_rows * p.out_cols * p.channels == 0) return;
-    constexpr int kWidth = 128;
-    const dim3 grid(static_cast<unsigned>((g.out_cols + kWidth - 1) / kWidth),
-                    static_cast<unsigned>(g.out_rows < 65535 ? g.out_rows : 65535),
-                    static_cast<unsigned>(g.channels < 65535 ? g.channels : 65535));
+    const int width = ipt::frontend::warp_patch_width(p, 32);
+    const dim3 block(static_cast<unsigned>(width), static_cast<unsigned>(256 / width));
+    const dim3 grid(static_cast<unsigned>((g.out_cols + width - 1) / width),
+                    static_cast<unsigned>(std::min<int64_t>((g.out_rows + block.y - 1) / block.y, 65535)),
+                    static_cast<unsigned>(g.channels));
     const int interp = static_cast<int>(p.interp);
     visit_dtype(p.dtype, [&](auto tag) {
         using T = decltype(tag);
         auto launch = [&](auto kernel) {
-            kernel<<<grid, kWidth, 0, dev.stream>>>(dptr<const T>(p.A), dptr<T>(B), g);
+            kernel<<<grid, block, 0, dev.stream>>>(dptr<const T>(p.A), dptr<T>(B), g);
             check_launch(op);
         };
         using namespace warp_detail;
-        if (p.projective) {
-            if (interp == 0) launch(warp_kernel<T, 0, true>);
-            else if (interp == 1) launch(warp_kernel<T, 1, true>);
-            else launch(warp_kernel<T, 2, true>);
-        } else {
-            if (interp == 0) launch(warp_kernel<T, 0, false>);
-            else if (interp == 1) launch(warp_kernel<T, 1, false>);
-            else launch(warp_kernel<T, 2, false>);
-        }
+        auto by_index = [&](auto index) {
+            using Index = decltype(index);
+            if (p.projective) {
+                if (interp == 0) launch(warp_kernel<T, 0, true, Index>);
+                else if (interp == 1) launch(warp_kernel<T, 1, true, Index>);
+                else launch(warp_kernel<T, 2, true, Index>);
+            } else {
+                if (interp == 0) launch(warp_kernel<T, 0, false, Index>);
+                else if (interp == 1) launch(warp_kernel<T, 1, false, Index>);
+                else launch(warp_kernel<T, 2, false, Index>);
+            }
+        };
+        // One plane's offsets in 32 bits when both planes have fewer than 2^31 elements.
+        if (p.rows * p.cols < INT32_MAX && p.out_rows * p.out_cols < INT32_MAX) by_index(int32_t{});
+        else by_index(int64_t{});
     });
 }
 

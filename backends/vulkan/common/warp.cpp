@@ -3,6 +3,7 @@
 // travel as a parameter block of doubles, the geometry as push constants.
 #include "warp.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace ipt::vk {
@@ -11,7 +12,7 @@ namespace {
 struct Push {
     uint64_t a, b, params;
     int32_t rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols;
-    int32_t total;
+    int32_t tile_w, tiles_x, tiles_y, tiles;
 };
 
 }  // namespace
@@ -36,12 +37,21 @@ void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& p, const ipt_tensor
     push.win_cols = static_cast<int32_t>(p.win_cols);
     push.out_rows = static_cast<int32_t>(p.out_rows);
     push.out_cols = static_cast<int32_t>(p.out_cols);
-    push.total = static_cast<int32_t>(total);
     const uint32_t group = ctx.tuning.group_size;
+    // Tiles of tile_w x (group / tile_w) outputs, subgroups of `lanes` in each.
+    const uint32_t lanes = std::min(ctx.tuning.wave != 0 ? ctx.tuning.wave : ctx.device.subgroup_size(), group);
+    const int64_t tile_w = ipt::frontend::warp_patch_width(p, static_cast<int>(std::max(lanes, 1u)));
+    const int64_t tile_h = group / tile_w;
+    push.tile_w = static_cast<int32_t>(tile_w);
+    push.tiles_x = static_cast<int32_t>((p.out_cols + tile_w - 1) / tile_w);
+    push.tiles_y = static_cast<int32_t>((p.out_rows + tile_h - 1) / tile_h);
+    const int64_t tiles = int64_t(push.tiles_x) * push.tiles_y * p.channels;
+    check_size(ctx.op(), tiles * group);
+    push.tiles = static_cast<int32_t>(tiles);
     VkPipeline pipeline = ctx.pipeline("warp", group, 1,
                                        {uint32_t(p.dtype), uint32_t(p.interp), p.projective ? 1u : 0u,
                                         p.smooth_edges ? 0u : 1u});
-    Grid grid = grid_for(ctx.device, uint64_t(total), uint64_t(group) * ctx.tuning.per_invocation);
+    Grid grid = grid_for(ctx.device, uint64_t(tiles), ctx.tuning.per_invocation);
     rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
     rec.submit();
 }

@@ -22,7 +22,10 @@ layout(push_constant) uniform Push {
     uint64_t b;
     uint64_t params;  // M[9], fill[3]
     int rows, cols, row0, col0, win_rows, win_cols, out_rows, out_cols;
-    int total;
+    // Each work group's lanes cover tiles of tile_w x (group size / tile_w)
+    // outputs, so a subgroup samples a compact patch of A
+    // (common/ops/warp.hpp, warp_patch_width); tiles_x x tiles_y per plane.
+    int tile_w, tiles_x, tiles_y, tiles;
 } pc;
 
 double param(int k) { return BufF64(pc.params).v[k]; }
@@ -99,14 +102,17 @@ double cubic(double s) {
 void main() {
     const int group = int(linear_group());
     const int lane = int(gl_LocalInvocationID.x);
-    const int width = int(gl_WorkGroupSize.x);
+    const int tile_h = int(gl_WorkGroupSize.x) / pc.tile_w;
+    const int dj = lane % pc.tile_w, di = lane / pc.tile_w;
     for (int n = 0; n < int(PER_INV); ++n) {
-        const int e = (group * int(PER_INV) + n) * width + lane;
-        if (e >= pc.total) return;
-        const int j = e % pc.out_cols;
-        const int t = e / pc.out_cols;
-        const int i = t % pc.out_rows;
-        const int ch = t / pc.out_rows;
+        const int tile = group * int(PER_INV) + n;
+        if (tile >= pc.tiles) return;
+        const int rest = tile / pc.tiles_x;
+        const int j = (tile - rest * pc.tiles_x) * pc.tile_w + dj;
+        const int i = (rest % pc.tiles_y) * tile_h + di;
+        const int ch = rest / pc.tiles_y;
+        if (j >= pc.out_cols || i >= pc.out_rows) continue;
+        const int e = (ch * pc.out_rows + i) * pc.out_cols + j;
         const int plane = ch * pc.rows * pc.cols;
         const double fill = param(9 + min(ch, 2));
         const double jd = double(j + 1), id = double(i + 1);
@@ -129,9 +135,22 @@ void main() {
                 precise double fy = y - yf;
                 const int x0 = int(xf), y0 = int(yf);
                 if (INTERP == 1) {
-                    precise double top = at(plane, fill, y0, x0) * (1.0 - fx) + at(plane, fill, y0, x0 + 1) * fx;
-                    precise double bottom =
-                        at(plane, fill, y0 + 1, x0) * (1.0 - fx) + at(plane, fill, y0 + 1, x0 + 1) * fx;
+                    double t00, t01, t10, t11;
+                    if (x0 >= 1 && x0 < pc.win_cols && y0 >= 1 && y0 < pc.win_rows) {
+                        // Every tap inside the window: read A directly.
+                        const int first = plane + (pc.row0 + y0 - 1) * pc.cols + (pc.col0 + x0 - 1);
+                        t00 = load_d(pc.a, DT, first);
+                        t01 = load_d(pc.a, DT, first + 1);
+                        t10 = load_d(pc.a, DT, first + pc.cols);
+                        t11 = load_d(pc.a, DT, first + pc.cols + 1);
+                    } else {
+                        t00 = at(plane, fill, y0, x0);
+                        t01 = at(plane, fill, y0, x0 + 1);
+                        t10 = at(plane, fill, y0 + 1, x0);
+                        t11 = at(plane, fill, y0 + 1, x0 + 1);
+                    }
+                    precise double top = t00 * (1.0 - fx) + t01 * fx;
+                    precise double bottom = t10 * (1.0 - fx) + t11 * fx;
                     v = top * (1.0 - fy) + bottom * fy;
                 } else {
                     double wx[4], wy[4];
@@ -140,9 +159,15 @@ void main() {
                         wy[k] = cubic(fy - double(k - 1));
                     }
                     double t[16];
-                    for (int r = 0; r < 4; ++r)
-                        for (int c = 0; c < 4; ++c) t[r * 4 + c] = at(plane, fill, y0 - 1 + r, x0 - 1 + c);
-                    if (SHARP != 0) extrapolate_taps(t, y0, x0);
+                    if (x0 >= 2 && x0 + 2 <= pc.win_cols && y0 >= 2 && y0 + 2 <= pc.win_rows) {
+                        const int first = plane + (pc.row0 + y0 - 2) * pc.cols + (pc.col0 + x0 - 2);
+                        for (int r = 0; r < 4; ++r)
+                            for (int c = 0; c < 4; ++c) t[r * 4 + c] = load_d(pc.a, DT, first + r * pc.cols + c);
+                    } else {
+                        for (int r = 0; r < 4; ++r)
+                            for (int c = 0; c < 4; ++c) t[r * 4 + c] = at(plane, fill, y0 - 1 + r, x0 - 1 + c);
+                        if (SHARP != 0) extrapolate_taps(t, y0, x0);
+                    }
                     precise double acc = 0.0;
                     for (int r = 0; r < 4; ++r) {
                         precise double row = wx[0] * t[r * 4];
