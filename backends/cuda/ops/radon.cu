@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(kOwnerThreads) radon_bin_owners(const double* 
             int w_first = first_true(0, inner_n, [&](int w) { return t_of(inner[w], o_last) >= fb; });
             // The next table entries are read one step ahead, so that the
             // shared-memory latency overlaps the current step's arithmetic.
-            double o_next = outer[u_end - 1];
+            double o_next = o_last;
             for (int u = u_end - 1; u >= u_begin; --u) {
                 const double o = o_next;
                 if (u > u_begin) o_next = outer[u - 1];

@@ -45,6 +45,17 @@ double t_of(double inner_value, double outer_value) {
     return t;
 }
 
+// The first m in [lo, hi) with t_of(table(base + m), other) >= target, the
+// entries ordered so that t grows with m (hi if none). t_of's sum commutes
+// exactly, so `other` may be an inner or an outer value.
+int first_reaching(int lo, int hi, int base, double other, double target) {
+    while (lo < hi) {
+        const int mid = (lo + hi) >> 1;
+        if (t_of(table(base + mid), other) >= target) hi = mid; else lo = mid + 1;
+    }
+    return lo;
+}
+
 void main() {
     angle = int(gl_WorkGroupID.y);
     per_angle = 2 * (pc.rows + pc.cols);
@@ -69,32 +80,16 @@ void main() {
         const double fb = double(b), fb1 = double(b + 1);
         const double in_first = table(0), in_last = table(inner_n - 1);
         // Lines with a sub-pixel in [b, b+1): the largest t reaches b, the smallest is below b+1.
-        int lo = 0, hi = outer_n;
-        while (lo < hi) {
-            const int mid = (lo + hi) >> 1;
-            if (t_of(in_last, table(inner_n + mid)) >= fb) hi = mid; else lo = mid + 1;
-        }
-        const int u_begin = lo;
-        hi = outer_n;
-        while (lo < hi) {
-            const int mid = (lo + hi) >> 1;
-            if (t_of(in_first, table(inner_n + mid)) >= fb1) hi = mid; else lo = mid + 1;
-        }
-        const int u_end = lo;
+        const int u_begin = first_reaching(0, outer_n, inner_n, in_last, fb);
+        const int u_end = first_reaching(u_begin, outer_n, inner_n, in_first, fb1);
         if (u_begin < u_end) {
             // Rows of `lines` are outer pixels, columns inner pixels.
             const uint64_t lines = inner_along_x ? pc.quarter : pc.quarter_t;
             const double o_last = table(inner_n + u_end - 1);
-            lo = 0;
-            hi = inner_n;
-            while (lo < hi) {
-                const int mid = (lo + hi) >> 1;
-                if (t_of(table(mid), o_last) >= fb) hi = mid; else lo = mid + 1;
-            }
-            int w_first = lo;
+            int w_first = first_reaching(0, inner_n, 0, o_last, fb);
             // The next table entries are read one step ahead, so that their
             // latency overlaps the current step.
-            double o_next = table(inner_n + u_end - 1);
+            double o_next = o_last;
             for (int u = u_end - 1; u >= u_begin; --u) {
                 const double o = o_next;
                 if (u > u_begin) o_next = table(inner_n + u - 1);
