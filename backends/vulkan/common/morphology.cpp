@@ -25,15 +25,13 @@ struct RectPush {
     int32_t word_rows;
 };
 
-// morph_rect_bytes.comp's tile of 128 x 32 outputs: the pairs a staged row
-// holds, and the shared memory of both tiles; false when it does not fit.
-bool run_rect_bytes(OpContext& ctx, Recorder& rec, const frontend::MorphologyPlan& plan, const ipt_tensor* a,
-                    const ipt_tensor* b) {
+bool run_rect_bytes(OpContext& ctx, Recorder& rec, const frontend::MorphologyPlan& plan, VkDeviceAddress a,
+                    VkDeviceAddress b) {
     const int64_t span_r = plan.dr_max - plan.dr_min, span_c = plan.dc_max - plan.dc_min;
     const int64_t words = (128 + span_c + 1) / 2 + 1, in_rows = 32 + span_r;
     if (4 * words * (in_rows + 32) > int64_t(ctx.device.max_shared_bytes())) return false;
-    const VkDeviceAddress out = ctx.address(b);
-    RectPush p{ctx.address(a), out, int32_t(plan.rows), int32_t(plan.cols), int32_t(plan.dr_min), int32_t(plan.dc_min),
+    const VkDeviceAddress out = b;
+    RectPush p{a, out, int32_t(plan.rows), int32_t(plan.cols), int32_t(plan.dr_min), int32_t(plan.dc_min),
                int32_t(span_r), int32_t(span_c), uint32_t(plan.pad), plan.cols % 4 == 0 && out % 4 == 0 ? 1 : 0};
     rec.dispatch(ctx.pipeline("morph_rect_bytes", 256, 1, {plan.dilate ? 1u : 0u, uint32_t(words), uint32_t(in_rows)}),
                  &p, sizeof p, div_up(plan.cols, 128), div_up(plan.rows, 32), 1);
@@ -61,7 +59,7 @@ void run_morphology(OpContext& ctx, const frontend::MorphologyPlan& plan) {
     if (plane == 0) return;
     Recorder rec(ctx.device);
     const bool bytes = plan.dtype == IPT_UINT8 || plan.dtype == IPT_LOGICAL;
-    if (bytes && plan.flat && plan.rectangle && run_rect_bytes(ctx, rec, plan, a, b)) {
+    if (bytes && plan.flat && plan.rectangle && run_rect_bytes(ctx, rec, plan, ctx.address(a), ctx.address(b))) {
         rec.submit();
         return;
     }

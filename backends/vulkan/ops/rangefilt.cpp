@@ -2,9 +2,14 @@
 // ipt.rangefilt on Vulkan as the front-end plans it (common/ops/rangefilt.hpp):
 // the maximum over the imdilate plan's members and the minimum over the
 // imerode plan's, one pass over every plane (shaders/rangefilt.comp).
+// uint8 and logical images under a flat rectangle: each plane's maximum into
+// J and minimum into a scratch plane by the one-pass byte rectangles of
+// imdilate and imerode (common/morphology.cpp), then their difference
+// (shaders/rangefilt_bytes.comp).
 #include <cstdint>
 #include <vector>
 
+#include "common/morphology.hpp"
 #include "common/ops/rangefilt.hpp"
 #include "op_support.hpp"
 
@@ -16,6 +21,35 @@ struct Push {
     uint64_t a, j, offsets;
     int32_t rows, cols, n_max, n_min;
 };
+
+struct BytesPush {
+    uint64_t j, lo;
+    int32_t n;
+};
+
+// The byte rectangles' route; false, with nothing recorded, where it does not apply.
+bool run_rangefilt_bytes(OpContext& ctx, Recorder& rec, const ipt::frontend::RangefiltPlan& plan,
+                         const ipt_tensor* in, const ipt_tensor* j) {
+    const bool bytes = plan.in_dtype == IPT_UINT8 || plan.in_dtype == IPT_LOGICAL;
+    const auto& hi = plan.max_plan;
+    const auto& lo = plan.min_plan;
+    if (!bytes || plan.out_dtype != plan.in_dtype || !hi.flat || !hi.rectangle || !lo.flat || !lo.rectangle)
+        return false;
+    const int64_t plane = plan.rows * plan.cols, n = plane * plan.channels;
+    Buffer* minima = rec.scratch(uint64_t(n));
+    for (int64_t ch = 0; ch < plan.channels; ++ch) {
+        const VkDeviceAddress a = ctx.address(in) + ch * plane;
+        if (!run_rect_bytes(ctx, rec, hi, a, ctx.address(j) + ch * plane) ||
+            !run_rect_bytes(ctx, rec, lo, a, minima->address + ch * plane))
+            return false;  // both plans have one extent (one is the other reflected): the first call declines
+    }
+    BytesPush push{ctx.address(j), minima->address, int32_t(n)};
+    const uint32_t group = ctx.tuning.group_size;
+    VkPipeline pipeline = ctx.pipeline("rangefilt_bytes", group, 1, {plan.in_dtype == IPT_LOGICAL ? 1u : 0u});
+    Grid grid = grid_for(ctx.device, uint64_t((n + 3) / 4), uint64_t(group) * ctx.tuning.per_invocation);
+    rec.dispatch(pipeline, &push, sizeof push, grid.x, grid.y);
+    return true;
+}
 
 void run_rangefilt(OpContext& ctx) {
     const ipt::frontend::RangefiltPlan plan = ipt::frontend::plan_rangefilt(ctx.args);
@@ -30,6 +64,10 @@ void run_rangefilt(OpContext& ctx) {
             offsets.push_back(int32_t(m.dc));
         }
     Recorder rec(ctx.device);
+    if (run_rangefilt_bytes(ctx, rec, plan, in, j)) {
+        rec.submit();
+        return;
+    }
     Push push{ctx.address(in),
               ctx.address(j),
               offsets.empty() ? 0 : rec.params(offsets),
