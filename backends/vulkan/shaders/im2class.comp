@@ -15,10 +15,13 @@
 
 layout(constant_id = 4) const int IN_DT = DT_UINT8;
 layout(constant_id = 5) const int OUT_DT = DT_DOUBLE;
+// 1: uint8 to single or double through the host's table of the 256 results.
+layout(constant_id = 6) const int LUT = 0;
 
 layout(push_constant) uniform Push {
     uint64_t a;
     uint64_t z;
+    uint64_t lut;
     int n;
 } pc;
 
@@ -76,6 +79,12 @@ double to_unit(int i) {
 }
 
 void convert(int i) {
+    if (LUT != 0) {
+        const uint v = uint(BufU8(pc.a).v[i]);
+        if (OUT_DT == DT_SINGLE) BufU32(pc.z).v[i] = BufU32(pc.lut).v[v];
+        else BufF64(pc.z).v[i] = BufF64(pc.lut).v[v];
+        return;
+    }
     switch (OUT_DT) {
     case DT_UINT8: BufU8(pc.z).v[i] = uint8_t(to_uint8(i)); break;
     case DT_UINT16: BufU16(pc.z).v[i] = uint16_t(to_uint16(i)); break;
