@@ -27,7 +27,7 @@ struct BytesPush {
     int32_t n;
 };
 
-// The byte rectangles' route; false, with nothing recorded, where it does not apply.
+// The byte rectangles' route; false, with nothing dispatched, where it does not apply.
 bool run_rangefilt_bytes(OpContext& ctx, Recorder& rec, const ipt::frontend::RangefiltPlan& plan,
                          const ipt_tensor* in, const ipt_tensor* j) {
     const bool bytes = plan.in_dtype == IPT_UINT8 || plan.in_dtype == IPT_LOGICAL;
