@@ -29,6 +29,11 @@ struct StdfiltPlan {
     LocalNeighbourhood nhood;
     int64_t count = 0;  // n, the number of members
     bool zero = false;  // n <= 1: J is all zeros
+    // How a backend may sum. For logical, uint8, uint16 and int16 every
+    // partial sum of I and of I.^2 is an integer; while n * max(I.^2) stays
+    // below 2^53 each is exact in double, so integer accumulators give the
+    // same S1 and S2 bit for bit (Uint32 while n * 255^2 < 2^32).
+    enum class Sums { Double, Uint32, Int64 } sums = Sums::Double;
 };
 
 inline StdfiltPlan plan_stdfilt(const ipt::plugin::KernelArgs& args) {
@@ -42,6 +47,18 @@ inline StdfiltPlan plan_stdfilt(const ipt::plugin::KernelArgs& args) {
     p.nhood = local_statistics_detail::neighbourhood(args, "ipt.stdfilt", 3, true);
     p.count = static_cast<int64_t>(p.nhood.members.size());
     p.zero = p.count <= 1;
+    double largest_square = 0;  // of a value of the class; 0: not an integer class
+    switch (p.in_dtype) {
+        case IPT_LOGICAL: largest_square = 1; break;
+        case IPT_UINT8: largest_square = 255.0 * 255.0; break;
+        case IPT_UINT16: largest_square = 65535.0 * 65535.0; break;
+        case IPT_INT16: largest_square = 32768.0 * 32768.0; break;
+        default: break;
+    }
+    const double largest_sum = largest_square * static_cast<double>(p.count);
+    if (largest_square > 0 && largest_sum < 9007199254740992.0)  // 2^53
+        p.sums = largest_square <= 255.0 * 255.0 && largest_sum < 4294967296.0 ? StdfiltPlan::Sums::Uint32
+                                                                                : StdfiltPlan::Sums::Int64;
     return p;
 }
 

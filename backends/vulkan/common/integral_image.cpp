@@ -71,19 +71,18 @@ void record_integral_image(OpContext& ctx, Recorder& rec, const IntegralSource& 
         record_exact(ctx, rec, s, J);
         return;
     }
-    // Columns: one invocation each (plus the zero first column).
-    const uint32_t group = ctx.tuning.group_size;
+    // Columns: a work group of 32 x 8 per 32 of J's columns (COLS and ROWS
+    // of the shader), the zero first column included.
     ColumnsPush cp{s.a, J, s.pad_value, int32_t(s.m), int32_t(s.n), int32_t(s.pm), int32_t(s.pn), int32_t(s.top),
                    int32_t(s.left)};
-    const Grid cg = grid_for(ctx.device, uint64_t(s.pn + 1), group);
-    rec.dispatch(ctx.pipeline("integral_columns", group, 1, {uint32_t(s.dtype), uint32_t(s.pad)}), &cp, sizeof cp,
+    const Grid cg = grid_for(ctx.device, uint64_t(s.pn + 1), 32);
+    rec.dispatch(ctx.pipeline("integral_columns", 32, 8, {uint32_t(s.dtype), uint32_t(s.pad)}), &cp, sizeof cp,
                  cg.x, cg.y);
     if (s.pm == 0 || s.pn == 0) return;
-    // Rows: a work group per block of (at most 64) rows.
-    const uint32_t rows_group = std::min<uint32_t>(ctx.tuning.wave ? ctx.tuning.wave : 64, 64);
+    // Rows: a work group of 32 x 8 per 32 rows (OWN and ROWS of the shader).
     RowsPush rp{J, int32_t(s.pm), int32_t(s.pn + 1)};
-    const Grid rg = grid_for(ctx.device, uint64_t(s.pm), rows_group);
-    rec.dispatch(ctx.pipeline("integral_rows", rows_group, 1, {}), &rp, sizeof rp, rg.x, rg.y);
+    const Grid rg = grid_for(ctx.device, uint64_t(s.pm), 32);
+    rec.dispatch(ctx.pipeline("integral_rows", 32, 8, {}), &rp, sizeof rp, rg.x, rg.y);
 }
 
 }  // namespace ipt::vk

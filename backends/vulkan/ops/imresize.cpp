@@ -2,7 +2,7 @@
 // ipt.imresize on Vulkan as the front-end plans it (common/ops/imresize.hpp):
 // two dispatches of one shader, one per dimension (the first into scratch of
 // the working class), with the front-end's indices and weights as parameter
-// blocks.
+// blocks; a pass of at most 16 taps gets a pipeline made for its count.
 #include <algorithm>
 
 #include "op_support.hpp"
@@ -39,13 +39,20 @@ void record_pass(OpContext& ctx, Recorder& rec, const Pass& p, int dim, const ip
               ax.taps,
               int32_t(channels)};
     const uint32_t group = ctx.tuning.group_size;
+    // Up to kFixedTaps taps, the shader's loops over them are unrolled and
+    // each invocation walks kStrip rows (its STRIP).
+    constexpr int32_t kFixedTaps = 16;
+    constexpr uint64_t kStrip = 8;
+    const bool fixed = ax.taps >= 1 && ax.taps <= kFixedTaps;
     VkPipeline pipeline = ctx.pipeline("imresize", group, 1,
                                        {uint32_t(p.src_dtype), uint32_t(p.dst_dtype), uint32_t(dim),
-                                        p.logical_out ? 1u : 0u});
-    // Columns, rows and planes on x, y and z, within the counts every device offers.
+                                        p.logical_out ? 1u : 0u, fixed ? uint32_t(ax.taps) : 1u, fixed ? 1u : 0u});
+    // Columns, rows (or strips of rows) and planes on x, y and z, within the
+    // counts every device offers.
     constexpr uint64_t kMaxGroups = 65535;
     const uint64_t gx = std::min<uint64_t>((uint64_t(p.out_cols) + group - 1) / group, kMaxGroups);
-    const uint64_t gy = std::min<uint64_t>(uint64_t(p.out_rows), kMaxGroups);
+    const uint64_t gy = std::min<uint64_t>(fixed ? (uint64_t(p.out_rows) + kStrip - 1) / kStrip : uint64_t(p.out_rows),
+                                           kMaxGroups);
     const uint64_t gz = std::min<uint64_t>(uint64_t(channels), kMaxGroups);
     rec.dispatch(pipeline, &push, sizeof push, uint32_t(gx), uint32_t(gy), uint32_t(gz));
 }

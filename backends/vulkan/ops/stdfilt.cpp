@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt on Vulkan as the front-end plans it (common/ops/stdfilt.hpp):
-// one pass over every plane, each pixel summing its neighbourhood's offsets
-// (shaders/stdfilt.comp).
+// one pass over every plane, each pixel summing its neighbourhood's offsets,
+// in integers where the plan allows (shaders/stdfilt.comp).
 #include <cstdint>
 #include <vector>
 
@@ -14,7 +14,7 @@ using namespace ipt::vk;
 
 struct Push {
     uint64_t a, j, offsets;
-    int32_t rows, cols, count;
+    int32_t rows, cols, count, extent;
 };
 
 void run_stdfilt(OpContext& ctx) {
@@ -31,10 +31,10 @@ void run_stdfilt(OpContext& ctx) {
     Recorder rec(ctx.device);
     const int32_t count = plan.zero ? 0 : int32_t(plan.count);
     Push push{ctx.address(in), ctx.address(j), count ? rec.params(offsets) : 0, int32_t(plan.rows),
-              int32_t(plan.cols), count};
+              int32_t(plan.cols), count, int32_t(plan.nhood.extent)};
     const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
     VkPipeline pipeline = ctx.pipeline("stdfilt", gx, gy,
-                                       {uint32_t(plan.in_dtype), plan.out_dtype == IPT_SINGLE ? 1u : 0u});
+                                       {uint32_t(plan.in_dtype), plan.out_dtype == IPT_SINGLE ? 1u : 0u, uint32_t(plan.sums)});
     rec.dispatch(pipeline, &push, sizeof push, div_up(plan.cols, gx),
                  div_up(plan.rows, uint64_t(gy) * ctx.tuning.per_invocation), uint32_t(plan.channels));
     rec.submit();

@@ -12,6 +12,13 @@ layout(constant_id = 4) const int SRC_DT = DT_UINT8;
 layout(constant_id = 5) const int DST_DT = DT_UINT8;
 layout(constant_id = 6) const int ALONG_COLS = 0;  // 0: along dimension 1 (rows)
 layout(constant_id = 7) const int LOGICAL_OUT = 0;
+// FIXED_TAPS != 0: the number of taps is TAPS, fixed when the pipeline is
+// made. Each invocation then keeps one output column and walks STRIP rows of
+// it; along the columns it loads its column's indices and weights once for
+// all of them.
+layout(constant_id = 8) const int TAPS = 1;
+layout(constant_id = 9) const int FIXED_TAPS = 0;
+const int STRIP = 8;
 
 layout(push_constant) uniform Push {
     uint64_t src;
@@ -28,9 +35,58 @@ double source_value(int e) {
     return SRC_DT == DT_LOGICAL ? 255.0 * v : v;
 }
 
-// x: output columns, y: rows, z: planes (each a strided loop over the
-// groups launched), so no invocation divides.
+void store(int e, double acc) {
+    if (LOGICAL_OUT != 0)
+        BufU8(pc.dst).v[e] = uint8_t(saturate_round(acc, 0.0, 255.0) > 128.0 ? 1u : 0u);
+    else
+        store_d(pc.dst, DST_DT, e, acc);
+}
+
+// x: output columns, y: strips of STRIP rows, z: planes, each a strided loop
+// over the groups launched.
+void fixed_taps() {
+    const int width = int(gl_WorkGroupSize.x);
+    for (int ch = int(gl_WorkGroupID.z); ch < pc.channels; ch += int(gl_NumWorkGroups.z))
+    for (int c = int(gl_WorkGroupID.x) * width + int(gl_LocalInvocationID.x); c < pc.out_cols;
+         c += int(gl_NumWorkGroups.x) * width) {
+        const int plane = ch * pc.in_rows * pc.in_cols;
+        int j[TAPS];
+        double w[TAPS];
+        if (ALONG_COLS != 0)
+            for (int k = 0; k < TAPS; ++k) {
+                j[k] = BufI32(pc.idx).v[c * TAPS + k];
+                w[k] = BufF64(pc.w).v[c * TAPS + k];
+            }
+        for (int r0 = int(gl_WorkGroupID.y) * STRIP; r0 < pc.out_rows; r0 += int(gl_NumWorkGroups.y) * STRIP) {
+            const int r_end = min(r0 + STRIP, pc.out_rows);
+            for (int r = r0; r < r_end; ++r) {
+                if (ALONG_COLS == 0)
+                    for (int k = 0; k < TAPS; ++k) {
+                        j[k] = BufI32(pc.idx).v[r * TAPS + k];
+                        w[k] = BufF64(pc.w).v[r * TAPS + k];
+                    }
+                const int base = ALONG_COLS != 0 ? plane + r * pc.in_cols : plane + c;
+                const int step = ALONG_COLS != 0 ? 1 : pc.in_cols;
+                double v[TAPS];
+                for (int k = 0; k < TAPS; ++k) v[k] = source_value(base + j[k] * step);
+                precise double acc = 0.0;
+                for (int k = 0; k < TAPS; ++k) {
+                    precise double p = w[k] * v[k];
+                    acc = acc + p;
+                }
+                store((ch * pc.out_rows + r) * pc.out_cols + c, acc);
+            }
+        }
+    }
+}
+
+// Any number of taps. x: output columns, y: rows, z: planes (each a strided
+// loop over the groups launched), so no invocation divides.
 void main() {
+    if (FIXED_TAPS != 0) {
+        fixed_taps();
+        return;
+    }
     const int width = int(gl_WorkGroupSize.x);
     for (int ch = int(gl_WorkGroupID.z); ch < pc.channels; ch += int(gl_NumWorkGroups.z))
     for (int r = int(gl_WorkGroupID.y); r < pc.out_rows; r += int(gl_NumWorkGroups.y))
@@ -62,10 +118,6 @@ void main() {
             precise double p = BufF64(pc.w).v[i * pc.taps + k] * source_value(base + j * step);
             acc = acc + p;
         }
-        const int e = (ch * pc.out_rows + r) * pc.out_cols + c;
-        if (LOGICAL_OUT != 0)
-            BufU8(pc.dst).v[e] = uint8_t(saturate_round(acc, 0.0, 255.0) > 128.0 ? 1u : 0u);
-        else
-            store_d(pc.dst, DST_DT, e, acc);
+        store((ch * pc.out_rows + r) * pc.out_cols + c, acc);
     }
 }

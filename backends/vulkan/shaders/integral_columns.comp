@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // First pass of the upright integral image in the CPU reference's order,
 // cumsum(P, 1): the running sums down each column of the (padded) plane P
-// into rows 1..pm of the table J ((pm+1) x (pn+1) doubles). One invocation
-// per column, rows in order; invocation 0 writes the zero first column, every
-// invocation the zero first row of its column. Lanes read neighbouring
-// columns of one row at a time (contiguous), and each invocation loads the
-// next batch of BATCH rows before it adds the current one, so that the loads
-// overlap the chain of dependent additions. Every loop over a batch has the
-// fixed trip count BATCH and is unrolled, so that the batches are indexed by
-// constants and stay in registers (a run-time index puts them in memory).
+// into rows 1..pm of the table J ((pm+1) x (pn+1) doubles), with J's zero
+// first row and column. A work group of 32 x ROWS invocations owns 32
+// columns of J and walks them in tiles of TR rows staged in shared memory:
+// every invocation loads its share of the next tile into registers while
+// the first 32 (one per column) add the current tile down its column in
+// order, then the whole group stores the sums. The loads of all ROWS x 32
+// invocations are what keep enough memory traffic in flight; the additions
+// stay one chain per column, as the reference adds.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
@@ -22,38 +22,45 @@ layout(push_constant) uniform Push {
     int m, n, pm, pn, top, left;
 } pc;
 
-const int BATCH = 32;
-
-void load_batch(int r0, int ac, inout double v[BATCH]) {
-    [[unroll]] for (int i = 0; i < BATCH; ++i) {
-        const int r = r0 + i;
-        v[i] = r < pc.pm ? padded_value(pc.a, pc.n, border(r - pc.top, pc.m), ac, pc.pad) : 0.0;
-    }
-}
+const int COLS = 32, ROWS = 8, TR = 64, PER = TR / ROWS;
+shared double tile[TR * COLS];
 
 void main() {
-    const int c = int(linear_group() * gl_WorkGroupSize.x + gl_LocalInvocationID.x);
+    const int x = int(gl_LocalInvocationID.x), y = int(gl_LocalInvocationID.y);
+    const int c = int(linear_group()) * COLS + x;  // J's column; 0 is the zero column
+    if (int(linear_group()) * COLS > pc.pn) return;  // (the whole group: a folded grid's spare groups)
     const int stride = pc.pn + 1;
-    if (c > pc.pn) return;
     BufF64 J = BufF64(pc.j);
-    if (c == 0) {
-        for (int r = 0; r <= pc.pm; ++r) J.v[r * stride] = 0.0;
-        return;
+    const bool column = c >= 1 && c <= pc.pn;  // holds P's column c - 1
+    const int ac = column ? border(c - 1 - pc.left, pc.n) : 0;
+    if (y == 0 && c <= pc.pn) J.v[c] = 0.0;
+    double next[PER];
+    [[unroll]] for (int k = 0; k < PER; ++k) {
+        const int r = y + k * ROWS;
+        next[k] = column && r < pc.pm ? padded_value(pc.a, pc.n, border(r - pc.top, pc.m), ac, pc.pad) : 0.0;
     }
-    J.v[c] = 0.0;
-    const int ac = border(c - 1 - pc.left, pc.n);
-    double cur[BATCH], next[BATCH];
-    load_batch(0, ac, cur);
     precise double acc = 0.0;
-    for (int r0 = 0; r0 < pc.pm; r0 += BATCH) {
-        if (r0 + BATCH < pc.pm) load_batch(r0 + BATCH, ac, next);
-        const int rows = min(BATCH, pc.pm - r0);
-        [[unroll]] for (int i = 0; i < BATCH; ++i) {
-            if (i < rows) {
-                acc = acc + cur[i];
-                J.v[(r0 + i + 1) * stride + c] = acc;
+    for (int r0 = 0; r0 < pc.pm; r0 += TR) {
+        [[unroll]] for (int k = 0; k < PER; ++k) tile[(y + k * ROWS) * COLS + x] = next[k];
+        barrier();
+        if (r0 + TR < pc.pm)
+            [[unroll]] for (int k = 0; k < PER; ++k) {
+                const int r = r0 + TR + y + k * ROWS;
+                next[k] = column && r < pc.pm ? padded_value(pc.a, pc.n, border(r - pc.top, pc.m), ac, pc.pad) : 0.0;
+            }
+        if (y == 0) {
+            const int rows = min(TR, pc.pm - r0);
+            for (int i = 0; i < rows; ++i) {
+                acc = acc + tile[i * COLS + x];
+                tile[i * COLS + x] = acc;
             }
         }
-        [[unroll]] for (int i = 0; i < BATCH; ++i) cur[i] = next[i];
+        barrier();
+        if (c <= pc.pn)
+            [[unroll]] for (int k = 0; k < PER; ++k) {
+                const int r = r0 + y + k * ROWS;
+                if (r < pc.pm) J.v[(r + 1) * stride + c] = tile[(y + k * ROWS) * COLS + x];
+            }
+        barrier();
     }
 }

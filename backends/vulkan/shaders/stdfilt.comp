@@ -4,7 +4,9 @@
 // symmetric padding, in double (backends/common/ops/stdfilt.hpp). A NaN
 // variance (non-finite values) gives 0, as MATLAB's max does; n <= 1 gives 0.
 // Each invocation computes PER_INV pixels of a column; work group z is the
-// channel plane.
+// channel plane. Integer classes sum in integers where the front-end says
+// that is exact (SUMS); pixels whose whole neighbourhood lies inside the
+// image read it without the padding rule.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
@@ -12,6 +14,7 @@
 
 layout(constant_id = 4) const int DT = DT_UINT8;
 layout(constant_id = 5) const int OUT_SINGLE = 0;
+layout(constant_id = 6) const int SUMS = 0;  // StdfiltPlan::Sums: 0 double, 1 uint32, 2 int64
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer Offsets { ivec2 v[]; };
 
@@ -20,7 +23,22 @@ layout(push_constant) uniform Push {
     uint64_t j;
     uint64_t offsets;  // ivec2 (dr, dc)
     int rows, cols, count;
+    int extent;  // max |dr|, |dc| over the members
 } pc;
+
+int load_i(int i) {
+    switch (DT) {
+        case DT_LOGICAL:
+        case DT_UINT8: return int(uint(BufU8(pc.a).v[i]));
+        case DT_UINT16: return int(uint(BufU16(pc.a).v[i]));
+        default: return int(BufI16(pc.a).v[i]);
+    }
+}
+
+int tap_index(int plane, int r, int c, ivec2 d, bool inside) {
+    if (inside) return plane + (r + d.x) * pc.cols + c + d.y;
+    return plane + symmetric_index(r + d.x, pc.rows) * pc.cols + symmetric_index(c + d.y, pc.cols);
+}
 
 void main() {
     const int c = int(gl_GlobalInvocationID.x);
@@ -33,13 +51,32 @@ void main() {
         if (r >= pc.rows) return;
         double sd = 0.0;
         if (pc.count > 1) {
+            const bool inside = r >= pc.extent && r < pc.rows - pc.extent && c >= pc.extent && c < pc.cols - pc.extent;
             precise double s1 = 0.0, s2 = 0.0;
-            for (int m = 0; m < pc.count; ++m) {
-                const ivec2 d = Offsets(pc.offsets).v[m];
-                const int i = plane + symmetric_index(r + d.x, pc.rows) * pc.cols + symmetric_index(c + d.y, pc.cols);
-                precise double v = load_d(pc.a, DT, i);
-                s1 += v;
-                s2 += v * v;
+            if (SUMS == 1) {
+                uint t1 = 0u, t2 = 0u;
+                for (int m = 0; m < pc.count; ++m) {
+                    const uint v = uint(load_i(tap_index(plane, r, c, Offsets(pc.offsets).v[m], inside)));
+                    t1 += v;
+                    t2 += v * v;
+                }
+                s1 = double(t1);
+                s2 = double(t2);
+            } else if (SUMS == 2) {
+                int64_t t1 = 0, t2 = 0;
+                for (int m = 0; m < pc.count; ++m) {
+                    const int v = load_i(tap_index(plane, r, c, Offsets(pc.offsets).v[m], inside));
+                    t1 += int64_t(v);
+                    t2 += int64_t(uint(v) * uint(v));  // v^2 < 2^32 for these classes
+                }
+                s1 = double(t1);
+                s2 = double(t2);
+            } else {
+                for (int m = 0; m < pc.count; ++m) {
+                    precise double v = load_d(pc.a, DT, tap_index(plane, r, c, Offsets(pc.offsets).v[m], inside));
+                    s1 += v;
+                    s2 += v * v;
+                }
             }
             precise double var = div_rn(s2, n - 1.0) - div_rn(s1 * s1, n * (n - 1.0));
             if (!is_nan_d(var) && var > 0.0) sd = isinf(var) ? var : sqrt_rn(var);
