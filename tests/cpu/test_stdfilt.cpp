@@ -90,6 +90,42 @@ TYPED_TEST(StdfiltTyped, RgbPlanesAlike) {
     check<T>(v, 6, 7, 3, 3, 3, ones(9));
 }
 
+// Integer classes: every sum of I and of I.^2 over a window is an integer
+// below 2^53, exact in double in any order, so MATLAB's one-pass formula on
+// the window's sums gives J to the bit (the backends may sum in integers).
+template <class T>
+void check_exact(int64_t rows, int64_t cols, int64_t nr, int64_t nc, const std::vector<int>& mask, uint32_t seed) {
+    std::mt19937 rng(seed);
+    const auto v = localstat_test::random_values<T>(static_cast<size_t>(rows * cols), rng);
+    const ipt::Image nh = localstat_test::nhood(nr, nc, mask);
+    const std::vector<double> got = run<T>(localstat_test::upload<T>(rows, cols, v, 1), &nh).template download<double>();
+    std::vector<double> plane(v.begin(), v.end());
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+            const std::vector<double> w = localstat_test::window(plane, rows, cols, r, c, nr, nc, mask);
+            double want = 0;
+            if (w.size() > 1) {
+                const auto n = static_cast<double>(w.size());
+                double s1 = 0, s2 = 0;
+                for (double x : w) s1 += x, s2 += x * x;
+                const double var = s2 / (n - 1) - s1 * s1 / (n * (n - 1));
+                want = std::sqrt(var > 0 ? var : 0.0);
+            }
+            ASSERT_EQ(got[static_cast<size_t>(r * cols + c)], want) << rows << "x" << cols << " at " << r << "," << c;
+        }
+}
+
+TEST(Stdfilt, IntegerClassesExactly) {
+    std::vector<int> holes(35, 1);
+    holes[3] = holes[17] = holes[30] = 0;
+    check_exact<uint8_t>(40, 53, 3, 3, ones(9), 31);
+    check_exact<uint8_t>(37, 64, 7, 5, holes, 32);
+    check_exact<uint8_t>(20, 25, 31, 31, ones(961), 33);  // every window reaches the border
+    check_exact<bool>(33, 41, 5, 5, ones(25), 34);
+    check_exact<uint16_t>(29, 47, 5, 7, holes, 35);
+    check_exact<int16_t>(31, 38, 9, 9, ones(81), 36);
+}
+
 TEST(Stdfilt, HandComputed) {
     // [1 2 3] with nhood [1 1 1]: windows (mirrored) {1 1 2}, {1 2 3}, {2 3 3}:
     // std = sqrt(1/3), 1, sqrt(1/3).

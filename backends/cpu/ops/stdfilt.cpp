@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt as the front-end plans it (common/ops/stdfilt.hpp): the two
 // window sums of each pixel taken directly over the symmetrically padded
-// plane, in double, then MATLAB's formula.
+// plane, in double, then MATLAB's formula. Integer classes whose sums the
+// plan allows in integers take them a row at a time, member by member, over
+// the columns whose offsets stay inside the row (a loop the compiler
+// vectorises), the same integers the double sums hold.
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <vector>
 
 #include "common/image.hpp"
 #include "common/op_registry.hpp"
@@ -11,6 +17,14 @@
 #include "common/ops/stdfilt.hpp"
 
 namespace {
+
+// MATLAB's formula from the two sums.
+template <class Out>
+Out standard_deviation(double s1, double s2, double n) {
+    const double var = s2 / (n - 1) - s1 * s1 / (n * (n - 1));
+    // max(var, 0) as MATLAB's max: NaN gives 0.
+    return static_cast<Out>(std::sqrt(var > 0 ? var : 0.0));
+}
 
 template <class T, class Out>
 void stdfilt_plane(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
@@ -29,11 +43,54 @@ void stdfilt_plane(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
                 s1 += v;
                 s2 += v * v;
             }
-            const double var = s2 / (n - 1) - s1 * s1 / (n * (n - 1));
-            // max(var, 0) as MATLAB's max: NaN gives 0.
-            out[r * p.cols + c] = static_cast<Out>(std::sqrt(var > 0 ? var : 0.0));
+            out[r * p.cols + c] = standard_deviation<Out>(s1, s2, n);
         }
     });
+}
+
+template <class Acc, class T, class Out>
+void stdfilt_plane_integer(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
+    const auto n = static_cast<double>(p.count);
+    const int64_t cols = p.cols;
+    const int64_t inner_begin = std::min(p.nhood.extent, cols);
+    const int64_t inner_end = std::max(inner_begin, cols - p.nhood.extent);
+    ipt::cpu::parallel_for(0, p.rows, [&](int64_t r) {
+        thread_local std::vector<Acc> sum, squares;
+        sum.assign(static_cast<size_t>(cols), Acc(0));
+        squares.assign(static_cast<size_t>(cols), Acc(0));
+        Acc* s1 = sum.data();
+        Acc* s2 = squares.data();
+        for (const auto& m : p.nhood.members) {
+            const T* row = in + ipt::cpu::symmetric_index(r + m.dr, p.rows) * cols;
+            auto add_padded = [&](int64_t c) {
+                const auto v = static_cast<Acc>(row[ipt::cpu::symmetric_index(c + m.dc, cols)]);
+                s1[c] += v;
+                s2[c] += v * v;
+            };
+            for (int64_t c = 0; c < inner_begin; ++c) add_padded(c);
+            const T* shifted = row + m.dc;
+            for (int64_t c = inner_begin; c < inner_end; ++c) {
+                const auto v = static_cast<Acc>(shifted[c]);
+                s1[c] += v;
+                s2[c] += v * v;
+            }
+            for (int64_t c = inner_end; c < cols; ++c) add_padded(c);
+        }
+        for (int64_t c = 0; c < cols; ++c)
+            out[r * cols + c] = standard_deviation<Out>(static_cast<double>(s1[c]), static_cast<double>(s2[c]), n);
+    });
+}
+
+// Integer sums where the plan allows them (T an integer class of at most 16 bits).
+template <class T, class Out>
+bool stdfilt_integer(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
+    using Sums = ipt::frontend::StdfiltPlan::Sums;
+    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
+        if (p.zero) return false;
+        if (p.sums == Sums::Uint32) return stdfilt_plane_integer<uint32_t>(in, out, p), true;
+        if (p.sums == Sums::Int64) return stdfilt_plane_integer<int64_t>(in, out, p), true;
+    }
+    return false;
 }
 
 void run_stdfilt(const ipt::plugin::KernelArgs& args) {
@@ -48,8 +105,8 @@ void run_stdfilt(const ipt::plugin::KernelArgs& args) {
             const T* src = static_cast<const T*>(in->data) + ch * plane;
             if (p.out_dtype == IPT_SINGLE)
                 stdfilt_plane(src, static_cast<float*>(j->data) + ch * plane, p);
-            else
-                stdfilt_plane(src, static_cast<double*>(j->data) + ch * plane, p);
+            else if (auto* dst = static_cast<double*>(j->data) + ch * plane; !stdfilt_integer(src, dst, p))
+                stdfilt_plane(src, dst, p);
         }
     });
 }
