@@ -2,7 +2,8 @@
 // ipt.imresize on Vulkan as the front-end plans it (common/ops/imresize.hpp):
 // two dispatches of one shader, one per dimension (the first into scratch of
 // the working class), with the front-end's indices and weights as parameter
-// blocks; a pass of at most 16 taps gets a pipeline made for its count.
+// blocks; a pass of at most 16 taps gets a pipeline made for its count, and
+// uint8 along the rows works on four columns an invocation.
 #include <algorithm>
 
 #include "op_support.hpp"
@@ -44,13 +45,19 @@ void record_pass(OpContext& ctx, Recorder& rec, const Pass& p, int dim, const ip
     constexpr int32_t kFixedTaps = 16;
     constexpr uint64_t kStrip = 8;
     const bool fixed = ax.taps >= 1 && ax.taps <= kFixedTaps;
+    // uint8 along the rows (the columns stay as they are): four columns an
+    // invocation, as 32-bit words, where the width and addresses allow.
+    const bool quads = fixed && dim == 0 && p.src_dtype == IPT_UINT8 && p.dst_dtype == IPT_UINT8 && !p.logical_out &&
+                       p.out_cols % 4 == 0 && p.in_cols == p.out_cols && OpContext::aligned({p.src, p.dst}, 4);
     VkPipeline pipeline = ctx.pipeline("imresize", group, 1,
                                        {uint32_t(p.src_dtype), uint32_t(p.dst_dtype), uint32_t(dim),
-                                        p.logical_out ? 1u : 0u, fixed ? uint32_t(ax.taps) : 1u, fixed ? 1u : 0u});
-    // Columns, rows (or strips of rows) and planes on x, y and z, within the
-    // counts every device offers.
+                                        p.logical_out ? 1u : 0u, fixed ? uint32_t(ax.taps) : 1u, fixed ? 1u : 0u,
+                                        quads ? 1u : 0u});
+    // Columns (or words), rows (or strips of rows) and planes on x, y and z,
+    // within the counts every device offers.
     constexpr uint64_t kMaxGroups = 65535;
-    const uint64_t gx = std::min<uint64_t>((uint64_t(p.out_cols) + group - 1) / group, kMaxGroups);
+    const uint64_t across = quads ? uint64_t(p.out_cols) / 4 : uint64_t(p.out_cols);
+    const uint64_t gx = std::min<uint64_t>((across + group - 1) / group, kMaxGroups);
     const uint64_t gy = std::min<uint64_t>(fixed ? (uint64_t(p.out_rows) + kStrip - 1) / kStrip : uint64_t(p.out_rows),
                                            kMaxGroups);
     const uint64_t gz = std::min<uint64_t>(uint64_t(channels), kMaxGroups);

@@ -18,6 +18,10 @@ layout(constant_id = 7) const int LOGICAL_OUT = 0;
 // all of them.
 layout(constant_id = 8) const int TAPS = 1;
 layout(constant_id = 9) const int FIXED_TAPS = 0;
+// QUADS != 0 (with FIXED_TAPS, along the rows, uint8 to uint8, a width
+// divisible by 4): each invocation owns four neighbouring columns, read and
+// written as 32-bit words.
+layout(constant_id = 10) const int QUADS = 0;
 const int STRIP = 8;
 
 layout(push_constant) uniform Push {
@@ -80,9 +84,54 @@ void fixed_taps() {
     }
 }
 
+// Byte t of w as a double, exactly: the byte placed in the mantissa of 2^52,
+// then 2^52 taken away (an addition, cheaper than a conversion).
+double byte_value(uint w, int t) {
+    return uint64BitsToDouble(0x4330000000000000ul | uint64_t((w >> (8 * t)) & 0xffu)) - 4503599627370496.0;
+}
+
+// The pass along the rows for uint8, four columns (one word) an invocation:
+// x: words of an output row, y: strips of STRIP rows, z: planes.
+void quads_along_rows() {
+    const int width = int(gl_WorkGroupSize.x);
+    const int words = pc.out_cols / 4;
+    for (int ch = int(gl_WorkGroupID.z); ch < pc.channels; ch += int(gl_NumWorkGroups.z))
+    for (int q = int(gl_WorkGroupID.x) * width + int(gl_LocalInvocationID.x); q < words;
+         q += int(gl_NumWorkGroups.x) * width) {
+        const int plane = ch * pc.in_rows * words;
+        for (int r0 = int(gl_WorkGroupID.y) * STRIP; r0 < pc.out_rows; r0 += int(gl_NumWorkGroups.y) * STRIP) {
+            const int r_end = min(r0 + STRIP, pc.out_rows);
+            for (int r = r0; r < r_end; ++r) {
+                int j[TAPS];
+                double w[TAPS];
+                uint v[TAPS];
+                for (int k = 0; k < TAPS; ++k) {
+                    j[k] = BufI32(pc.idx).v[r * TAPS + k];
+                    w[k] = BufF64(pc.w).v[r * TAPS + k];
+                }
+                for (int k = 0; k < TAPS; ++k) v[k] = BufU32(pc.src).v[plane + j[k] * words + q];
+                uint packed = 0u;
+                for (int t = 0; t < 4; ++t) {
+                    precise double acc = 0.0;
+                    for (int k = 0; k < TAPS; ++k) {
+                        precise double p = w[k] * byte_value(v[k], t);
+                        acc = acc + p;
+                    }
+                    packed |= uint(saturate_round(acc, 0.0, 255.0)) << (8 * t);
+                }
+                BufU32(pc.dst).v[(ch * pc.out_rows + r) * words + q] = packed;
+            }
+        }
+    }
+}
+
 // Any number of taps. x: output columns, y: rows, z: planes (each a strided
 // loop over the groups launched), so no invocation divides.
 void main() {
+    if (QUADS != 0) {
+        quads_along_rows();
+        return;
+    }
     if (FIXED_TAPS != 0) {
         fixed_taps();
         return;
