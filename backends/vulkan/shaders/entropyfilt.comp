@@ -38,38 +38,45 @@ layout(push_constant) uniform Push {
     int slots;  // invocations in the dispatch (STORE 1)
 } pc;
 
-int lane;  // this invocation's column of words
-int stride;
+int lane;    // this invocation's column of words (STORE 1)
+int stride;  // words between one of its words and the next (STORE 1)
 
-uint hist_word(int w) { return STORE == 0 ? hist_s[w * stride + lane] : BufU32(pc.scratch).v[w * stride + lane]; }
-void set_hist_word(int w, uint v) {
+// Index of this invocation's word w: in shared memory by the invocation's
+// place in the group (constants the compiler folds), else in its slot.
+int slot_word(int w) {
+    return STORE == 0 ? w * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x) : w * stride + lane;
+}
+
+uint hist_word(uint w) { return STORE == 0 ? hist_s[slot_word(int(w))] : BufU32(pc.scratch).v[slot_word(int(w))]; }
+void set_hist_word(uint w, uint v) {
     if (STORE == 0)
-        hist_s[w * stride + lane] = v;
+        hist_s[slot_word(int(w))] = v;
     else
-        BufU32(pc.scratch).v[w * stride + lane] = v;
+        BufU32(pc.scratch).v[slot_word(int(w))] = v;
 }
-uint occ_word(int w) {
-    return STORE == 0 ? occ_s[w * stride + lane] : BufU32(pc.scratch).v[(HIST_WORDS + w) * stride + lane];
-}
+uint occ_word(int w) { return STORE == 0 ? occ_s[slot_word(w)] : BufU32(pc.scratch).v[slot_word(HIST_WORDS + w)]; }
 void flip_occ(uint b) {
     const int w = int(b >> 5u);
     const uint bit = 1u << (b & 31u);
     if (STORE == 0)
-        occ_s[w * stride + lane] ^= bit;
+        occ_s[slot_word(w)] ^= bit;
     else
-        BufU32(pc.scratch).v[(HIST_WORDS + w) * stride + lane] ^= bit;
+        BufU32(pc.scratch).v[slot_word(HIST_WORDS + w)] ^= bit;
 }
 
+// Bin b's field: word b / PER_WORD, bits from (b % PER_WORD) * BITS (unsigned,
+// so both are a shift and a mask).
+uint field_word(uint b) { return b / uint(PER_WORD); }
+uint field_shift(uint b) { return (b % uint(PER_WORD)) * uint(BITS); }
+
 void add(uint b) {
-    const int w = int(b) / PER_WORD;
-    const int shift = (int(b) % PER_WORD) * BITS;
+    const uint w = field_word(b), shift = field_shift(b);
     const uint word = hist_word(w);
     if (((word >> shift) & FIELD) == 0u) flip_occ(b);
     set_hist_word(w, word + (1u << shift));
 }
 void remove(uint b) {
-    const int w = int(b) / PER_WORD;
-    const int shift = (int(b) % PER_WORD) * BITS;
+    const uint w = field_word(b), shift = field_shift(b);
     const uint word = hist_word(w) - (1u << shift);
     set_hist_word(w, word);
     if (((word >> shift) & FIELD) == 0u) flip_occ(b);
@@ -78,10 +85,7 @@ void remove(uint b) {
 void main() {
     const int c = int(gl_GlobalInvocationID.x);
     const int r0 = int(gl_WorkGroupID.y) * pc.strip;
-    if (STORE == 0) {
-        lane = int(gl_LocalInvocationID.x);
-        stride = int(gl_WorkGroupSize.x);
-    } else {
+    if (STORE == 1) {
         lane = int((gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * gl_NumWorkGroups.x * gl_WorkGroupSize.x +
                    gl_GlobalInvocationID.x);
         stride = pc.slots;
@@ -95,12 +99,12 @@ void main() {
     Offsets off = Offsets(pc.offsets);
     BufU8 bins = BufU8(pc.padded);
 
-    for (int w = 0; w < HIST_WORDS; ++w) set_hist_word(w, 0u);
+    for (int w = 0; w < HIST_WORDS; ++w) set_hist_word(uint(w), 0u);
     for (int w = 0; w < 8; ++w) {
         if (STORE == 0)
-            occ_s[w * stride + lane] = 0u;
+            occ_s[slot_word(w)] = 0u;
         else
-            BufU32(pc.scratch).v[(HIST_WORDS + w) * stride + lane] = 0u;
+            BufU32(pc.scratch).v[slot_word(HIST_WORDS + w)] = 0u;
     }
     for (int m = 0; m < pc.n_all; ++m) add(uint(bins.v[window + off.v[m]]));
     for (int r = r0;; ++r) {
@@ -117,7 +121,7 @@ void main() {
             }
             const uint b = uint(w * 32 + findLSB(u));
             u &= u - 1u;
-            const uint k = (hist_word(int(b) / PER_WORD) >> ((int(b) % PER_WORD) * BITS)) & FIELD;
+            const uint k = (hist_word(field_word(b)) >> field_shift(b)) & FIELD;
             e -= BufF64(pc.terms).v[k];
         }
         BufF64(pc.j).v[out_plane + r * pc.cols + c] = e;

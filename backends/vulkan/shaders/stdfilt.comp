@@ -35,9 +35,26 @@ int load_i(int i) {
     }
 }
 
-int tap_index(int plane, int r, int c, ivec2 d, bool inside) {
-    if (inside) return plane + (r + d.x) * pc.cols + c + d.y;
-    return plane + symmetric_index(r + d.x, pc.rows) * pc.cols + symmetric_index(c + d.y, pc.cols);
+// The running sums of one pixel (SUMS picks the pair in use).
+uint u1, u2;
+int64_t l1, l2;
+double d1, d2;
+
+void add_member(int i) {
+    if (SUMS == 1) {
+        const uint v = uint(load_i(i));
+        u1 += v;
+        u2 += v * v;
+    } else if (SUMS == 2) {
+        const int v = load_i(i);
+        l1 += int64_t(v);
+        l2 += int64_t(uint(v) * uint(v));  // v^2 < 2^32 for these classes
+    } else {
+        precise double v = load_d(pc.a, DT, i);
+        precise double square = v * v;  // not fused into the sum
+        d1 += v;
+        d2 += square;
+    }
 }
 
 void main() {
@@ -46,38 +63,28 @@ void main() {
     const int plane = int(gl_WorkGroupID.z) * pc.rows * pc.cols;
     if (c >= pc.cols) return;
     const double n = double(pc.count);
+    Offsets members = Offsets(pc.offsets);
     for (int k = 0; k < int(PER_INV); ++k) {
         const int r = r0 + k * int(gl_WorkGroupSize.y);
         if (r >= pc.rows) return;
         double sd = 0.0;
         if (pc.count > 1) {
-            const bool inside = r >= pc.extent && r < pc.rows - pc.extent && c >= pc.extent && c < pc.cols - pc.extent;
-            precise double s1 = 0.0, s2 = 0.0;
-            if (SUMS == 1) {
-                uint t1 = 0u, t2 = 0u;
-                for (int m = 0; m < pc.count; ++m) {
-                    const uint v = uint(load_i(tap_index(plane, r, c, Offsets(pc.offsets).v[m], inside)));
-                    t1 += v;
-                    t2 += v * v;
-                }
-                s1 = double(t1);
-                s2 = double(t2);
-            } else if (SUMS == 2) {
-                int64_t t1 = 0, t2 = 0;
-                for (int m = 0; m < pc.count; ++m) {
-                    const int v = load_i(tap_index(plane, r, c, Offsets(pc.offsets).v[m], inside));
-                    t1 += int64_t(v);
-                    t2 += int64_t(uint(v) * uint(v));  // v^2 < 2^32 for these classes
-                }
-                s1 = double(t1);
-                s2 = double(t2);
+            u1 = 0u, u2 = 0u;
+            l1 = 0, l2 = 0;
+            d1 = 0.0, d2 = 0.0;
+            // Two loops, so that a pixel inside does not evaluate the
+            // padding rule's divisions for every member.
+            if (r >= pc.extent && r < pc.rows - pc.extent && c >= pc.extent && c < pc.cols - pc.extent) {
+                const int centre = plane + r * pc.cols + c;
+                for (int m = 0; m < pc.count; ++m) add_member(centre + members.v[m].x * pc.cols + members.v[m].y);
             } else {
                 for (int m = 0; m < pc.count; ++m) {
-                    precise double v = load_d(pc.a, DT, tap_index(plane, r, c, Offsets(pc.offsets).v[m], inside));
-                    s1 += v;
-                    s2 += v * v;
+                    const ivec2 d = members.v[m];
+                    add_member(plane + symmetric_index(r + d.x, pc.rows) * pc.cols + symmetric_index(c + d.y, pc.cols));
                 }
             }
+            precise double s1 = SUMS == 1 ? double(u1) : SUMS == 2 ? double(l1) : d1;
+            precise double s2 = SUMS == 1 ? double(u2) : SUMS == 2 ? double(l2) : d2;
             precise double var = div_rn(s2, n - 1.0) - div_rn(s1 * s1, n * (n - 1.0));
             if (!is_nan_d(var) && var > 0.0) sd = isinf(var) ? var : sqrt_rn(var);
         }
