@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // ipt.stdfilt as the front-end plans it (common/ops/stdfilt.hpp): the two
-// window sums of each pixel taken directly over the symmetrically padded
-// plane, in double, then MATLAB's formula. Integer classes whose sums the
-// plan allows in integers take them a row at a time, member by member, over
-// the columns whose offsets stay inside the row (a loop the compiler
-// vectorises), the same integers the double sums hold.
+// window sums of each pixel over the symmetrically padded plane, then
+// MATLAB's formula in double. The sums run a row of outputs at a time,
+// member by member, over the columns whose offsets stay inside the row (a
+// loop the compiler vectorises), the border columns through the padding
+// rule; each pixel still adds its members in the plan's order. Integer
+// classes sum in uint32 or int64 where the plan allows (the same integers
+// the double sums hold), every other class in double.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -26,30 +28,8 @@ Out standard_deviation(double s1, double s2, double n) {
     return static_cast<Out>(std::sqrt(var > 0 ? var : 0.0));
 }
 
-template <class T, class Out>
-void stdfilt_plane(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
-    const auto n = static_cast<double>(p.count);
-    ipt::cpu::parallel_for(0, p.rows, [&](int64_t r) {
-        for (int64_t c = 0; c < p.cols; ++c) {
-            if (p.zero) {
-                out[r * p.cols + c] = Out(0);
-                continue;
-            }
-            double s1 = 0, s2 = 0;
-            for (const auto& m : p.nhood.members) {
-                const int64_t rr = ipt::cpu::symmetric_index(r + m.dr, p.rows);
-                const int64_t cc = ipt::cpu::symmetric_index(c + m.dc, p.cols);
-                const auto v = static_cast<double>(in[rr * p.cols + cc]);
-                s1 += v;
-                s2 += v * v;
-            }
-            out[r * p.cols + c] = standard_deviation<Out>(s1, s2, n);
-        }
-    });
-}
-
 template <class Acc, class T, class Out>
-void stdfilt_plane_integer(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
+void sum_rows(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
     const auto n = static_cast<double>(p.count);
     const int64_t cols = p.cols;
     const int64_t inner_begin = std::min(p.nhood.extent, cols);
@@ -81,16 +61,18 @@ void stdfilt_plane_integer(const T* in, Out* out, const ipt::frontend::StdfiltPl
     });
 }
 
-// Integer sums where the plan allows them (T an integer class of at most 16 bits).
 template <class T, class Out>
-bool stdfilt_integer(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
+void stdfilt_plane(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
     using Sums = ipt::frontend::StdfiltPlan::Sums;
-    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
-        if (p.zero) return false;
-        if (p.sums == Sums::Uint32) return stdfilt_plane_integer<uint32_t>(in, out, p), true;
-        if (p.sums == Sums::Int64) return stdfilt_plane_integer<int64_t>(in, out, p), true;
+    if (p.zero) {
+        std::fill(out, out + p.rows * p.cols, Out(0));
+        return;
     }
-    return false;
+    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
+        if (p.sums == Sums::Uint32) return sum_rows<uint32_t>(in, out, p);
+        if (p.sums == Sums::Int64) return sum_rows<int64_t>(in, out, p);
+    }
+    sum_rows<double>(in, out, p);
 }
 
 void run_stdfilt(const ipt::plugin::KernelArgs& args) {
@@ -105,8 +87,8 @@ void run_stdfilt(const ipt::plugin::KernelArgs& args) {
             const T* src = static_cast<const T*>(in->data) + ch * plane;
             if (p.out_dtype == IPT_SINGLE)
                 stdfilt_plane(src, static_cast<float*>(j->data) + ch * plane, p);
-            else if (auto* dst = static_cast<double*>(j->data) + ch * plane; !stdfilt_integer(src, dst, p))
-                stdfilt_plane(src, dst, p);
+            else
+                stdfilt_plane(src, static_cast<double*>(j->data) + ch * plane, p);
         }
     });
 }
