@@ -34,7 +34,7 @@ struct EnvelopePush {
 // not a subgroup size: the lanes share data through barriers only.
 constexpr uint32_t kEnvelopeLanes = 32;
 
-// Euclidean phase 2 (bwdist_envelope.comp): the row's working set (four
+// Euclidean phase 2 (bwdist_envelope.comp): the row's working set (three
 // arrays by column) in shared memory when it fits, 16-bit where rows and
 // columns allow, else in a global slice per work group.
 void envelope_rows(OpContext& ctx, Recorder& rec, Buffer* nearest, const ipt_tensor* d, const ipt_tensor* idx,
@@ -44,12 +44,12 @@ void envelope_rows(OpContext& ctx, Recorder& rec, Buffer* nearest, const ipt_ten
     // the shader), rounded up to 64 so that few sizes make pipelines.
     const int64_t padded = narrow ? (cols - 1) + (((cols - 1) >> 6) << 1) + 1 : (cols - 1) + ((cols - 1) >> 5) + 1;
     const int64_t len = (padded + 63) / 64 * 64;
-    // The shader indexes a work group's four arrays with 32-bit integers
+    // The shader indexes a work group's three arrays with 32-bit integers
     // (the envelope's squares are int64: exact for sides below 2^31).
-    if (4 * len > int64_t(INT32_MAX))
+    if (3 * len > int64_t(INT32_MAX))
         ipt::plugin::unsupported("ipt.bwdist: rows of more than about 520 million columns are not handled by the "
                                  "Vulkan backend (euclidean)");
-    const int64_t shared_bytes = 4 * len * (narrow ? 2 : 4) + 2 * int64_t(kEnvelopeLanes) * 4;
+    const int64_t shared_bytes = 3 * len * (narrow ? 2 : 4) + 2 * int64_t(kEnvelopeLanes) * 4;
     uint32_t store = narrow ? 0 : 1;
     if (shared_bytes > int64_t(ctx.device.max_shared_bytes())) store = 2;
     // Rows are strided over the work groups; with global slices, at most
@@ -57,8 +57,8 @@ void envelope_rows(OpContext& ctx, Recorder& rec, Buffer* nearest, const ipt_ten
     int64_t groups = std::min<int64_t>(rows, 65535);
     Buffer* scratch = nullptr;
     if (store == 2) {
-        groups = std::max<int64_t>(1, std::min<int64_t>(groups, (int64_t(256) << 20) / (16 * len)));
-        scratch = rec.scratch(uint64_t(groups) * uint64_t(len) * 16);
+        groups = std::max<int64_t>(1, std::min<int64_t>(groups, (int64_t(256) << 20) / (12 * len)));
+        scratch = rec.scratch(uint64_t(groups) * uint64_t(len) * 12);
     }
     EnvelopePush p{nearest->address, ctx.address(d), idx ? ctx.address(idx) : 0, scratch ? scratch->address : 0,
                    int32_t(rows), int32_t(cols), int32_t(len)};

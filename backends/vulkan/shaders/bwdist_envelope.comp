@@ -12,9 +12,11 @@
 // wins at a pixel where two sites are equally near, phase 1 keeps the upper
 // row, so IDX is the lowest linear index among the nearest features.
 //
-// The working set of a row is four arrays indexed by column: the feature row,
-// where each site begins on the envelope, and the envelope's prev/next links
-// (prev later holds each pixel's site). They live in shared memory, 16-bit
+// The working set of a row is three arrays indexed by column: where each
+// site begins on the envelope, and the envelope's prev/next links (prev
+// later holds each pixel's site); each column's feature row is read from
+// phase 1's output (read-only, cached), which leaves room for more work
+// groups per multiprocessor than a fourth array in shared memory would. They live in shared memory, 16-bit
 // when rows and columns are at most 65535 (STORE 0) or 32-bit (STORE 1), or
 // in a global scratch slice per work group for rows too wide (STORE 2). The
 // barriers are work-group scope only: no data crosses work groups.
@@ -27,7 +29,7 @@ layout(constant_id = 4) const int WANT_IDX = 0;
 layout(constant_id = 5) const int STORE = 0;  // 0: shared 16-bit, 1: shared 32-bit, 2: global scratch
 layout(constant_id = 6) const int LEN = 1;    // elements per array in shared memory (STORE 0, 1)
 
-const int ENV_SIZE = 4 * LEN;
+const int ENV_SIZE = 3 * LEN;
 shared uint16_t env16[STORE == 0 ? ENV_SIZE : 1];
 shared int env32[STORE == 1 ? ENV_SIZE : 1];
 shared int band_head[gl_WorkGroupSize.x];
@@ -39,13 +41,13 @@ layout(push_constant) uniform Push {
     uint64_t nearest;  // int32 [rows][cols], phase 1
     uint64_t d;
     uint64_t idx;
-    uint64_t scratch;  // int32, 4 * len per work group (STORE 2)
+    uint64_t scratch;  // int32, 3 * len per work group (STORE 2)
     int rows, cols;
     int len;           // elements per array in scratch (STORE 2)
 } pc;
 
 const int NONE = -1;
-const int FEATURE_ROW = 0, START = 1, PREV = 2, NEXT = 3;
+const int START = 0, PREV = 1, NEXT = 2;
 
 int arr_len;       // elements per array
 int scratch_base;  // this work group's slice of scratch (STORE 2)
@@ -71,6 +73,9 @@ void put(int a, int c, int v) {
     else Scratch(pc.scratch).v[scratch_base + i] = v;
 }
 
+// Row of column c's nearest feature (phase 1), NONE for none.
+int feature_row(int c) { return BufI32(pc.nearest).v[row * pc.cols + c]; }
+
 void sync() {
     if (STORE == 2) groupMemoryBarrier();
     barrier();
@@ -78,7 +83,7 @@ void sync() {
 
 // Squared distance from pixel (row, x) to the nearest feature of column c.
 int64_t dist2(int c, int x) {
-    const int64_t dx = x - c, dy = row - get(FEATURE_ROW, c);
+    const int64_t dx = x - c, dy = row - feature_row(c);
     return dx * dx + dy * dy;
 }
 
@@ -87,7 +92,7 @@ int64_t dist2(int c, int x) {
 // the answer is floor(num / den) with num >= 0. Sides below 2^31 keep num and
 // den within int64 and the squares within 2^62.
 int64_t last_pixel_of_left(int l, int r) {
-    const int64_t gl = row - get(FEATURE_ROW, l), gr = row - get(FEATURE_ROW, r);
+    const int64_t gl = row - feature_row(l), gr = row - feature_row(r);
     const int64_t num = int64_t(r - l) * int64_t(r + l) + (gr - gl) * (gr + gl);
     const int64_t den = 2 * int64_t(r - l);
     if (num <= 0xFFFFFFFFl) return int64_t(uint(num) / uint(den));  // 32-bit division where it suffices
@@ -101,7 +106,7 @@ void build_band(int b0, int b1, out int head, out int tail) {
     int top = NONE;
     head = NONE;
     for (int c = b0; c < b1; ++c) {
-        if (get(FEATURE_ROW, c) == NONE) {
+        if (feature_row(c) == NONE) {
             put(START, c, NONE);
             continue;
         }
@@ -176,7 +181,7 @@ void merge(inout int head, inout int tail, int right_head, int right_tail) {
 void main() {
     const int lane = int(gl_LocalInvocationID.x), lanes = int(gl_WorkGroupSize.x);
     arr_len = STORE == 2 ? pc.len : LEN;
-    scratch_base = STORE == 2 ? int(linear_group()) * 4 * pc.len : 0;
+    scratch_base = STORE == 2 ? int(linear_group()) * 3 * pc.len : 0;
     // Columns [b0, b1) of this lane: equal bands, the last ones possibly empty.
     const int width = (pc.cols + lanes - 1) / lanes;
     const int b0 = min(lane * width, pc.cols), b1 = min(b0 + width, pc.cols);
@@ -184,8 +189,6 @@ void main() {
     for (int r = int(linear_group()); r < pc.rows; r += groups) {
         row = r;
         const int at = r * pc.cols;
-        for (int x = lane; x < pc.cols; x += lanes) put(FEATURE_ROW, x, BufI32(pc.nearest).v[at + x]);
-        sync();
         int head, tail;
         build_band(b0, b1, head, tail);
         band_head[lane] = head;
@@ -236,7 +239,7 @@ void main() {
             const int site = get(PREV, x);
             BufF32(pc.d).v[at + x] = float(sqrt_rn(double(dist2(site, x))));
             if (WANT_IDX != 0)
-                BufU32(pc.idx).v[at + x] = uint(site) * uint(pc.rows) + uint(get(FEATURE_ROW, site)) + 1u;
+                BufU32(pc.idx).v[at + x] = uint(site) * uint(pc.rows) + uint(feature_row(site)) + 1u;
         }
         sync();  // the next row overwrites what other lanes may still read
     }
