@@ -33,9 +33,7 @@ struct DeviceMembers {
     __device__ int col(int k) const { return __ldg(dx + k); }
 };
 
-// The sums of one pixel's neighbourhood: in Acc, which is double or, where
-// the plan says integer sums are exact (StdfiltPlan::Sums), uint32_t or
-// int64_t. Pixels whose neighbourhood lies inside the image skip the padding.
+// One member's value into the two sums.
 template <class Acc, class T>
 __device__ __forceinline__ void add_member(T x, Acc& t1, Acc& t2) {
     if constexpr (std::is_same_v<Acc, double>) {

@@ -43,8 +43,8 @@ struct QuadPush {
 };
 
 bool quad_route(const ImboxfiltPlan& p, VkDeviceAddress in, VkDeviceAddress out) {
-    return p.out_class == IPT_UINT8 && p.cols % 4 == 0 && p.cols / 4 <= kQuadGroup * 65535 && p.fr <= kQuadRows && p.fc <= kBoxDirect &&
-           OpContext::aligned({in, out}, 4);
+    return p.out_class == IPT_UINT8 && p.cols % 4 == 0 && p.cols / 4 <= kQuadGroup * 65535 && p.fr <= kQuadRows &&
+           p.fc <= kBoxDirect && OpContext::aligned({in, out}, 4);
 }
 
 void run_quads(OpContext& ctx, const ImboxfiltPlan& p, VkDeviceAddress in, VkDeviceAddress out) {

@@ -33,8 +33,8 @@ void run_stdfilt(OpContext& ctx) {
     Push push{ctx.address(in), ctx.address(j), count ? rec.params(offsets) : 0, int32_t(plan.rows),
               int32_t(plan.cols), count, int32_t(plan.nhood.extent)};
     const uint32_t gx = ctx.tuning.group_x, gy = ctx.tuning.group_y;
-    VkPipeline pipeline = ctx.pipeline("stdfilt", gx, gy,
-                                       {uint32_t(plan.in_dtype), plan.out_dtype == IPT_SINGLE ? 1u : 0u, uint32_t(plan.sums)});
+    VkPipeline pipeline = ctx.pipeline(
+        "stdfilt", gx, gy, {uint32_t(plan.in_dtype), plan.out_dtype == IPT_SINGLE ? 1u : 0u, uint32_t(plan.sums)});
     rec.dispatch(pipeline, &push, sizeof push, div_up(plan.cols, gx),
                  div_up(plan.rows, uint64_t(gy) * ctx.tuning.per_invocation), uint32_t(plan.channels));
     rec.submit();

@@ -14,12 +14,13 @@
 //
 // The working set of a row is three arrays indexed by column: where each
 // site begins on the envelope, and the envelope's prev/next links (prev
-// later holds each pixel's site); each column's feature row is read from
-// phase 1's output (read-only, cached), which leaves room for more work
-// groups per multiprocessor than a fourth array in shared memory would. They live in shared memory, 16-bit
-// when rows and columns are at most 65535 (STORE 0) or 32-bit (STORE 1), or
-// in a global scratch slice per work group for rows too wide (STORE 2). The
-// barriers are work-group scope only: no data crosses work groups.
+// later holds each pixel's site). Each column's feature row is read from
+// phase 1's output, which leaves room for more work groups per
+// multiprocessor than a fourth array in shared memory would. The arrays
+// live in shared memory, 16-bit when rows and columns are at most 65535
+// (STORE 0) or 32-bit (STORE 1), or in a global scratch slice per work group
+// for rows too wide (STORE 2). The barriers are work-group scope only: no
+// data crosses work groups.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "ipt_common.glsl"
