@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../local_statistics.hpp"
 #include "ipt/ipt_plugin.hpp"
@@ -60,6 +61,18 @@ inline StdfiltPlan plan_stdfilt(const ipt::plugin::KernelArgs& args) {
         p.sums = largest_square <= 255.0 * 255.0 && largest_sum < 4294967296.0 ? StdfiltPlan::Sums::Uint32
                                                                                 : StdfiltPlan::Sums::Int64;
     return p;
+}
+
+// Calls f with a zero of the accumulator type the plan allows for an input
+// of class T: uint32_t or int64_t (Sums::Uint32, Sums::Int64) for the small
+// integer classes, double otherwise.
+template <class T, class F>
+void with_sums_accumulator(const StdfiltPlan& p, F&& f) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
+        if (p.sums == StdfiltPlan::Sums::Uint32) return f(uint32_t{});
+        if (p.sums == StdfiltPlan::Sums::Int64) return f(int64_t{});
+    }
+    f(double{});
 }
 
 }  // namespace ipt::frontend

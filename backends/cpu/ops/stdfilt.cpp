@@ -63,16 +63,11 @@ void sum_rows(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
 
 template <class T, class Out>
 void stdfilt_plane(const T* in, Out* out, const ipt::frontend::StdfiltPlan& p) {
-    using Sums = ipt::frontend::StdfiltPlan::Sums;
     if (p.zero) {
         std::fill(out, out + p.rows * p.cols, Out(0));
         return;
     }
-    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
-        if (p.sums == Sums::Uint32) return sum_rows<uint32_t>(in, out, p);
-        if (p.sums == Sums::Int64) return sum_rows<int64_t>(in, out, p);
-    }
-    sum_rows<double>(in, out, p);
+    ipt::frontend::with_sums_accumulator<T>(p, [&](auto acc) { sum_rows<decltype(acc)>(in, out, p); });
 }
 
 void run_stdfilt(const ipt::plugin::KernelArgs& args) {

@@ -104,17 +104,6 @@ void launch_stdfilt(const ipt::frontend::StdfiltPlan& plan, const T* a, void* j,
                                                                     plan.cols, m, count, extent);
 }
 
-template <class T, class Members>
-void launch_by_sums(const ipt::frontend::StdfiltPlan& plan, const T* a, void* j, const Members& m, int count,
-                    cudaStream_t stream) {
-    using Sums = ipt::frontend::StdfiltPlan::Sums;
-    if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
-        if (plan.sums == Sums::Uint32) return launch_stdfilt<uint32_t>(plan, a, j, m, count, stream);
-        if (plan.sums == Sums::Int64) return launch_stdfilt<int64_t>(plan, a, j, m, count, stream);
-    }
-    launch_stdfilt<double>(plan, a, j, m, count, stream);
-}
-
 void run_stdfilt(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt::frontend::StdfiltPlan plan = ipt::frontend::plan_stdfilt(args);
@@ -132,7 +121,8 @@ void run_stdfilt(const ipt::plugin::KernelArgs& args) {
                 m.dy[k] = static_cast<int>(members[k].dr);
                 m.dx[k] = static_cast<int>(members[k].dc);
             }
-            launch_by_sums(plan, a, j->data, m, count, dev.stream);
+            ipt::frontend::with_sums_accumulator<T>(
+                plan, [&](auto acc) { launch_stdfilt<decltype(acc)>(plan, a, j->data, m, count, dev.stream); });
             return;
         }
         std::vector<int> dy, dx;
@@ -141,7 +131,9 @@ void run_stdfilt(const ipt::plugin::KernelArgs& args) {
             dx.push_back(static_cast<int>(o.dc));
         }
         const DeviceArray<int> ddy = to_device(dy, dev.stream), ddx = to_device(dx, dev.stream);
-        launch_by_sums(plan, a, j->data, DeviceMembers{ddy.get(), ddx.get()}, count, dev.stream);
+        const DeviceMembers dm{ddy.get(), ddx.get()};
+        ipt::frontend::with_sums_accumulator<T>(
+            plan, [&](auto acc) { launch_stdfilt<decltype(acc)>(plan, a, j->data, dm, count, dev.stream); });
     });
     check_launch("ipt.stdfilt");
 }
