@@ -2,7 +2,8 @@
 // A first call under the default measured selection (IPT_SELECT=auto) costs
 // about one run: with nothing known it runs the static choice and measures
 // nothing; its run becomes the prior of that candidate; the other candidates
-// are measured once the key's calls have spent what measuring them costs;
+// are probed with a run, then measured once the key's calls have spent what
+// measuring them costs;
 // priors from other sizes of the same operator that separate the candidates
 // decide without measuring. Trial runs are counted through the dispatch
 // record: every candidate measured is left IPT_COST_MEASURED (or declined or
@@ -128,32 +129,47 @@ TEST(ColdSelection, TheRunOfAFirstCallIsThePriorOfTheNext) {
     EXPECT_EQ(cpu->chosen, 1);
 }
 
-TEST(ColdSelection, CandidatesAreMeasuredOnceTheKeyHasSpentWhatMeasuringCosts) {
+bool probed(const ipt_candidate_info* c) { return c && std::string(c->note).rfind("probed: ", 0) == 0; }
+
+// A candidate with nothing known of its run is probed (two runs, the second
+// kept as its prior) once the key has spent one run of the best known per
+// such candidate; then the candidates are measured, cheapest to measure
+// first, once the key has spent what measuring each costs.
+TEST(ColdSelection, UnknownCandidatesAreProbedThenMeasuredWhenPaidFor) {
     ipt::Context ctx;
     ctx.load_plugin(testdev_plugin());
     ipt::Image img = image(ctx, 64, 5);
-    // The CPU's mean2 of 4 KiB takes microseconds: measuring the two others
-    // (priced at the CPU's time until measured) is paid for after some calls.
     int calls = 0;
     Outcome r;
-    for (; calls < 100000; ++calls) {
+    for (; calls < 1000; ++calls) {
         r = run_mean2(ctx, img);
-        if (trials(r)) break;
+        for (const char* variant : {"", "slow"})
+            ASSERT_EQ(find(r, "testdev", variant)->source, IPT_COST_STATIC) << "a probe comes before measuring";
+        if (probed(find(r, "testdev", "slow"))) break;
         ASSERT_EQ(r.plugin, "cpu");
     }
-    ASSERT_GT(trials(r), 0) << "never measured";
-    EXPECT_GT(calls, 1) << "the first calls run without measuring";
     const ipt_candidate_info* slow = find(r, "testdev", "slow");
-    ASSERT_NE(slow, nullptr);
-    EXPECT_EQ(slow->source, IPT_COST_MEASURED);
+    ASSERT_TRUE(probed(slow)) << "never probed";
+    EXPECT_GT(calls, 0) << "a first call probes nothing";
     EXPECT_GE(slow->run_ms, 15.0) << "sleeps 20 ms";
     EXPECT_EQ(slow->chosen, 0);
+    EXPECT_TRUE(probed(find(r, "testdev", ""))) << find(r, "testdev", "")->note;
+    EXPECT_NE(r.reason.find("probed with one run each"), std::string::npos) << r.reason;
     EXPECT_DOUBLE_EQ(r.mean, 5.0);
-    // From then on the key is known: the next call measures nothing.
+    // The probe priced the slow variant at its 20 ms: the fast one is
+    // measured without waiting for it.
+    auto fast_measured = [](const Outcome& o) { return find(o, "testdev", "")->source == IPT_COST_MEASURED; };
+    for (int more = 0; more < 100000 && !fast_measured(r); ++more) r = run_mean2(ctx, img);
+    ASSERT_TRUE(fast_measured(r)) << "never measured";
+    slow = find(r, "testdev", "slow");
+    EXPECT_EQ(slow->source, IPT_COST_STATIC);
+    EXPECT_NE(std::string(slow->note).find("one earlier run"), std::string::npos) << slow->note;
+    EXPECT_GE(slow->run_ms, 15.0);
+    EXPECT_DOUBLE_EQ(r.mean, 5.0);
+    // Measured now: the next call measures it no more.
     Outcome next = run_mean2(ctx, img);
-    EXPECT_EQ(trials(next), 0);
+    EXPECT_EQ(find(next, "testdev", "")->source, IPT_COST_CACHED);
     EXPECT_NE(next.variant, "slow");
-    for (const auto& c : next.candidates) EXPECT_EQ(c.source, IPT_COST_CACHED) << c.plugin << "/" << c.variant;
 }
 
 TEST(ColdSelection, PriorsThatSeparateTheCandidatesMeasureNeither) {

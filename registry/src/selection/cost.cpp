@@ -205,8 +205,12 @@ double transfer_estimate(ipt_context* ctx, const ipt_op_schema& op, const std::v
 // already there, as the cost model counts it (moved with every run, the
 // tail of a 512 MiB upload to Vulkan was timed as part of conv2's run and
 // made wave64 look slower than wave32).
+//
+// A probe (`probe`) is the warm-up and one timed run, whose time is kept: what
+// a candidate with nothing known of its run costs is found that way for two
+// runs, the first of which may build pipelines or load modules.
 void measure(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamValue>& values,
-             const std::vector<Candidate*>& cands, const RunTrial& run) {
+             const std::vector<Candidate*>& cands, const RunTrial& run, bool probe = false) {
     std::map<uint32_t, std::vector<ParamValue>> values_on;  // device id -> the call's values with inputs there
     std::vector<ImagePtr> moved;
     for (Candidate* c : cands) {
@@ -239,7 +243,7 @@ void measure(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamV
         // A warm-up far over what the prior expected is timed once more only:
         // a wrong prior must not make the measuring cost what it was meant to save.
         const bool over = c->expected_ms >= 0 && warm.run_ms > 4 * c->expected_ms + 1;
-        const int runs = over ? 1 : (warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7));
+        const int runs = probe || over ? 1 : (warm.run_ms > 200 ? 1 : (warm.run_ms > 20 ? 3 : 7));
         for (int k = 0; k < runs; ++k) {
             const TrialRun a = run(on_device, *c->impl);
             if (a.status != IPT_OK) {
@@ -254,7 +258,7 @@ void measure(ipt_context* ctx, const ipt_op_schema& op, const std::vector<ParamV
         c->record.run_ms = times[times.size() / 2];
         c->record.output_bytes = out_bytes;
         c->record.output_count = out_count;
-        c->record.source = IPT_COST_MEASURED;
+        c->record.source = probe ? IPT_COST_STATIC : IPT_COST_MEASURED;
     }
 }
 
@@ -309,21 +313,25 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
         r.transfer_ms = transfer_estimate(ctx, op, values, dev, data_device, r.output_bytes, r.output_count);
         r.cost_ms = r.run_ms + r.transfer_ms;
     };
-    std::vector<Candidate*> to_measure;
+    // A candidate is priced only where the copy curves it needs are known:
+    // measuring them is what a cold call must not pay.
+    auto copies_priced = [&](const Device& dev) {
+        return has_copy_model(ctx, dev) && (!data_device || has_copy_model(ctx, *data_device));
+    };
+    std::vector<Candidate*> to_measure, to_probe;
     std::map<const Candidate*, std::pair<double, double>> range;  // candidates priced by a prior: run time range
     std::map<const Candidate*, double> floors;  // candidates without a prior: the least their transfers cost
     double proxy_ms = -1;  // for a candidate with no prior: the fastest run time known of the others
     if (ctx->tuning->measure_on_miss) {
         to_measure = pending;
     } else if (!pending.empty()) {
-        // Priors. A candidate is priced only where the copy curves it needs
-        // are known: measuring them is what a cold call must not pay.
+        // Priors.
         double best_hi = -1, proxy = -1;
         auto bound = [&](double hi) { best_hi = best_hi < 0 ? hi : std::min(best_hi, hi); };
         auto prox = [&](double run_ms) { proxy = proxy < 0 ? run_ms : std::min(proxy, run_ms); };
         for (Candidate& c : cands) {
             const Device& dev = ctx->devices[c.impl->device_id];
-            const bool priceable = has_copy_model(ctx, dev) && (!data_device || has_copy_model(ctx, *data_device));
+            const bool priceable = copies_priced(dev);
             if (c.record.source == IPT_COST_CACHED) {
                 prox(c.record.run_ms);
                 if (priceable) {
@@ -375,19 +383,43 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
             const bool separated = least >= 0 && best_hi >= 0 && least > best_hi;
             (separated ? behind : open).push_back(c);
         }
+        auto cost_of_measuring_one = [&](const Candidate* c) {
+            const double run_ms = c->record.run_ms >= 0 ? c->record.run_ms : proxy;
+            return run_ms < 0 ? -1.0 : trial_ms(run_ms);  // < 0: nothing known at all, not even a proxy
+        };
         auto cost_of_measuring = [&](const std::vector<Candidate*>& set) {
             double ms = 0;
             for (const Candidate* c : set) {
-                const double run_ms = c->record.run_ms >= 0 ? c->record.run_ms : proxy;
-                if (run_ms < 0) return -1.0;  // nothing known at all: not even a proxy
-                ms += trial_ms(run_ms);
+                const double one = cost_of_measuring_one(c);
+                if (one < 0) return -1.0;
+                ms += one;
             }
             return ms;
         };
         proxy_ms = proxy;
         const double spent = ctx->tuning->spent(o.key);
         const double m_open = cost_of_measuring(open), m_behind = cost_of_measuring(behind);
-        if (!open.empty() && m_open >= 0 && spent >= m_open) to_measure = open;
+        // Open candidates with nothing known of their run would be priced at
+        // the best known run: a GPU beside a CPU whose call takes 20 ms would
+        // wait for the key to spend 8 CPU runs per candidate. They are probed
+        // instead (two runs, measure()), once the key has spent one run of
+        // the best known per such candidate, and the second run's time is
+        // their prior from then on.
+        std::vector<Candidate*> known;
+        for (Candidate* c : open) (c->record.run_ms < 0 ? to_probe : known).push_back(c);
+        if (proxy < 0 || spent < proxy * static_cast<double>(to_probe.size())) to_probe.clear();
+        // The others cheapest to measure first, each once the key has spent
+        // what measuring it and those before it costs: one slow candidate
+        // does not hold back the measuring of fast ones.
+        std::stable_sort(known.begin(), known.end(), [&](const Candidate* a, const Candidate* b) {
+            return cost_of_measuring_one(a) < cost_of_measuring_one(b);
+        });
+        double paid = 0;
+        for (Candidate* c : known) {
+            paid += cost_of_measuring_one(c);
+            if (spent < paid) break;
+            to_measure.push_back(c);
+        }
         if (!behind.empty() && m_open >= 0 && m_behind >= 0 && spent >= m_open + kSeparatedFactor * m_behind)
             to_measure.insert(to_measure.end(), behind.begin(), behind.end());
         const size_t left = pending.size() - to_measure.size();
@@ -398,6 +430,27 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
             o.tail += ")";
         }
     }
+    for (Candidate* c : to_probe) {
+        c->expected_ms = proxy_ms;
+        c->record = CandidateRecord{};
+    }
+    measure(ctx, op, values, to_probe, run, true);
+    for (Candidate* c : to_probe) {
+        CandidateRecord& r = c->record;
+        if (r.source == IPT_COST_DECLINED) ctx->tuning->record_decline(o.key, c->impl->identity);
+        if (r.source != IPT_COST_STATIC) continue;
+        ctx->tuning->observe(o.key, c->impl->identity,
+                             Measurement{r.run_ms, r.output_bytes, r.output_count, o.family, o.input_bytes});
+        r.note = "probed: " + ms_text(r.run_ms) + " ms";
+        const Device& dev = ctx->devices[c->impl->device_id];
+        if (!copies_priced(dev)) {
+            r.note += "; transfers not priced yet";
+            continue;
+        }
+        price(r, dev);
+        range[c] = {r.run_ms / 2, r.run_ms * 2};  // as a prior from one run (TuningCache::prior)
+    }
+    if (!to_probe.empty()) o.tail += "; " + std::to_string(to_probe.size()) + " probed with one run each";
     for (Candidate* c : to_measure) {
         c->expected_ms = c->record.run_ms >= 0 ? c->record.run_ms : proxy_ms;
         c->record = CandidateRecord{};
