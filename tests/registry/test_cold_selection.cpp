@@ -131,10 +131,10 @@ TEST(ColdSelection, TheRunOfAFirstCallIsThePriorOfTheNext) {
 
 bool probed(const ipt_candidate_info* c) { return c && std::string(c->note).rfind("probed: ", 0) == 0; }
 
-// A candidate with nothing known of its run is probed (two runs, the second
-// kept as its prior) once the key has spent one run of the best known per
-// such candidate; then the candidates are measured, cheapest to measure
-// first, once the key has spent what measuring each costs.
+// Candidates with nothing known of their run are probed (two runs, the
+// second kept as the prior), as many on a call as the key has spent runs of
+// the best known; then they are measured, cheapest to measure first, once
+// the key has spent what measuring each costs.
 TEST(ColdSelection, UnknownCandidatesAreProbedThenMeasuredWhenPaidFor) {
     ipt::Context ctx;
     ctx.load_plugin(testdev_plugin());
@@ -153,11 +153,10 @@ TEST(ColdSelection, UnknownCandidatesAreProbedThenMeasuredWhenPaidFor) {
     EXPECT_GT(calls, 0) << "a first call probes nothing";
     EXPECT_GE(slow->run_ms, 15.0) << "sleeps 20 ms";
     EXPECT_EQ(slow->chosen, 0);
-    EXPECT_TRUE(probed(find(r, "testdev", ""))) << find(r, "testdev", "")->note;
     EXPECT_NE(r.reason.find("probed with one run each"), std::string::npos) << r.reason;
     EXPECT_DOUBLE_EQ(r.mean, 5.0);
-    // The probe priced the slow variant at its 20 ms: the fast one is
-    // measured without waiting for it.
+    // The probe priced the slow variant at its 20 ms: the fast one (probed
+    // on this call or a later one) is measured without waiting for it.
     auto fast_measured = [](const Outcome& o) { return find(o, "testdev", "")->source == IPT_COST_MEASURED; };
     for (int more = 0; more < 100000 && !fast_measured(r); ++more) r = run_mean2(ctx, img);
     ASSERT_TRUE(fast_measured(r)) << "never measured";

@@ -5,6 +5,7 @@
 // copy curves and switch costs.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -402,12 +403,18 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
         // Open candidates with nothing known of their run would be priced at
         // the best known run: a GPU beside a CPU whose call takes 20 ms would
         // wait for the key to spend 8 CPU runs per candidate. They are probed
-        // instead (two runs, measure()), once the key has spent one run of
-        // the best known per such candidate, and the second run's time is
-        // their prior from then on.
+        // instead (two runs, measure()), in the static order, as many as the
+        // key has spent runs of the best known (a probed one counts as
+        // known, so a fast probe lets the next call probe the rest), and the
+        // second run's time is their prior from then on.
         std::vector<Candidate*> known;
         for (Candidate* c : open) (c->record.run_ms < 0 ? to_probe : known).push_back(c);
-        if (proxy < 0 || spent < proxy * static_cast<double>(to_probe.size())) to_probe.clear();
+        if (proxy < 0) {
+            to_probe.clear();
+        } else if (proxy > 0) {
+            const double affordable = std::floor(spent / proxy);
+            if (affordable < static_cast<double>(to_probe.size())) to_probe.resize(static_cast<size_t>(affordable));
+        }
         // The others cheapest to measure first, each once the key has spent
         // what measuring it and those before it costs: one slow candidate
         // does not hold back the measuring of fast ones.
