@@ -437,10 +437,7 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
             o.tail += ")";
         }
     }
-    for (Candidate* c : to_probe) {
-        c->expected_ms = proxy_ms;
-        c->record = CandidateRecord{};
-    }
+    for (Candidate* c : to_probe) c->record = CandidateRecord{};
     measure(ctx, op, values, to_probe, run, true);
     for (Candidate* c : to_probe) {
         CandidateRecord& r = c->record;
@@ -455,7 +452,9 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
             continue;
         }
         price(r, dev);
-        range[c] = {r.run_ms / 2, r.run_ms * 2};  // as a prior from one run (TuningCache::prior)
+        // The probe's range as the tuning cache gives it for one run of the key.
+        if (auto p = ctx->tuning->prior(o.key, o.family, o.input_bytes, c->impl->identity))
+            range[c] = {p->low_ms, p->high_ms};
     }
     if (!to_probe.empty()) o.tail += "; " + std::to_string(to_probe.size()) + " probed with one run each";
     for (Candidate* c : to_measure) {
