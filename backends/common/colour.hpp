@@ -113,6 +113,62 @@ IPT_COLOUR_FN void rgb_to_hsv(F r, F g, F b, F& h, F& s, F& v) {
     s = v != F(0) ? ((grey ? F(0) : F(1)) * div) / v : F(0);
 }
 
+// x / d for a constant d, rounded as the division rounds it, given
+// inv = RN(1/d): the product x * inv is within an ulp of the quotient, the
+// remainder x - q d is exact in one fused multiply-add, and one correction
+// by it gives the correctly rounded quotient (Markstein's theorem, for
+// results clear of the subnormal range). Three operations where a division
+// takes a refinement loop; the rgb2hsv uint8 test compares it with the
+// division over every value it is used for.
+template <class F>
+IPT_COLOUR_FN F quotient_by_constant(F x, F d, F inv) {
+#if defined(__CUDA_ARCH__)
+    const F q = x * inv;
+    return fma(fma(-q, d, x), inv, q);
+#else
+    const F q = x * inv;
+    return std::fma(std::fma(-q, d, x), inv, q);
+#endif
+}
+
+// rgb_to_hsv<double> of uint8 R, G, B scaled by 1/255, to the bit, with
+// fewer divisions: R/255 by quotient_by_constant, the comparisons on the
+// integers (x/255 keeps their order and equalities), one division for the
+// hue (the numerator and offset of the last branch that holds, as
+// rgb_to_hsv's overwrites leave it), hue/6 by quotient_by_constant, and the
+// grey and black cases, whose h and s are 0, without arithmetic.
+IPT_COLOUR_FN double colour_byte_to_double(uint32_t x) {
+#if defined(__CUDA_ARCH__)
+    return __hiloint2double(0x43300000, static_cast<int>(x)) - 4503599627370496.0;  // 2^52 + x, less 2^52: no conversion
+#else
+    return static_cast<double>(x);
+#endif
+}
+
+IPT_COLOUR_FN void rgb_to_hsv_u8(uint32_t R, uint32_t G, uint32_t B, double& h, double& s, double& v) {
+    constexpr double inv255 = 1.0 / 255.0, inv6 = 1.0 / 6.0;
+    const double r = quotient_by_constant(colour_byte_to_double(R), 255.0, inv255);
+    const double g = quotient_by_constant(colour_byte_to_double(G), 255.0, inv255);
+    const double b = quotient_by_constant(colour_byte_to_double(B), 255.0, inv255);
+    const uint32_t hi = R > G ? (R > B ? R : B) : (G > B ? G : B);
+    const uint32_t lo = R < G ? (R < B ? R : B) : (G < B ? G : B);
+    v = hi == R ? r : hi == G ? g : b;
+    if (hi == lo) {  // grey (black included): hue 0, saturation 0
+        h = 0;
+        s = 0;
+        return;
+    }
+    const double d = v - (lo == R ? r : lo == G ? g : b);
+    double hue;
+    if (B == hi) hue = 4.0 + (r - g) / d;
+    else if (G == hi) hue = 2.0 + (b - r) / d;
+    else hue = (g - b) / d;
+    hue = quotient_by_constant(hue, 6.0, inv6);
+    if (hue < 0) hue = hue + 1.0;
+    h = hue;
+    s = d / v;  // v > 0: hi > lo >= 0
+}
+
 // hsv2rgb of one pixel in F, as MATLAB's hsv2rgb evaluates it:
 //   h6 = 6*h; k = fix(h6 - 6*eps); f = h6 - k; t = 1-s; n = 1-s*f;
 //   p = 1-s*(1-f); each component a sum over the sextants k = 0 (or 6) ... 5

@@ -35,7 +35,8 @@ table (.md beside it) is written again:
                     (copy-rates.txt); rows and copy rates replaced per
                     (plugin, size), so a run of one plugin refreshes only its
                     rows; copy-rates.txt replaced when the run has one
-  conformance.json  `ipt conformance` of a full run (conformance-*.txt), or
+  conformance.json  `ipt conformance` of a full run (conformance-*.txt, or its
+                    --json output conformance-*.json), or
                     of operators run one by one (session.sh ops:
                     cuda-<op>.json, vulkan-<op>.json) as a set of their own,
                     whose rows a later full run of the same backend replaces
@@ -415,6 +416,32 @@ def parse_conformance(text, what):
             "summary": summary.group(1), "rows": rows}
 
 
+def parse_conformance_json(text, what):
+    """parse_conformance's record from `ipt conformance --json` of a full run."""
+    try:
+        j = json.loads(text)
+    except ValueError:
+        return None
+    devices = [d for d in j.get("devices", []) if d.get("kind") != "cpu"]
+    if not devices or j.get("quick") is None:
+        return None
+    d = devices[0]
+    results = {"pass": "pass", "fail": "FAIL", "expected_fail": "expected fail", "skip": "skip"}
+    rows = [{"op": o["op"], "impl": o["implementation"], "result": results.get(o["result"], o["result"]),
+             "cases": o["cases"], "pass": o["pass"], "fail": o["fail"], "xfail": o["expected_fail"],
+             "skip": o["skip"]} for o in d.get("operators", [])]
+    if not rows:
+        return None
+    count = lambda r: sum(1 for row in rows if row["result"] == r)
+    c = j.get("cases", {})  # (its "summary" counts operators)
+    summary = (f"{count('pass')} pass, {count('FAIL')} fail, {count('expected fail')} expected fail, "
+               f"{count('skip')} skip (operator x implementation); cases: {c.get('pass', 0)} pass, "
+               f"{c.get('fail', 0)} fail, {c.get('expected_fail', 0)} expected fail, {c.get('skip', 0)} skip")
+    return {"what": what, "seed": str(j.get("seed", "?")),
+            "device": f"{d.get('name', '?')} ({d.get('kind', '?')}, plugin {d.get('plugin', '?')})",
+            "summary": summary, "rows": rows}
+
+
 def cuda_kernel_times(bench):
     """(op, size, class) -> OpenIPT's CUDA kernel ms in an ipt-bench data file
     (the row with the data on the CUDA device; the fastest CUDA variant)."""
@@ -700,7 +727,10 @@ def ingest(path, machine=None, date=None):
     conformance_runs = [("conformance-cuda.txt", "CUDA (full)"),
                         ("conformance-vulkan.txt", "Vulkan, NVIDIA's driver (--quick)"),
                         ("conformance-vulkan-wave64.txt", "Vulkan forced to wave64 (--quick)")]
+    # Each full run as its table (.txt) or as --json (.json).
     runs = [parse_conformance(files[n].decode(errors="replace"), what) for n, what in conformance_runs if n in files]
+    runs += [parse_conformance_json(files[n[:-4] + ".json"].decode(errors="replace"), what)
+             for n, what in conformance_runs if n not in files and n[:-4] + ".json" in files]
     runs = [r for r in runs if r]
     if runs:
         meta = run_meta(files, ("conformance", "all"), date)

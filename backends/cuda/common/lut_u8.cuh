@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // uint8 through a 256-entry uint8 table, per channel plane (blockIdx.y), as
 // intlut and imadjust's uint8 tables need it. Bandwidth-bound: the plane's
-// table sits in shared memory, each thread moves 16 bytes per access with four
-// independent loads in flight before any use.
+// table sits in shared memory as bytes, each thread moves 16 bytes per access
+// with four independent loads in flight before any use.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,10 @@ namespace ipt::cuda {
 // and the plane size allow 16-byte accesses.
 __global__ inline void map_u8_table(const uint8_t* __restrict__ a, const uint8_t* __restrict__ tables,
                                     int table_stride, uint8_t* __restrict__ b, int64_t plane, bool vector_ok) {
-    __shared__ uint32_t table[256];
+    // Bytes, not words: the table's 256 entries then fill 64 words, two per
+    // bank, so a warp's 32 random lookups meet at most twice in a bank where
+    // 256 words (eight per bank) meet three or four times.
+    __shared__ uint8_t table[256];
     const int ch = blockIdx.y;
     for (int i = threadIdx.x; i < 256; i += blockDim.x) table[i] = tables[ch * table_stride + i];
     __syncthreads();
@@ -26,8 +29,8 @@ __global__ inline void map_u8_table(const uint8_t* __restrict__ a, const uint8_t
     const uint4* av = reinterpret_cast<const uint4*>(src);
     uint4* bv = reinterpret_cast<uint4*>(dst);
     auto map4 = [&](uint32_t w) {
-        return table[w & 255u] | (table[(w >> 8) & 255u] << 8) | (table[(w >> 16) & 255u] << 16) |
-               (table[w >> 24] << 24);
+        return uint32_t{table[w & 255u]} | (uint32_t{table[(w >> 8) & 255u]} << 8) |
+               (uint32_t{table[(w >> 16) & 255u]} << 16) | (uint32_t{table[w >> 24]} << 24);
     };
     const int64_t stride = static_cast<int64_t>(blockDim.x) * gridDim.x;
     int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -44,7 +47,7 @@ __global__ inline void map_u8_table(const uint8_t* __restrict__ a, const uint8_t
         bv[i] = make_uint4(map4(v.x), map4(v.y), map4(v.z), map4(v.w));
     }
     for (int64_t j = nvec * 16 + static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; j < plane; j += stride)
-        dst[j] = static_cast<uint8_t>(table[src[j]]);
+        dst[j] = table[src[j]];
 }
 
 inline void map_u8_table_async(const uint8_t* a, const uint8_t* tables, int table_stride, uint8_t* b,

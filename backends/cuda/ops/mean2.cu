@@ -33,29 +33,28 @@ struct LoadInt {
     const T* p;
     __device__ long long operator()(int64_t i) const { return static_cast<long long>(p[i]); }
 };
-// 64 bytes per item (four independent 16-byte loads) when aligned; the last
-// item takes the tail.
+// 64 bytes per item (four independent 16-byte loads) when aligned: the 32
+// items of a warp cover 2 KiB, each of their four loads 512 contiguous bytes
+// of it, so that every load of a warp uses whole sectors. The bytes after the
+// last whole 2 KiB are an item each.
 struct LoadBytes16 {
-    static constexpr int64_t kItem = 64;
+    static constexpr int64_t kGroup = 2048;
     const uint8_t* b;
-    int64_t n;
+    int64_t grouped_items;  // 32 per whole 2 KiB
+    int64_t grouped_bytes;
     bool vec;
     __device__ long long operator()(int64_t i) const {
         if (!vec) return b[i];
-        int64_t base = i * kItem;
-        if (base + kItem <= n) {
-            uint4 v[4];
+        if (i >= grouped_items) return b[grouped_bytes + (i - grouped_items)];
+        const uint4* p = reinterpret_cast<const uint4*>(b + (i / 32) * kGroup) + i % 32;
+        uint4 v[4];
 #pragma unroll
-            for (int k = 0; k < 4; ++k) v[k] = reinterpret_cast<const uint4*>(b + base)[k];
-            unsigned sum = 0;
+        for (int k = 0; k < 4; ++k) v[k] = p[32 * k];
+        unsigned sum = 0;
 #pragma unroll
-            for (int k = 0; k < 4; ++k)
-                sum += __vsadu4(v[k].x, 0u) + __vsadu4(v[k].y, 0u) + __vsadu4(v[k].z, 0u) + __vsadu4(v[k].w, 0u);
-            return static_cast<long long>(sum);
-        }
-        long long acc = 0;
-        for (int64_t k = base; k < n; ++k) acc += b[k];
-        return acc;
+        for (int k = 0; k < 4; ++k)
+            sum += __vsadu4(v[k].x, 0u) + __vsadu4(v[k].y, 0u) + __vsadu4(v[k].z, 0u) + __vsadu4(v[k].w, 0u);
+        return static_cast<long long>(sum);
     }
 };
 
@@ -69,8 +68,10 @@ void mean2_typed(const T* p, int64_t n, const ipt_tensor* m, int32_t out_class, 
             reduce_sum_dd(LoadDouble<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
     } else if constexpr (sizeof(T) == 1) {
         const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0;
-        const int64_t items = vec ? (n + LoadBytes16::kItem - 1) / LoadBytes16::kItem : n;
-        reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), n, vec}, items,
+        const int64_t grouped_bytes = n / LoadBytes16::kGroup * LoadBytes16::kGroup;
+        const int64_t grouped_items = grouped_bytes / LoadBytes16::kGroup * 32;
+        const int64_t items = vec ? grouped_items + (n - grouped_bytes) : n;
+        reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), grouped_items, grouped_bytes, vec}, items,
                        WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
     } else {
         reduce_sum_int(LoadInt<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // ipt.rgb2hsv as the front-end plans it (common/ops/rgb2hsv.hpp): one thread
 // per pixel, integer values scaled to [0, 1] in double, MATLAB's formulas in
-// the output class (common/colour.hpp).
+// the output class (common/colour.hpp); uint8 through the equivalent form
+// with fewer divisions.
 #include "common/colour_pixels.cuh"
 #include "common/context.hpp"
 #include "common/op_registry.hpp"
@@ -15,6 +16,14 @@ struct ToHsv {
     __device__ void operator()(In r, In g, In b, double& h, double& s, double& v) const {
         ipt::common::rgb_to_hsv(ipt::common::to_unit_scale<double>(r), ipt::common::to_unit_scale<double>(g),
                                 ipt::common::to_unit_scale<double>(b), h, s, v);
+    }
+};
+
+// uint8: the same results with fewer divisions (common/colour.hpp).
+template <>
+struct ToHsv<uint8_t> {
+    __device__ void operator()(uint8_t r, uint8_t g, uint8_t b, double& h, double& s, double& v) const {
+        ipt::common::rgb_to_hsv_u8(r, g, b, h, s, v);
     }
 };
 
