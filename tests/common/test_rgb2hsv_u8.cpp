@@ -5,6 +5,7 @@
 // which covers quotient_by_constant at every value it divides there.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -33,6 +34,14 @@ TEST(Rgb2hsvUint8, EveryTripleMatchesTheFormulaInDouble) {
                 }
             }
     EXPECT_EQ(mismatches, 0);
+}
+
+// The Vulkan shader's x/255 of a byte (shaders/rgb2hsv.comp, byte_unit): the
+// 64-bit integer of x's bits repeated eight times, converted to double and
+// scaled by 2^-64, is the correctly rounded quotient for every byte.
+TEST(Rgb2hsvUint8, ByteOver255FromItsRepeatedBits) {
+    for (uint32_t x = 0; x < 256; ++x)
+        EXPECT_EQ(std::ldexp(static_cast<double>(uint64_t{x} * 0x0101010101010101ull), -64), x / 255.0) << x;
 }
 
 // Hand-checked points: pure red, green and blue, a grey and black.
