@@ -2,8 +2,8 @@
 // A first call under the default measured selection (IPT_SELECT=auto) costs
 // about one run: with nothing known it runs the static choice and measures
 // nothing; its run becomes the prior of that candidate; the other candidates
-// are probed with a run, then measured once the key's calls have spent what
-// measuring them costs;
+// are probed (a warm-up and a timed run), then measured once the key's calls
+// have spent what measuring them costs;
 // priors from other sizes of the same operator that separate the candidates
 // decide without measuring. Trial runs are counted through the dispatch
 // record: every candidate measured is left IPT_COST_MEASURED (or declined or
@@ -153,7 +153,7 @@ TEST(ColdSelection, UnknownCandidatesAreProbedThenMeasuredWhenPaidFor) {
     EXPECT_GT(calls, 0) << "a first call probes nothing";
     EXPECT_GE(slow->run_ms, 15.0) << "sleeps 20 ms";
     EXPECT_EQ(slow->chosen, 0);
-    EXPECT_NE(r.reason.find("probed with one run each"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find("probed (a warm-up and one timed run each)"), std::string::npos) << r.reason;
     EXPECT_DOUBLE_EQ(r.mean, 5.0);
     // The probe priced the slow variant at its 20 ms: the fast one (probed
     // on this call or a later one) is measured without waiting for it.

@@ -456,7 +456,7 @@ Ordering rank_by_cost(ipt_context* ctx, const ipt_op_schema& op, const std::vect
         if (auto p = ctx->tuning->prior(o.key, o.family, o.input_bytes, c->impl->identity))
             range[c] = {p->low_ms, p->high_ms};
     }
-    if (!to_probe.empty()) o.tail += "; " + std::to_string(to_probe.size()) + " probed with one run each";
+    if (!to_probe.empty()) o.tail += "; " + std::to_string(to_probe.size()) + " probed (a warm-up and one timed run each)";
     for (Candidate* c : to_measure) {
         c->expected_ms = c->record.run_ms >= 0 ? c->record.run_ms : proxy_ms;
         c->record = CandidateRecord{};
