@@ -21,6 +21,10 @@
 
 namespace {
 
+// Each test starts from what it measures itself: not the user's tuning cache
+// (the contexts that need a file name their own), as under ctest.
+[[maybe_unused]] const bool kNoUserTuningCache = [] { return setenv("IPT_TUNING_CACHE", "", 1) == 0; }();
+
 namespace fs = std::filesystem;
 
 std::string testdev_plugin() { return std::string(IPT_TEST_PLUGIN_DIR) + "/libipt_testdev.so"; }
