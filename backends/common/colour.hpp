@@ -131,12 +131,7 @@ IPT_COLOUR_FN F quotient_by_constant(F x, F d, F inv) {
 #endif
 }
 
-// rgb_to_hsv<double> of uint8 R, G, B scaled by 1/255, to the bit, with
-// fewer divisions: R/255 by quotient_by_constant, the comparisons on the
-// integers (x/255 keeps their order and equalities), one division for the
-// hue (the numerator and offset of the last branch that holds, as
-// rgb_to_hsv's overwrites leave it), hue/6 by quotient_by_constant, and the
-// grey and black cases, whose h and s are 0, without arithmetic.
+// A byte as a double.
 IPT_COLOUR_FN double colour_byte_to_double(uint32_t x) {
 #if defined(__CUDA_ARCH__)
     return __hiloint2double(0x43300000, static_cast<int>(x)) - 4503599627370496.0;  // 2^52 + x, less 2^52: no conversion
@@ -145,6 +140,12 @@ IPT_COLOUR_FN double colour_byte_to_double(uint32_t x) {
 #endif
 }
 
+// rgb_to_hsv<double> of uint8 R, G, B scaled by 1/255, to the bit, with
+// fewer divisions: R/255 by quotient_by_constant, the comparisons on the
+// integers (x/255 keeps their order and equalities), one division for the
+// hue (the numerator and offset of the last branch that holds, as
+// rgb_to_hsv's overwrites leave it), hue/6 by quotient_by_constant, and the
+// grey and black cases, whose h and s are 0, without arithmetic.
 IPT_COLOUR_FN void rgb_to_hsv_u8(uint32_t R, uint32_t G, uint32_t B, double& h, double& s, double& v) {
     constexpr double inv255 = 1.0 / 255.0, inv6 = 1.0 / 6.0;
     const double r = quotient_by_constant(colour_byte_to_double(R), 255.0, inv255);

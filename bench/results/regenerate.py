@@ -416,6 +416,13 @@ def parse_conformance(text, what):
             "summary": summary.group(1), "rows": rows}
 
 
+def conformance_json_rows(device):
+    """The per-operator rows of one device in `ipt conformance --json`."""
+    return [{"op": r["op"], "impl": r["implementation"], "result": r["result"], "cases": r["cases"],
+             "pass": r["pass"], "fail": r["fail"], "xfail": r["expected_fail"], "skip": r["skip"]}
+            for r in device.get("operators", [])]
+
+
 def parse_conformance_json(text, what):
     """parse_conformance's record from `ipt conformance --json` of a full run."""
     try:
@@ -426,16 +433,13 @@ def parse_conformance_json(text, what):
     if not devices or j.get("quick") is None:
         return None
     d = devices[0]
-    results = {"pass": "pass", "fail": "FAIL", "expected_fail": "expected fail", "skip": "skip"}
-    rows = [{"op": o["op"], "impl": o["implementation"], "result": results.get(o["result"], o["result"]),
-             "cases": o["cases"], "pass": o["pass"], "fail": o["fail"], "xfail": o["expected_fail"],
-             "skip": o["skip"]} for o in d.get("operators", [])]
+    labels = {"fail": "FAIL", "expected_fail": "expected fail"}  # as the table prints them
+    rows = [dict(r, result=labels.get(r["result"], r["result"])) for r in conformance_json_rows(d)]
     if not rows:
         return None
-    count = lambda r: sum(1 for row in rows if row["result"] == r)
-    c = j.get("cases", {})  # (its "summary" counts operators)
-    summary = (f"{count('pass')} pass, {count('FAIL')} fail, {count('expected fail')} expected fail, "
-               f"{count('skip')} skip (operator x implementation); cases: {c.get('pass', 0)} pass, "
+    o, c = j.get("summary", {}), j.get("cases", {})  # operator x implementation, and cases
+    summary = (f"{o.get('pass', 0)} pass, {o.get('fail', 0)} fail, {o.get('expected_fail', 0)} expected fail, "
+               f"{o.get('skip', 0)} skip (operator x implementation); cases: {c.get('pass', 0)} pass, "
                f"{c.get('fail', 0)} fail, {c.get('expected_fail', 0)} expected fail, {c.get('skip', 0)} skip")
     return {"what": what, "seed": str(j.get("seed", "?")),
             "device": f"{d.get('name', '?')} ({d.get('kind', '?')}, plugin {d.get('plugin', '?')})",
@@ -779,9 +783,7 @@ def ingest(path, machine=None, date=None):
                 if d.get("kind") == "cpu":
                     continue
                 devices.add(d.get("name", "?"))
-                for r in d.get("operators", []):
-                    row = {"op": r["op"], "impl": r["implementation"], "result": r["result"], "cases": r["cases"],
-                           "pass": r["pass"], "fail": r["fail"], "xfail": r["expected_fail"], "skip": r["skip"]}
+                for row in conformance_json_rows(d):
                     rows.append(row)
                     for k in totals:
                         totals[k] += row[k]
