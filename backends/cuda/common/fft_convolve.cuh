@@ -4,13 +4,22 @@
 //
 //   out(o_r, o_c) = full(o_r + start_r, o_c + start_c),  full = A conv K
 //
-// A and K are converted to double and zero-padded into one buffer of two
-// P x Q planes in cuFFT's in-place real layout (each row padded to Q/2+1
-// complex values, i.e. 2 (Q/2+1) doubles), transformed together by one
-// batched D2Z plan, multiplied pointwise with the 1/(PQ) scale, transformed
+// A is converted to double and zero-padded into a P x Q plane in cuFFT's
+// in-place real layout (each row padded to Q/2+1 complex values, i.e.
+// 2 (Q/2+1) doubles) and transformed by a D2Z plan; its spectrum is
+// multiplied pointwise by the kernel's with the 1/(PQ) scale, transformed
 // back by a Z2D plan, and the wanted window is converted to the output class.
 // Images are row-major (DESIGN.md), so the transforms' last, contiguous
 // dimension is the columns, and that is the one R2C halves.
+//
+// The kernel's spectrum. For a kernel of at most kDirectSpectrumRows rows
+// (and kr kc <= 8 P) it is summed directly where the product needs it: the
+// kr rows are transformed by direct sums first (kr (Q/2+1) values of kc terms,
+// from a table of the unit roots), then each spectrum value is the sum of kr
+// of those, twisted, in the kernel that multiplies the spectra. That costs
+// 4 kr fused multiply-adds a value, and saves staging the kernel's plane and
+// one of the three transforms. Larger kernels are staged into a second plane
+// and transformed like A.
 //
 // P and Q hold A and K and keep the circular wrap-around out of the wanted
 // window: P >= max(ma, kr, ma + kr - 1 - start_r, start_r + out_rows), Q
@@ -25,14 +34,15 @@
 // wait (for the work queued before the call, and the staging) is the one
 // synchronisation of the variant.
 //
-// Plans: per device and (P, Q), a batched forward plan and an inverse plan,
+// Plans: per device and (P, Q), a forward plan and an inverse plan,
 // made without cuFFT's own workspace (each call passes stream-ordered
 // scratch), cached for up to kFftMaxCachedPlans sizes with the least recently
 // used evicted. The first call of a size makes its plans (cuFFT may wait for
 // the device while it does).
 //
 // Error: |out - exact| <= c u log2(PQ) ||A||_F ||K||_F, u = 2^-53, c small: a
-// bound on the whole output, not per element.
+// bound on the whole output, not per element. The direct sums of the kernel's
+// spectrum add at most (kr + kc) u ||K||_1 to each of its values.
 #pragma once
 
 #include <algorithm>
@@ -183,12 +193,154 @@ fft_stage_plane(Values values, double* __restrict__ plane, int64_t rows, int64_t
     if (__syncthreads_or(bad) && threadIdx.x == 0) *out_of_range = 1u;
 }
 
+__device__ inline double2 complex_product(double2 a, double2 k) {
+    return make_double2(a.x * k.x - a.y * k.y, a.x * k.y + a.y * k.x);
+}
+
 // image <- image * kernel * scale, elementwise over complex spectra.
 static __global__ void __launch_bounds__(kFftThreads)
 fft_multiply_spectra(double2* __restrict__ image, const double2* __restrict__ kernel, int64_t n, double scale) {
     IPT_GRID_STRIDE(i, n) {
-        const double2 a = image[i], k = kernel[i];
-        image[i] = make_double2((a.x * k.x - a.y * k.y) * scale, (a.x * k.y + a.y * k.x) * scale);
+        const double2 p = complex_product(image[i], kernel[i]);
+        image[i] = make_double2(p.x * scale, p.y * scale);
+    }
+}
+
+// Kernels of at most this many rows have their spectrum summed directly.
+// Measured on the H200 at P = 2187 (Nsight Compute): the direct product takes
+// about 2.3 us a kernel row, where staging and transforming the kernel's
+// plane and the plain product take about 145 us, so they meet near 60 rows.
+constexpr int kDirectSpectrumRows = 48;
+// fft_multiply_direct's blocks: kDirectColumns columns of the spectrum by
+// kDirectRowGroups groups of kDirectRowsPerThread rows, a thread a column of
+// one group. A row-spectrum value a thread loads serves its
+// kDirectRowsPerThread rows, and the block's other groups find it in L1.
+// Four rows a thread keep it at 4 blocks an SM (registers), which the
+// products' latency needs more than the fewer loads of more rows.
+constexpr int kDirectColumns = 64;
+constexpr int kDirectRowGroups = kFftThreads / kDirectColumns;
+constexpr int kDirectRowsPerThread = 4;
+constexpr int kDirectBlockRows = kDirectRowGroups * kDirectRowsPerThread;
+// fft_kernel_row_spectra's blocks: few threads, so that the kr rows of a
+// small kernel still spread over many SMs.
+constexpr int kRowSpectraThreads = 64;
+
+// roots[j] = e^{-2 pi i j / n} for 0 <= j < n, for each of the two lengths
+// (P and Q); sincospi keeps the phase exact to the rounding of 2j/n.
+static __global__ void __launch_bounds__(kFftThreads)
+fft_unit_roots(double2* __restrict__ roots_p, int64_t p, double2* __restrict__ roots_q, int64_t q) {
+    IPT_GRID_STRIDE(i, p + q) {
+        const bool first = i < p;
+        const int64_t j = first ? i : i - p, n = first ? p : q;
+        double s, c;
+        sincospi(2.0 * static_cast<double>(j) / static_cast<double>(n), &s, &c);
+        (first ? roots_p : roots_q)[j] = make_double2(c, -s);
+    }
+}
+
+// (a * b) mod n for a, b < n (in 32 bits where the product fits).
+__device__ inline int64_t product_mod(int64_t a, int64_t b, int64_t n) {
+    const uint64_t ab = static_cast<uint64_t>(a) * static_cast<uint64_t>(b);
+    return ab <= 0xFFFFFFFFu ? static_cast<int64_t>(static_cast<uint32_t>(ab) % static_cast<uint32_t>(n))
+                             : static_cast<int64_t>(ab % static_cast<uint64_t>(n));
+}
+
+// The kernel's rows transformed: rows(r, v) = sum_{c < kc} K(r, c) e^{-2 pi i
+// v c / Q} for r < kr, v < Q/2 + 1, in double, taps in increasing c (four
+// taps and their roots loaded before they are used). Raises *out_of_range
+// (once per block at most) for a tap that is Inf, NaN or above
+// kFftInputLimit. Grid: x over v, y over r.
+static __global__ void __launch_bounds__(kRowSpectraThreads)
+fft_kernel_row_spectra(KernelValues values, const double2* __restrict__ roots_q, double2* __restrict__ rows,
+                       int64_t half_cols, int64_t q, unsigned* out_of_range) {
+    const int64_t v = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const int64_t r = blockIdx.y;
+    bool bad = false;
+    if (v < half_cols) {
+        double2 sum = make_double2(0.0, 0.0);
+        int64_t phase = 0;  // v c mod Q
+        auto next_phase = [&] {
+            const int64_t now = phase;
+            phase += v;
+            if (phase >= q) phase -= q;
+            return now;
+        };
+        auto add = [&](double x, double2 w) {
+            bad |= !(fabs(x) <= kFftInputLimit);
+            sum.x = fma(x, w.x, sum.x);
+            sum.y = fma(x, w.y, sum.y);
+        };
+        int64_t c = 0;
+        for (; c + 4 <= values.cols; c += 4) {
+            double x[4];
+            double2 w[4];
+#pragma unroll
+            for (int t = 0; t < 4; ++t) {
+                x[t] = values(r, c + t);
+                w[t] = roots_q[next_phase()];
+            }
+#pragma unroll
+            for (int t = 0; t < 4; ++t) add(x[t], w[t]);
+        }
+        for (; c < values.cols; ++c) add(values(r, c), roots_q[next_phase()]);
+        rows[r * half_cols + v] = sum;
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0) *out_of_range = 1u;
+}
+
+// image(u, v) <- image(u, v) * K(u, v) * scale with the kernel's spectrum
+// summed here from its row spectra: K(u, v) = sum_{r < kr} rows(r, v) e^{-2 pi
+// i u r / P}, r increasing. The twiddles of a block's rows are gathered once
+// into shared memory, r-major; the row-spectrum values are loaded four at a
+// time before any is used. Grid: x over columns, y striding over the blocks'
+// rows (every thread of a block runs the same iterations: barriers).
+static __global__ void __launch_bounds__(kFftThreads)
+fft_multiply_direct(double2* __restrict__ image, const double2* __restrict__ rows, const double2* __restrict__ roots_p,
+                    int kr, int64_t p, int64_t half_cols, double scale) {
+    constexpr int U = kDirectRowsPerThread, kBlockRows = kDirectBlockRows;
+    __shared__ double2 twiddle[kDirectSpectrumRows * kBlockRows];  // [r][row of the block]
+    const int tx = threadIdx.x % kDirectColumns, group = threadIdx.x / kDirectColumns;
+    const int64_t v = static_cast<int64_t>(blockIdx.x) * kDirectColumns + tx;
+    const double2* __restrict__ column = rows + v;
+    for (int64_t block_u = static_cast<int64_t>(blockIdx.y) * kBlockRows; block_u < p;
+         block_u += static_cast<int64_t>(gridDim.y) * kBlockRows) {
+        __syncthreads();  // the previous rows' twiddles are no longer read
+        for (int i = threadIdx.x; i < kBlockRows * kr; i += blockDim.x) {
+            const int r = i / kBlockRows;
+            const int64_t u = min(block_u + i % kBlockRows, p - 1);  // rows past P: unused
+            twiddle[i] = roots_p[product_mod(u, r, p)];
+        }
+        __syncthreads();
+        if (v >= half_cols) continue;
+        const double2* tw = twiddle + group * U;
+        double2 k[U];
+#pragma unroll
+        for (int j = 0; j < U; ++j) k[j] = make_double2(0.0, 0.0);
+        auto add_row = [&](double2 x, int r) {
+#pragma unroll
+            for (int j = 0; j < U; ++j) {
+                const double2 w = tw[r * kBlockRows + j];
+                k[j].x = fma(x.x, w.x, fma(-x.y, w.y, k[j].x));
+                k[j].y = fma(x.x, w.y, fma(x.y, w.x, k[j].y));
+            }
+        };
+        int r = 0;
+        for (; r + 4 <= kr; r += 4) {
+            double2 x[4];
+#pragma unroll
+            for (int t = 0; t < 4; ++t) x[t] = column[(r + t) * half_cols];
+#pragma unroll
+            for (int t = 0; t < 4; ++t) add_row(x[t], r + t);
+        }
+        for (; r < kr; ++r) add_row(column[r * half_cols], r);
+        const int64_t u0 = block_u + group * U;
+#pragma unroll
+        for (int j = 0; j < U; ++j) {
+            if (u0 + j >= p) break;
+            double2& a = image[(u0 + j) * half_cols + v];
+            const double2 prod = complex_product(a, k[j]);
+            a = make_double2(prod.x * scale, prod.y * scale);
+        }
     }
 }
 
@@ -298,8 +450,8 @@ private:
 // The plans of one transform size on one device.
 struct FftPlans {
     int device = 0;
-    cufft::Handle forward = 0;  // image and kernel planes together (batch 2), D2Z in place
-    cufft::Handle inverse = 0;  // the image plane, Z2D in place
+    cufft::Handle forward = 0;  // a plane, D2Z in place
+    cufft::Handle inverse = 0;  // a plane, Z2D in place
     bool has_forward = false, has_inverse = false;
     size_t work_bytes = 0;      // scratch either plan needs
     std::mutex exec_mutex;      // cuFFT runs a plan from one host thread at a time
@@ -357,7 +509,7 @@ inline std::shared_ptr<FftPlans> make_fft_plans(int device, const FftSize& size,
         if (r != cufft::kSuccess) decline("cufftMakePlanMany", r);
         plans->work_bytes = std::max(plans->work_bytes, work);
     };
-    make(plans->forward, plans->has_forward, real_layout, real_dist, complex_layout, complex_dist, cufft::kD2Z, 2);
+    make(plans->forward, plans->has_forward, real_layout, real_dist, complex_layout, complex_dist, cufft::kD2Z, 1);
     make(plans->inverse, plans->has_inverse, complex_layout, complex_dist, real_layout, real_dist, cufft::kZ2D, 1);
     return plans;
 }
@@ -415,15 +567,21 @@ void fft_convolve(const TA* a, const FftKernel& k, const FftGeometry& g, Output 
     const CufftLibrary& lib = CufftLibrary::get();
     if (!lib.loaded()) ipt::plugin::unsupported(what + ": " + lib.failure());
     const FftSize size = fft_size_for(g);
-    // cuFFT's plans take int sizes and distances; the batch spans two planes.
-    if (2 * size.plane_doubles() > INT32_MAX)
+    // cuFFT's plans take int sizes and distances.
+    if (size.plane_doubles() > INT32_MAX)
         ipt::plugin::unsupported(what + ": the padded transform (" + std::to_string(size.rows) + " x " +
                                  std::to_string(size.cols) + ") is too large for one cuFFT plan");
     const std::shared_ptr<FftPlans> plans = FftPlanCache::instance().get(dev.ordinal, size, what);
 
     const cudaStream_t s = dev.stream;
     const int64_t pitch = size.real_pitch(), plane = size.plane_doubles(), spectrum = size.plane_complex();
-    DeviceArray<double> planes(static_cast<size_t>(2 * plane), s);
+    // The direct sums cost kr kc a column of the spectrum and kr a value;
+    // within these limits that stays below a transform of the kernel's plane.
+    const bool direct = g.kr <= kDirectSpectrumRows && g.kr * g.kc <= 8 * size.rows;
+    // The image plane, then the kernel's: a plane, or (direct) its row
+    // spectra and the unit roots of lengths P and Q.
+    const int64_t kernel_doubles = direct ? 2 * (g.kr * size.half_cols() + size.rows + size.cols) : plane;
+    DeviceArray<double> planes(static_cast<size_t>(plane + kernel_doubles), s);
     DeviceArray<unsigned char> work(plans->work_bytes, s);
     double* image_plane = planes.get();
     double* kernel_plane = planes.get() + plane;
@@ -431,32 +589,59 @@ void fft_convolve(const TA* a, const FftKernel& k, const FftGeometry& g, Output 
     auto* image_spectrum = reinterpret_cast<cufft::DoubleComplex*>(image_plane);
     auto* kernel_spectrum = reinterpret_cast<cufft::DoubleComplex*>(kernel_plane);
 
-    OutOfRangeFlag out_of_range(s);
-    const dim3 stage_grid = fft_row_grid(pitch, size.rows);
-    fft_stage_plane<<<stage_grid, kFftThreads, 0, s>>>(ImageValues<TA>{a, g.ma, g.na}, image_plane, size.rows,
-                                                       pitch, out_of_range.device_word());
-    check_launch((what + ": staging A").c_str());
-    out_of_range.queued();
-    fft_stage_plane<<<stage_grid, kFftThreads, 0, s>>>(KernelValues{k, g.kr, g.kc}, kernel_plane, size.rows, pitch,
-                                                       out_of_range.device_word());
-    check_launch((what + ": staging the kernel").c_str());
-    out_of_range.record();
-
     auto run_plan = [&](cufft::Handle plan, auto exec, auto* in, auto* out, const char* call) {
         std::lock_guard<std::mutex> lock(plans->exec_mutex);
         check_cufft(lib.set_stream(plan, s), what + ": cufftSetStream");
         if (work.get()) check_cufft(lib.set_work_area(plan, work.get()), what + ": cufftSetWorkArea");
         check_cufft(exec(plan, in, out), what + ": " + call);
     };
+
+    OutOfRangeFlag out_of_range(s);
+    const dim3 stage_grid = fft_row_grid(pitch, size.rows);
+    const KernelValues kernel_values{k, g.kr, g.kc};
+    fft_stage_plane<<<stage_grid, kFftThreads, 0, s>>>(ImageValues<TA>{a, g.ma, g.na}, image_plane, size.rows,
+                                                       pitch, out_of_range.device_word());
+    check_launch((what + ": staging A").c_str());
+    out_of_range.queued();
+    auto* row_spectra = reinterpret_cast<double2*>(kernel_plane);
+    double2* roots_p = row_spectra + g.kr * size.half_cols();
+    double2* roots_q = roots_p + size.rows;
+    if (direct) {
+        fft_unit_roots<<<grid_for(size.rows + size.cols, kFftThreads), kFftThreads, 0, s>>>(roots_p, size.rows,
+                                                                                             roots_q, size.cols);
+        check_launch((what + ": unit roots").c_str());
+        const dim3 row_grid(static_cast<unsigned>((size.half_cols() + kRowSpectraThreads - 1) / kRowSpectraThreads),
+                            static_cast<unsigned>(g.kr));
+        fft_kernel_row_spectra<<<row_grid, kRowSpectraThreads, 0, s>>>(
+            kernel_values, roots_q, row_spectra, size.half_cols(), size.cols, out_of_range.device_word());
+        check_launch((what + ": the kernel's row spectra").c_str());
+    } else {
+        fft_stage_plane<<<stage_grid, kFftThreads, 0, s>>>(kernel_values, kernel_plane, size.rows, pitch,
+                                                           out_of_range.device_word());
+        check_launch((what + ": staging the kernel").c_str());
+    }
+    out_of_range.record();
+
     // Queued before the host waits for the flag, so the GPU keeps working.
     run_plan(plans->forward, lib.exec_d2z, image_plane, image_spectrum, "cufftExecD2Z");
+    if (!direct) run_plan(plans->forward, lib.exec_d2z, kernel_plane, kernel_spectrum, "cufftExecD2Z (kernel)");
     if (out_of_range.raised())
         ipt::plugin::unsupported(what + ": Inf or NaN (or a magnitude above 2^448) in A or the kernel would "
                                         "spread over the whole output");
 
-    fft_multiply_spectra<<<grid_for(spectrum, kFftThreads), kFftThreads, 0, s>>>(
-        reinterpret_cast<double2*>(image_spectrum), reinterpret_cast<const double2*>(kernel_spectrum), spectrum,
-        1.0 / (static_cast<double>(size.rows) * static_cast<double>(size.cols)));
+    const double scale = 1.0 / (static_cast<double>(size.rows) * static_cast<double>(size.cols));
+    if (direct) {
+        const dim3 grid(static_cast<unsigned>((size.half_cols() + kDirectColumns - 1) / kDirectColumns),
+                        static_cast<unsigned>(std::min<int64_t>((size.rows + kDirectBlockRows - 1) / kDirectBlockRows,
+                                                                65535)));
+        fft_multiply_direct<<<grid, kFftThreads, 0, s>>>(reinterpret_cast<double2*>(image_spectrum), row_spectra,
+                                                         roots_p, static_cast<int>(g.kr), size.rows,
+                                                         size.half_cols(), scale);
+    } else {
+        fft_multiply_spectra<<<grid_for(spectrum, kFftThreads), kFftThreads, 0, s>>>(
+            reinterpret_cast<double2*>(image_spectrum), reinterpret_cast<const double2*>(kernel_spectrum), spectrum,
+            scale);
+    }
     check_launch((what + ": product of the spectra").c_str());
     run_plan(plans->inverse, lib.exec_z2d, image_spectrum, image_plane, "cufftExecZ2D");
 
