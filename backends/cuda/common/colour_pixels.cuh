@@ -83,14 +83,16 @@ struct ColourAffine {
         y2 = one(2, x0, x1, x2);
     }
     // uint8: the three sums in single; false where one of them is undecided.
+    // The margin test decides for any matrix; ycbcr's weights are never
+    // dyadic, so the exact rounding of float_first.cuh would never be taken.
     __device__ bool fast(T a, T b, T c, T& y0, T& y1, T& y2) const
         requires std::is_same_v<T, uint8_t>
     {
-        const unsigned x[3] = {a, b, c};
+        const float x[3] = {byte_to_float(a), byte_to_float(b), byte_to_float(c)};
         unsigned r0, r1, r2;
-        const bool decided = float_first_round_u8(single_first[0], x, &r0) &
-                             float_first_round_u8(single_first[1], x, &r1) &
-                             float_first_round_u8(single_first[2], x, &r2);
+        const bool decided = float_first_round_floats<false>(single_first[0], x, &r0) &
+                             float_first_round_floats<false>(single_first[1], x, &r1) &
+                             float_first_round_floats<false>(single_first[2], x, &r2);
         y0 = static_cast<uint8_t>(r0);
         y1 = static_cast<uint8_t>(r1);
         y2 = static_cast<uint8_t>(r2);

@@ -68,27 +68,46 @@ inline FloatFirstSum<N> float_first_sum(const double* w, int n, double offset) {
 __device__ inline float byte_to_float(unsigned v) {
     return __int_as_float(__byte_perm(v, 0x4B000000u, 0x7440)) - 8388608.0f;
 }
+// Byte e (0-3) of the word w as a float, the same way, with the permute
+// picking the byte out of the word.
+template <int E>
+__device__ inline float word_byte_to_float(unsigned w) {
+    static_assert(E >= 0 && E < 4, "a byte of a word");
+    return __int_as_float(__byte_perm(w, 0x4B000000u, 0x7440 | E)) - 8388608.0f;
+}
 
-// The rounded, saturated sum of x[0..N) when single decides it (f made for
-// N of its M weights). Few instructions, since these kernels are bound by
-// issue: the sum clamped to [0, 255] first (values outside saturate whatever
-// their rounding), rounded through the bits of 1.5 * 2^23, and decided when
-// its distance to that integer (exact: Sterbenz) is below 0.5 - margin.
-template <int N, int M>
-__device__ inline bool float_first_round_u8(const FloatFirstSum<M>& f, const unsigned (&x)[N], unsigned* out) {
+// The rounded, saturated sum of byte values x[0..N), given as floats, when
+// single decides it (f made for N of its M weights). Few instructions, since
+// these kernels are bound by issue: the sum clamped to [0, 255] first (values
+// outside saturate whatever their rounding), rounded through the bits of
+// 1.5 * 2^23, and decided when its distance to that integer (exact:
+// Sterbenz) is below 0.5 - margin. EXACT: f.exact holds, s is MATLAB's sum,
+// rounded half away (s >= 0 here) exactly, and always decided.
+template <bool EXACT, int N, int M>
+__device__ inline bool float_first_round_floats(const FloatFirstSum<M>& f, const float (&x)[N], unsigned* out) {
     static_assert(N <= M, "as many weights as values");
     float s = f.offset;
 #pragma unroll
-    for (int i = 0; i < N; ++i) s = __fmaf_rn(f.w[i], byte_to_float(x[i]), s);
+    for (int i = 0; i < N; ++i) s = __fmaf_rn(f.w[i], x[i], s);
     s = fminf(fmaxf(s, 0.0f), 255.0f);
-    if (f.exact) {  // s is MATLAB's sum: round half away (s >= 0 here) exactly
+    if constexpr (EXACT) {
         *out = static_cast<unsigned>(__float_as_int(__fadd_rn(floorf(__fadd_rn(s, 0.5f)), 12582912.0f))) & 255u;
         return true;
+    } else {
+        const float big = __fadd_rn(s, 12582912.0f);  // 1.5 * 2^23 + the nearest integer
+        const float nearest = __fsub_rn(big, 12582912.0f);
+        *out = static_cast<unsigned>(__float_as_int(big)) & 255u;
+        return fabsf(__fsub_rn(s, nearest)) < f.decided_below;
     }
-    const float big = __fadd_rn(s, 12582912.0f);  // 1.5 * 2^23 + the nearest integer
-    const float nearest = __fsub_rn(big, 12582912.0f);
-    *out = static_cast<unsigned>(__float_as_int(big)) & 255u;
-    return fabsf(__fsub_rn(s, nearest)) < f.decided_below;
+}
+
+// The same from the bytes, f.exact read at run time.
+template <int N, int M>
+__device__ inline bool float_first_round_u8(const FloatFirstSum<M>& f, const unsigned (&x)[N], unsigned* out) {
+    float xf[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) xf[i] = byte_to_float(x[i]);
+    return f.exact ? float_first_round_floats<true>(f, xf, out) : float_first_round_floats<false>(f, xf, out);
 }
 
 #endif

@@ -57,13 +57,29 @@ __device__ inline unsigned lincomb_exact_byte(const LinComb& c, const unsigned (
     return saturate_round<uint8_t>(s);
 }
 
-// Byte e of 16 in a uint4, from each of N images.
-template <int N>
-__device__ inline void bytes_at(const uint4 (&in)[N], int e, unsigned (&x)[N]) {
+// Byte E of 16 in a uint4, from each of N images, as floats.
+template <int E, int N>
+__device__ inline void floats_at(const uint4 (&in)[N], float (&x)[N]) {
 #pragma unroll
     for (int j = 0; j < N; ++j) {
-        const unsigned w = e < 4 ? in[j].x : e < 8 ? in[j].y : e < 12 ? in[j].z : in[j].w;
-        x[j] = (w >> (8 * (e % 4))) & 255u;
+        const unsigned w = E < 4 ? in[j].x : E < 8 ? in[j].y : E < 12 ? in[j].z : in[j].w;
+        x[j] = word_byte_to_float<E % 4>(w);
+    }
+}
+
+// Bytes E.. of 16 of each image through the single-first sum: results into
+// out, the bits of those single does not decide into declined.
+template <bool EXACT, int E, int N>
+__device__ inline void round_bytes_from(const FloatFirstSum<N>& f, const uint4 (&in)[N], unsigned (&out)[4],
+                                        unsigned& declined) {
+    if constexpr (E < 16) {
+        float x[N];
+        floats_at<E>(in, x);
+        unsigned r;
+        const bool decided = float_first_round_floats<EXACT>(f, x, &r);
+        if constexpr (!EXACT) declined |= static_cast<unsigned>(!decided) << E;
+        out[E / 4] |= r << (8 * (E % 4));
+        round_bytes_from<EXACT, E + 1>(f, in, out, declined);
     }
 }
 
@@ -71,8 +87,9 @@ __device__ inline void bytes_at(const uint4 (&in)[N], int e, unsigned (&x)[N]) {
 // access of every image. Each sum in single first (common/float_first.cuh);
 // the few that single cannot decide are computed again in double after the
 // 16 are stored, one at a time from memory, so the hot loop holds no second
-// path.
-template <int N>
+// path. EXACT (dyadic weights, single decides every sum) is a separate
+// kernel, so that neither carries the other's rounding.
+template <int N, bool EXACT>
 __global__ void lincomb_u8(LinComb c, FloatFirstSum<N> single_first, uint8_t* __restrict__ z, int64_t n) {
     const int64_t nvec = n / 16;
     auto exact_at = [&](int64_t i) {
@@ -87,13 +104,7 @@ __global__ void lincomb_u8(LinComb c, FloatFirstSum<N> single_first, uint8_t* __
         for (int j = 0; j < N; ++j) in[j] = reinterpret_cast<const uint4*>(c.a[j])[i];
         unsigned out[4] = {0, 0, 0, 0};
         unsigned declined = 0;
-#pragma unroll
-        for (int e = 0; e < 16; ++e) {
-            unsigned x[N], r;
-            bytes_at(in, e, x);
-            declined |= static_cast<unsigned>(!float_first_round_u8(single_first, x, &r)) << e;
-            out[e / 4] |= r << (8 * (e % 4));
-        }
+        round_bytes_from<EXACT, 0>(single_first, in, out, declined);
         reinterpret_cast<uint4*>(z)[i] = make_uint4(out[0], out[1], out[2], out[3]);
         for (; declined; declined &= declined - 1) exact_at(i * 16 + (__ffs(declined) - 1));
     }
@@ -110,7 +121,10 @@ void launch_lincomb_u8(const LinComb& c, uint8_t* z, int64_t n, cudaStream_t s) 
     if constexpr (N <= kVectorImages) {
         if (c.count == N) {
             const FloatFirstSum<N> single_first = float_first_sum<N>(c.k, N, c.has_offset ? c.offset : 0.0);
-            lincomb_u8<N><<<grid_for((n + 15) / 16), kThreads, 0, s>>>(c, single_first, z, n);
+            if (single_first.exact)
+                lincomb_u8<N, true><<<grid_for((n + 15) / 16), kThreads, 0, s>>>(c, single_first, z, n);
+            else
+                lincomb_u8<N, false><<<grid_for((n + 15) / 16), kThreads, 0, s>>>(c, single_first, z, n);
             return;
         }
         launch_lincomb_u8<N + 1>(c, z, n, s);

@@ -23,10 +23,12 @@ struct Gray {
         gray[0] = saturate_round<T>(ipt::frontend::rgb2gray_value(to_double(rgb[0]), to_double(rgb[1]),
                                                                   to_double(rgb[2])));
     }
+    // The margin test only: rgb2gray's weights are not dyadic, so the exact
+    // rounding of float_first.cuh would never be taken.
     __device__ bool fast(const uint8_t (&rgb)[3], uint8_t (&gray)[1]) const {
-        const unsigned x[3] = {rgb[0], rgb[1], rgb[2]};
+        const float x[3] = {byte_to_float(rgb[0]), byte_to_float(rgb[1]), byte_to_float(rgb[2])};
         unsigned r;
-        const bool decided = float_first_round_u8(single_first, x, &r);
+        const bool decided = float_first_round_floats<false>(single_first, x, &r);
         gray[0] = static_cast<uint8_t>(r);
         return decided;
     }
