@@ -122,21 +122,11 @@ IPT_COLOUR_FN void rgb_to_hsv(F r, F g, F b, F& h, F& s, F& v) {
 // division over every value it is used for.
 template <class F>
 IPT_COLOUR_FN F quotient_by_constant(F x, F d, F inv) {
-#if defined(__CUDA_ARCH__)
     const F q = x * inv;
+#if defined(__CUDA_ARCH__)
     return fma(fma(-q, d, x), inv, q);
 #else
-    const F q = x * inv;
     return std::fma(std::fma(-q, d, x), inv, q);
-#endif
-}
-
-// A byte as a double.
-IPT_COLOUR_FN double colour_byte_to_double(uint32_t x) {
-#if defined(__CUDA_ARCH__)
-    return __hiloint2double(0x43300000, static_cast<int>(x)) - 4503599627370496.0;  // 2^52 + x, less 2^52: no conversion
-#else
-    return static_cast<double>(x);
 #endif
 }
 
@@ -146,11 +136,15 @@ IPT_COLOUR_FN double colour_byte_to_double(uint32_t x) {
 // hue (the numerator and offset of the last branch that holds, as
 // rgb_to_hsv's overwrites leave it), hue/6 by quotient_by_constant, and the
 // grey and black cases, whose h and s are 0, without arithmetic.
-IPT_COLOUR_FN void rgb_to_hsv_u8(uint32_t R, uint32_t G, uint32_t B, double& h, double& s, double& v) {
+// to_double(uint32_t) converts a byte exactly; the caller picks its fastest
+// form (the device's avoids a conversion instruction).
+template <class ToDouble>
+IPT_COLOUR_FN void rgb_to_hsv_u8(uint32_t R, uint32_t G, uint32_t B, ToDouble to_double, double& h, double& s,
+                                 double& v) {
     constexpr double inv255 = 1.0 / 255.0, inv6 = 1.0 / 6.0;
-    const double r = quotient_by_constant(colour_byte_to_double(R), 255.0, inv255);
-    const double g = quotient_by_constant(colour_byte_to_double(G), 255.0, inv255);
-    const double b = quotient_by_constant(colour_byte_to_double(B), 255.0, inv255);
+    const double r = quotient_by_constant(to_double(R), 255.0, inv255);
+    const double g = quotient_by_constant(to_double(G), 255.0, inv255);
+    const double b = quotient_by_constant(to_double(B), 255.0, inv255);
     const uint32_t hi = R > G ? (R > B ? R : B) : (G > B ? G : B);
     const uint32_t lo = R < G ? (R < B ? R : B) : (G < B ? G : B);
     v = hi == R ? r : hi == G ? g : b;

@@ -13,6 +13,8 @@
 
 namespace {
 
+double to_double(uint32_t x) { return static_cast<double>(x); }
+
 uint64_t bits(double x) {
     uint64_t u;
     std::memcpy(&u, &x, sizeof u);
@@ -26,7 +28,7 @@ TEST(Rgb2hsvUint8, EveryTripleMatchesTheFormulaInDouble) {
             for (uint32_t B = 0; B < 256; ++B) {
                 double h0, s0, v0, h1, s1, v1;
                 ipt::common::rgb_to_hsv(R / 255.0, G / 255.0, B / 255.0, h0, s0, v0);
-                ipt::common::rgb_to_hsv_u8(R, G, B, h1, s1, v1);
+                ipt::common::rgb_to_hsv_u8(R, G, B, to_double, h1, s1, v1);
                 if (bits(h0) != bits(h1) || bits(s0) != bits(s1) || bits(v0) != bits(v1)) {
                     if (++mismatches <= 5)
                         ADD_FAILURE() << "RGB (" << R << ", " << G << ", " << B << "): h " << h0 << " vs " << h1
@@ -47,19 +49,19 @@ TEST(Rgb2hsvUint8, ByteOver255FromItsRepeatedBits) {
 // Hand-checked points: pure red, green and blue, a grey and black.
 TEST(Rgb2hsvUint8, PrimariesGreyAndBlack) {
     double h, s, v;
-    ipt::common::rgb_to_hsv_u8(255, 0, 0, h, s, v);
+    ipt::common::rgb_to_hsv_u8(255, 0, 0, to_double, h, s, v);
     EXPECT_EQ(h, 0.0);
     EXPECT_EQ(s, 1.0);
     EXPECT_EQ(v, 1.0);
-    ipt::common::rgb_to_hsv_u8(0, 255, 0, h, s, v);
+    ipt::common::rgb_to_hsv_u8(0, 255, 0, to_double, h, s, v);
     EXPECT_EQ(h, 2.0 / 6.0);
-    ipt::common::rgb_to_hsv_u8(0, 0, 255, h, s, v);
+    ipt::common::rgb_to_hsv_u8(0, 0, 255, to_double, h, s, v);
     EXPECT_EQ(h, 4.0 / 6.0);
-    ipt::common::rgb_to_hsv_u8(51, 51, 51, h, s, v);
+    ipt::common::rgb_to_hsv_u8(51, 51, 51, to_double, h, s, v);
     EXPECT_EQ(h, 0.0);
     EXPECT_EQ(s, 0.0);
     EXPECT_EQ(v, 0.2);
-    ipt::common::rgb_to_hsv_u8(0, 0, 0, h, s, v);
+    ipt::common::rgb_to_hsv_u8(0, 0, 0, to_double, h, s, v);
     EXPECT_EQ(v, 0.0);
     EXPECT_EQ(s, 0.0);
 }

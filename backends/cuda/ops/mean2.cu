@@ -33,18 +33,16 @@ struct LoadInt {
     const T* p;
     __device__ long long operator()(int64_t i) const { return static_cast<long long>(p[i]); }
 };
-// 64 bytes per item (four independent 16-byte loads) when aligned: the 32
-// items of a warp cover 2 KiB, each of their four loads 512 contiguous bytes
-// of it, so that every load of a warp uses whole sectors. The bytes after the
-// last whole 2 KiB are an item each.
+// 64 bytes per item (four independent 16-byte loads) of 16-byte aligned data:
+// the 32 items of a warp cover 2 KiB, each of their four loads 512
+// contiguous bytes of it, so that every load of a warp uses whole sectors.
+// The bytes after the last whole 2 KiB are an item each.
 struct LoadBytes16 {
     static constexpr int64_t kGroup = 2048;
     const uint8_t* b;
     int64_t grouped_items;  // 32 per whole 2 KiB
     int64_t grouped_bytes;
-    bool vec;
     __device__ long long operator()(int64_t i) const {
-        if (!vec) return b[i];
         if (i >= grouped_items) return b[grouped_bytes + (i - grouped_items)];
         const uint4* p = reinterpret_cast<const uint4*>(b + (i / 32) * kGroup) + i % 32;
         uint4 v[4];
@@ -67,12 +65,15 @@ void mean2_typed(const T* p, int64_t n, const ipt_tensor* m, int32_t out_class, 
         else
             reduce_sum_dd(LoadDouble<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
     } else if constexpr (sizeof(T) == 1) {
-        const bool vec = reinterpret_cast<uintptr_t>(p) % 16 == 0;
-        const int64_t grouped_bytes = n / LoadBytes16::kGroup * LoadBytes16::kGroup;
-        const int64_t grouped_items = grouped_bytes / LoadBytes16::kGroup * 32;
-        const int64_t items = vec ? grouped_items + (n - grouped_bytes) : n;
-        reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), grouped_items, grouped_bytes, vec}, items,
-                       WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
+        if (reinterpret_cast<uintptr_t>(p) % 16 == 0) {
+            const int64_t grouped_bytes = n / LoadBytes16::kGroup * LoadBytes16::kGroup;
+            const int64_t grouped_items = grouped_bytes / LoadBytes16::kGroup * 32;
+            reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), grouped_items, grouped_bytes},
+                           grouped_items + (n - grouped_bytes), WriteMean<double>{dptr<double>(m), count}, s,
+                           "ipt.mean2");
+        } else {
+            reduce_sum_int(LoadInt<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
+        }
     } else {
         reduce_sum_int(LoadInt<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
     }

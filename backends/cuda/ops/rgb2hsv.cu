@@ -23,7 +23,7 @@ struct ToHsv {
 template <>
 struct ToHsv<uint8_t> {
     __device__ void operator()(uint8_t r, uint8_t g, uint8_t b, double& h, double& s, double& v) const {
-        ipt::common::rgb_to_hsv_u8(r, g, b, h, s, v);
+        ipt::common::rgb_to_hsv_u8(r, g, b, [](uint32_t x) { return to_double(x); }, h, s, v);
     }
 };
 
