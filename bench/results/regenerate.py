@@ -765,20 +765,23 @@ def ingest(path, machine=None, date=None):
         save(data_file, dict(common(meta, []), runs=[{"date": d} for d in sorted({r["date"] for r in sets})],
                              sets=sets))
         written += [data_file, write_table(folder, "conformance")]
-    # bench/gpu/session.sh ops: operators run one by one (cuda-<op>.json, the
-    # full run; vulkan-<op>.json, --quick), kept as sets of their own (one per
-    # run, oldest first) beside the last full run's sets; a later full run
-    # replaces their rows of the implementations it certifies.
+    # bench/gpu/session.sh ops: operators run one by one (cuda-<op>.json,
+    # vulkan-<op>.json; each says whether it ran --quick), kept as sets of
+    # their own (one per run, oldest first) beside the last full run's sets; a
+    # later full run replaces their rows of the implementations it certifies.
     per_op = sorted(n for n in files if re.fullmatch(r"(cuda|vulkan)-ipt\.\w+\.json", n))
     if per_op and not runs:
         meta = run_meta(files, ("ops",), date)
         need_date(meta, "the per-operator conformance outputs")
         rows, devices, totals = [], set(), {"pass": 0, "fail": 0, "xfail": 0, "skip": 0}
+        modes = {}  # "CUDA" or "Vulkan" -> {"full", "--quick"}, from the outputs themselves
         for n in per_op:
             try:
                 j = json.loads(files[n])
             except ValueError:
                 continue
+            backend = "CUDA" if n.startswith("cuda-") else "Vulkan"
+            modes.setdefault(backend, set()).add("--quick" if j.get("quick") else "full")
             for d in j.get("devices", []):
                 if d.get("kind") == "cpu":
                     continue
@@ -791,8 +794,11 @@ def ingest(path, machine=None, date=None):
             folder = os.path.join(RESULTS, machine_of(meta))
             data_file = os.path.join(folder, "conformance.json")
             data = load(data_file, dict(common(meta, []), runs=[], sets=[]))
-            what = PER_OP_SETS + " (bench/gpu/session.sh ops; CUDA full, Vulkan --quick)"
-            data["sets"] = [x for x in data.get("sets", []) if x["what"] != f"{what}, {meta['date']}"]
+            how = ", ".join(f"{k} {' and '.join(sorted(v, reverse=True))}" for k, v in sorted(modes.items()))
+            what = PER_OP_SETS + f" (bench/gpu/session.sh ops; {how})"
+            # The same run read again replaces its set, whatever its label said.
+            data["sets"] = [x for x in data.get("sets", [])
+                            if not (x["what"].startswith(PER_OP_SETS) and x["what"].endswith(f", {meta['date']}"))]
             data["sets"].append({"what": f"{what}, {meta['date']}", "seed": "-",
                                  "device": "; ".join(sorted(devices)),
                                  "summary": f"cases: {totals['pass']} pass, {totals['fail']} fail, "
