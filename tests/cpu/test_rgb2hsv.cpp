@@ -124,6 +124,61 @@ TEST(Rgb2hsv, NanIsIgnoredByMaxAndMin) {
     EXPECT_EQ(hsv[2], 0.5);
 }
 
+// MATLAB's rgb2hsv written out for one pixel (its order of overwrites: red,
+// then green, then blue; s = 1 where the range is 0 before the divisions),
+// in the class of the image.
+template <class F>
+Hsv matlab_pixel(F r, F g, F b) {
+    auto max_ignoring_nan = [](F x, F y) { return std::isnan(x) ? y : (std::isnan(y) ? x : (y > x ? y : x)); };
+    auto min_ignoring_nan = [](F x, F y) { return std::isnan(x) ? y : (std::isnan(y) ? x : (y < x ? y : x)); };
+    const F v = max_ignoring_nan(max_ignoring_nan(r, g), b);
+    F s = v - min_ignoring_nan(min_ignoring_nan(r, g), b);
+    const bool z = s == F(0);
+    s = s + F(z ? 1 : 0);
+    F h = 0;
+    if (r == v) h = (g - b) / s;
+    if (g == v) h = F(2) + (b - r) / s;
+    if (b == v) h = F(4) + (r - g) / s;
+    h = h / F(6);
+    if (h < F(0)) h = h + F(1);
+    h = F(z ? 0 : 1) * h;
+    if (v != F(0)) s = (F(z ? 0 : 1) * s) / v;
+    else s = 0;
+    return {static_cast<double>(h), static_cast<double>(s), static_cast<double>(v)};
+}
+
+// Every triple of special and ordinary values (NaN, signed zeros, infinities,
+// ties) in a row long enough for the vectorised loop, to the bit (signed
+// zeros and NaN included) against the pixel formula above.
+template <class F>
+void check_special_triples(ipt_dtype cls) {
+    const F inf = std::numeric_limits<F>::infinity(), nan = std::numeric_limits<F>::quiet_NaN();
+    const std::vector<F> values = {nan, F(-0.0), F(0), F(0.25), F(0.5), F(1), inf, -inf, F(-0.5)};
+    const int64_t k = static_cast<int64_t>(values.size()), n = k * k * k;
+    std::vector<F> planes(static_cast<size_t>(3 * n));
+    for (int64_t i = 0; i < n; ++i) {
+        planes[static_cast<size_t>(i)] = values[static_cast<size_t>(i / (k * k))];
+        planes[static_cast<size_t>(n + i)] = values[static_cast<size_t>(i / k % k)];
+        planes[static_cast<size_t>(2 * n + i)] = values[static_cast<size_t>(i % k)];
+    }
+    const auto hsv = rgb2hsv<F>(image<F>(1, n, planes, 3), cls);
+    auto same = [](double x, double y) { return std::isnan(x) ? std::isnan(y) : (x == y && std::signbit(x) == std::signbit(y)); };
+    for (int64_t i = 0; i < n; ++i) {
+        const F r = planes[static_cast<size_t>(i)], g = planes[static_cast<size_t>(n + i)],
+                b = planes[static_cast<size_t>(2 * n + i)];
+        const Hsv want = matlab_pixel<F>(r, g, b);
+        const double got[3] = {static_cast<double>(hsv[static_cast<size_t>(i)]),
+                               static_cast<double>(hsv[static_cast<size_t>(n + i)]),
+                               static_cast<double>(hsv[static_cast<size_t>(2 * n + i)])};
+        EXPECT_TRUE(same(got[0], want.h)) << "h of (" << r << ", " << g << ", " << b << "): " << got[0] << " vs " << want.h;
+        EXPECT_TRUE(same(got[1], want.s)) << "s of (" << r << ", " << g << ", " << b << "): " << got[1] << " vs " << want.s;
+        EXPECT_TRUE(same(got[2], want.v)) << "v of (" << r << ", " << g << ", " << b << "): " << got[2] << " vs " << want.v;
+    }
+}
+
+TEST(Rgb2hsv, SpecialValuesToTheBitSingle) { check_special_triples<float>(IPT_SINGLE); }
+TEST(Rgb2hsv, SpecialValuesToTheBitDouble) { check_special_triples<double>(IPT_DOUBLE); }
+
 TEST(Rgb2hsv, RefusesOneChannelImagesAndIntegerColormaps) {
     IPT_EXPECT_ERROR(rgb2hsv(image<double>(4, 5, std::vector<double>(20, 0))), IPT_ERR_INVALID_ARGUMENT, "c-by-3");
     IPT_EXPECT_ERROR(rgb2hsv(image<uint8_t>(2, 3, std::vector<uint8_t>(6, 0))), IPT_ERR_INVALID_ARGUMENT, "double");

@@ -29,7 +29,12 @@ IPT_ALWAYS_INLINE F min_ignoring_nan(F a, F b) {
 // common/colour.hpp's rgb_to_hsv over n pixels, the same operations in the
 // same order with the branches as selects: the hue of the last matching
 // component (blue, then green, then red) is the one kept, and the divisions
-// of the others are not needed, so one quotient serves.
+// of the others are not needed, so one quotient serves. Its numerator and
+// offset are picked first and no later select depends on the same
+// conditions: GCC otherwise threads those conditions back through the
+// division and vectorises three of them (five divisions a pixel, not
+// three). Red's offset is -0, so that -0 + q is q to the bit; no component
+// equals V only where V is NaN (all three NaN), whose hue is 0.
 template <class In, class F>
 IPT_ALWAYS_INLINE void hsv_span(const In* __restrict r, const In* __restrict g, const In* __restrict b,
                                 F* __restrict h, F* __restrict s, F* __restrict v, int64_t n) {
@@ -41,13 +46,13 @@ IPT_ALWAYS_INLINE void hsv_span(const In* __restrict r, const In* __restrict g, 
         const F d = V - min_ignoring_nan(min_ignoring_nan(R, G), B);
         const bool grey = d == F(0);
         const F div = grey ? F(1) : d;
-        const bool is_b = B == V, is_g = G == V, is_r = R == V;
-        const F q = (is_b ? R - G : (is_g ? B - R : G - B)) / div;
-        F hue = is_b ? F(4) + q : (is_g ? F(2) + q : (is_r ? q : F(0)));
-        hue = hue / F(6);
+        const bool is_b = B == V, is_g = G == V;
+        const F numerator = is_b ? R - G : (is_g ? B - R : G - B);
+        const F offset = is_b ? F(4) : (is_g ? F(2) : -F(0));
+        F hue = (offset + numerator / div) / F(6);
         hue = hue < F(0) ? hue + F(1) : hue;
         const F keep = grey ? F(0) : F(1);
-        h[i] = keep * hue;
+        h[i] = V != V ? F(0) : keep * hue;
         const F sat = (keep * div) / V;
         s[i] = V != F(0) ? sat : F(0);
         v[i] = V;
