@@ -25,6 +25,9 @@ struct WarpWindow {
     bool sharp;  // the plan's edge rule (common/ops/warp.hpp)
 };
 
+// Output rows a thread of warp_kernel takes (the grid is that much shorter).
+constexpr int kWarpRowsPerThread = 8;
+
 struct WarpGeometry {
     WarpWindow w;
     int32_t rows, out_rows, out_cols, channels;
@@ -131,8 +134,11 @@ __device__ __forceinline__ double warp_sample(const T* plane, const T* corner, c
     return warp_edge_sample<Interp>(plane, w, fill, y0, x0, fx, fy);
 }
 
-// Block (w, 256 / w): each warp covers w x (32 / w) outputs (warp_patch_width);
-// one plane per blockIdx.z; Index: the type of element offsets.
+// Block (w, 256 / w): each warp covers w x (32 / w) outputs (warp_patch_width)
+// at a time, and a thread kWarpRowsPerThread rows of outputs, a grid's height
+// apart, so that its setup (parameters, the column's share of the mapping,
+// the plane's corner) is paid once for several outputs; one plane per
+// blockIdx.z; Index: the type of element offsets.
 template <class T, int Interp, bool Projective, class Index>
 __global__ void __launch_bounds__(256, Interp == 2 ? 3 : 4) warp_kernel(const T* __restrict__ a, T* __restrict__ b, WarpGeometry g) {
     const int32_t j = static_cast<int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -184,8 +190,9 @@ inline void warp(const Device& dev, const ipt::frontend::WarpPlan& p, const ipt_
     if (p.out_rows * p.out_cols * p.channels == 0) return;
     const int width = ipt::frontend::warp_patch_width(p, 32);
     const dim3 block(static_cast<unsigned>(width), static_cast<unsigned>(256 / width));
+    const int64_t rows_per_block = static_cast<int64_t>(block.y) * warp_detail::kWarpRowsPerThread;
     const dim3 grid(static_cast<unsigned>((g.out_cols + width - 1) / width),
-                    static_cast<unsigned>(std::min<int64_t>((g.out_rows + block.y - 1) / block.y, 65535)),
+                    static_cast<unsigned>(std::min<int64_t>((g.out_rows + rows_per_block - 1) / rows_per_block, 65535)),
                     static_cast<unsigned>(g.channels));
     const int interp = static_cast<int>(p.interp);
     visit_dtype(p.dtype, [&](auto tag) {
