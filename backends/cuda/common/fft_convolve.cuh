@@ -174,6 +174,10 @@ struct KernelValues {
     }
 };
 
+// A value the transforms cannot carry: Inf, NaN or a magnitude above
+// kFftInputLimit.
+__device__ inline bool out_of_fft_range(double x) { return !(fabs(x) <= kFftInputLimit); }
+
 // A plane: the values in its top-left corner, zeros elsewhere. Raises
 // *out_of_range (once per block at most) for Inf, NaN or |x| > kFftInputLimit.
 template <class Values>
@@ -186,7 +190,7 @@ fft_stage_plane(Values values, double* __restrict__ plane, int64_t rows, int64_t
         double x = 0.0;
         if (r < values.rows && c < values.cols) {
             x = values(r, c);
-            bad |= !(fabs(x) <= kFftInputLimit);
+            bad |= out_of_fft_range(x);
         }
         plane[r * pitch + c] = x;
     }
@@ -266,7 +270,7 @@ fft_kernel_row_spectra(KernelValues values, const double2* __restrict__ roots_q,
             return now;
         };
         auto add = [&](double x, double2 w) {
-            bad |= !(fabs(x) <= kFftInputLimit);
+            bad |= out_of_fft_range(x);
             sum.x = fma(x, w.x, sum.x);
             sum.y = fma(x, w.y, sum.y);
         };

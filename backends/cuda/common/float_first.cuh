@@ -63,18 +63,16 @@ inline FloatFirstSum<N> float_first_sum(const double* w, int n, double offset) {
 }
 
 #ifdef __CUDACC__
-// A byte as a float: 2^23 + v from its bits (one byte permute), less 2^23:
-// no conversion instruction.
-__device__ inline float byte_to_float(unsigned v) {
-    return __int_as_float(__byte_perm(v, 0x4B000000u, 0x7440)) - 8388608.0f;
-}
-// Byte e (0-3) of the word w as a float, the same way, with the permute
-// picking the byte out of the word.
+// Byte E (0-3) of the word w as a float: 2^23 + the byte from its bits (one
+// byte permute picks it out of the word), less 2^23: no conversion
+// instruction.
 template <int E>
 __device__ inline float word_byte_to_float(unsigned w) {
     static_assert(E >= 0 && E < 4, "a byte of a word");
     return __int_as_float(__byte_perm(w, 0x4B000000u, 0x7440 | E)) - 8388608.0f;
 }
+// A byte (a word below 256) as a float.
+__device__ inline float byte_to_float(unsigned v) { return word_byte_to_float<0>(v); }
 
 // The rounded, saturated sum of byte values x[0..N), given as floats, when
 // single decides it (f made for N of its M weights). Few instructions, since

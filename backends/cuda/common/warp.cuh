@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The inverse-mapping resampler of ipt.imrotate, ipt.imtranslate and
-// ipt.imwarp on CUDA: a thread per output element of eight rows, the rule of
+// ipt.imwarp on CUDA: a thread per output column and eight rows, the rule of
 // common/ops/warp.hpp in the CPU's order (--fmad=false: every product and sum
 // rounds as on the host), so integer results match the CPU bit for bit.
 // The grid is (columns, rows, planes), so no thread divides, and each

@@ -64,17 +64,18 @@ void mean2_typed(const T* p, int64_t n, const ipt_tensor* m, int32_t out_class, 
             reduce_sum_dd(LoadDouble<T>{p}, n, WriteMean<float>{dptr<float>(m), count}, s, "ipt.mean2");
         else
             reduce_sum_dd(LoadDouble<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
-    } else if constexpr (sizeof(T) == 1) {
-        if (reinterpret_cast<uintptr_t>(p) % 16 == 0) {
-            const int64_t grouped_bytes = n / LoadBytes16::kGroup * LoadBytes16::kGroup;
-            const int64_t grouped_items = grouped_bytes / LoadBytes16::kGroup * 32;
-            reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), grouped_items, grouped_bytes},
-                           grouped_items + (n - grouped_bytes), WriteMean<double>{dptr<double>(m), count}, s,
-                           "ipt.mean2");
-        } else {
-            reduce_sum_int(LoadInt<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
-        }
     } else {
+        if constexpr (sizeof(T) == 1) {
+            if (reinterpret_cast<uintptr_t>(p) % 16 == 0) {
+                const int64_t grouped_bytes = n / LoadBytes16::kGroup * LoadBytes16::kGroup;
+                const int64_t grouped_items = grouped_bytes / LoadBytes16::kGroup * 32;
+                reduce_sum_int(LoadBytes16{reinterpret_cast<const uint8_t*>(p), grouped_items, grouped_bytes},
+                               grouped_items + (n - grouped_bytes), WriteMean<double>{dptr<double>(m), count}, s,
+                               "ipt.mean2");
+                return;
+            }
+        }
+        // Other integer classes, and bytes that are not 16-byte aligned.
         reduce_sum_int(LoadInt<T>{p}, n, WriteMean<double>{dptr<double>(m), count}, s, "ipt.mean2");
     }
 }
