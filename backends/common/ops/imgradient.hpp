@@ -67,11 +67,16 @@ IPT_GRADIENT_FN T gradient_magnitude(T gx, T gy) {
     }
 }
 
-// Degrees of the direction atan2(-gy, gx), evaluated as MATLAB writes it.
+// Degrees from the angle a in radians, in T, as MATLAB writes it.
+template <class T>
+IPT_GRADIENT_FN T gradient_degrees(T a) {
+    return a * T(180) / T(3.14159265358979323846);
+}
+
+// Degrees of the direction atan2(-gy, gx).
 template <class T>
 IPT_GRADIENT_FN T gradient_direction(T gx, T gy) {
-    const T a = gradient_atan2(-gy, gx) * T(180);
-    return a / T(3.14159265358979323846);
+    return gradient_degrees(gradient_atan2(-gy, gx));
 }
 
 // atan2(y, x) with |y| == |x| (nonzero or both infinite): the nearest T to

@@ -68,6 +68,14 @@ inline ImgradientxyPlan plan_imgradientxy(const ipt::plugin::KernelArgs& args) {
     return plan_gradient_input(args);
 }
 
+// Sobel's and Prewitt's sum of three differences d0, d1, d2 across the
+// stencil (right minus left for Gx, bottom minus top for Gy), the middle one
+// weighted 2 (as d1 + d1) for sobel.
+template <class T>
+IPT_GRADIENT_FN T stencil3_sum(T d0, T d1, T d2, bool sobel) {
+    return (d0 + (sobel ? d1 + d1 : d1)) + d2;
+}
+
 // Gx and Gy at (r, c) of the rows x cols image I (row-major, packed), in T
 // (float for single I, double otherwise; MATLAB converts I first).
 template <class T, class In>
@@ -82,8 +90,8 @@ IPT_GRADIENT_FN void gradient_xy(const In* I, int64_t rows, int64_t cols, int64_
         const T x0 = at(rm, cp) - at(rm, cm), x1 = at(r, cp) - at(r, cm), x2 = at(rp, cp) - at(rp, cm);
         const T y0 = at(rp, cm) - at(rm, cm), y1 = at(rp, c) - at(rm, c), y2 = at(rp, cp) - at(rm, cp);
         const bool sobel = m == GradientMethod::Sobel;
-        gx = (x0 + (sobel ? x1 + x1 : x1)) + x2;
-        gy = (y0 + (sobel ? y1 + y1 : y1)) + y2;
+        gx = stencil3_sum(x0, x1, x2, sobel);
+        gy = stencil3_sum(y0, y1, y2, sobel);
         break;
     }
     case GradientMethod::Central:

@@ -42,8 +42,8 @@ IPT_ALWAYS_INLINE IPT_GRADIENT_MATH void interior_impl(const In* __restrict up, 
         const T y0 = static_cast<T>(down[c - 1]) - static_cast<T>(up[c - 1]);
         const T y1 = static_cast<T>(down[c]) - static_cast<T>(up[c]);
         const T y2 = static_cast<T>(down[c + 1]) - static_cast<T>(up[c + 1]);
-        gx[c] = (x0 + (Sobel ? x1 + x1 : x1)) + x2;
-        gy[c] = (y0 + (Sobel ? y1 + y1 : y1)) + y2;
+        gx[c] = ipt::frontend::stencil3_sum(x0, x1, x2, Sobel);
+        gy[c] = ipt::frontend::stencil3_sum(y0, y1, y2, Sobel);
     }
 }
 

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// ipt.imgradient as the front-end plans it (common/ops/imgradient.hpp): one
-// thread per pixel: the shared stencil, then hypot and the direction in
-// degrees with CUDA's hypot and atan2 (a few ulp; single through double).
+// ipt.imgradient as the front-end plans it (common/ops/imgradient.hpp): the
+// gradient walk of common/gradient.cuh (a column strip a thread), then the
+// front-end's magnitude and direction in degrees with CUDA's sqrt, hypot and
+// atan2 (single through double, one rounding; gradient_atan2_single and
+// gradient_degrees_single give single directions at less cost, to the same
+// bits).
 #include "common/context.hpp"
 #include "common/device.cuh"
+#include "common/gradient.cuh"
 #include "common/op_registry.hpp"
 #include "common/ops/imgradient.hpp"
 
@@ -14,36 +18,31 @@ using ipt::frontend::GradientMethod;
 
 // Dir is T, or double for roberts.
 template <class T, class Dir, class In>
-__global__ void magnitude_direction_kernel(const In* __restrict__ in, T* __restrict__ mag, Dir* __restrict__ dir,
-                                           int64_t rows, int64_t cols, GradientMethod method) {
-    // x: the column, y: the row (a grid-stride loop past 65535 rows): no thread divides.
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (c >= cols) return;
-    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
-        const int64_t i = r * cols + c;
-        T x, y;
-        ipt::frontend::gradient_xy<T>(in, rows, cols, r, c, method, x, y);
+__global__ void __launch_bounds__(kGradientWidth)
+magnitude_direction_kernel(const In* __restrict__ in, T* __restrict__ mag, Dir* __restrict__ dir, int64_t rows,
+                           int64_t cols, GradientMethod method) {
+    gradient_walk<T>(in, rows, cols, method, [&](int64_t i, T x, T y) {
         mag[i] = ipt::frontend::gradient_magnitude(x, y);
-        if (!dir) continue;
+        if (!dir) return;
         if (method == GradientMethod::Roberts)
             dir[i] = static_cast<Dir>(ipt::frontend::roberts_direction(x, y));
+        else if constexpr (sizeof(T) == 4)
+            dir[i] = static_cast<Dir>(gradient_degrees_single(gradient_atan2_single(-y, x)));
         else
             dir[i] = static_cast<Dir>(ipt::frontend::gradient_direction(x, y));
-    }
+    });
 }
 
 template <class T, class In>
 void launch(const Device& dev, const ipt::frontend::ImgradientPlan& plan, const In* in, const ipt_tensor* mag,
             const ipt_tensor* dir) {
     const auto& p = plan.xy;
-    constexpr int kWidth = 128;
-    const dim3 grid(static_cast<unsigned>((p.cols + kWidth - 1) / kWidth),
-                    static_cast<unsigned>(p.rows < 65535 ? p.rows : 65535));
+    const dim3 grid = gradient_grid(p.rows, p.cols);
     if (plan.dir_dtype == IPT_DOUBLE)
-        magnitude_direction_kernel<T, double><<<grid, kWidth, 0, dev.stream>>>(
+        magnitude_direction_kernel<T, double><<<grid, kGradientWidth, 0, dev.stream>>>(
             in, dptr<T>(mag), dir ? dptr<double>(dir) : nullptr, p.rows, p.cols, p.method);
     else
-        magnitude_direction_kernel<T, float><<<grid, kWidth, 0, dev.stream>>>(
+        magnitude_direction_kernel<T, float><<<grid, kGradientWidth, 0, dev.stream>>>(
             in, dptr<T>(mag), dir ? dptr<float>(dir) : nullptr, p.rows, p.cols, p.method);
 }
 
