@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace ipt::conformance {
 
@@ -1533,6 +1534,18 @@ OpRecipe imboxfilt_recipe() {
             out.push_back(make_case({image_arg("A", spec(d, 17, 19, Fill::Max)), floats_arg("filterSize", {5})}));
             out.push_back(make_case({image_arg("A", spec(d, 17, 19, Fill::Min)), floats_arg("filterSize", {5}),
                                      float_arg("NormalizationFactor", -0.3)}));
+        }
+        // uint8 rows a multiple of 4 wide, which GPU backends sum four
+        // columns at a time (inside quads from aligned words, the row's ends
+        // by the border rule): every padding, widths 3 to 11 and heights up
+        // to 15; on a 7 x 8 image an 11 x 11 window leaves no quad inside.
+        const std::pair<double, double> sizes[] = {{5, 3}, {3, 5}, {15, 7}, {9, 9}, {1, 11}};
+        for (const char* pad : {"replicate", "circular", "symmetric", "constant"}) {
+            for (const auto& [fr, fc] : sizes)
+                out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 29, 32)), floats_arg("filterSize", {fr, fc}),
+                                         text_arg("Padding", pad), float_arg("X", 77)}));
+            out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 7, 8)), floats_arg("filterSize", {11}),
+                                     text_arg("Padding", pad), float_arg("X", 200)}));
         }
         for (ipt_dtype d : {IPT_SINGLE, IPT_DOUBLE})
             for (Fill f : {Fill::NaN, Fill::Inf, Fill::Denormal})
