@@ -1165,6 +1165,12 @@ OpRecipe ycbcr2rgb_recipe() {
 
 // ---- geometric transformations: imresize -----------------------------------
 
+struct ImresizeLarge {
+    int64_t rows, cols;
+    std::vector<double> scale;
+    const char* method;
+};
+
 OpRecipe imresize_recipe() {
     OpRecipe r;
     r.main = "A";
@@ -1216,6 +1222,17 @@ OpRecipe imresize_recipe() {
                                        text_arg("method", "lanczos3")});
             down.large = true;
             out.push_back(down);
+        }
+        // uint8 sums taken in single first: power-of-two scales, whose dyadic
+        // weights make every sum exact (ties included), and a scale whose
+        // weights are not, where sums near a half-integer go the double way;
+        // widths a multiple of 4 and not.
+        for (const ImresizeLarge& c : {ImresizeLarge{n, n, {2}, "bilinear"}, ImresizeLarge{n, n, {0.5}, "bicubic"},
+                                       ImresizeLarge{n, n + 3, {0.73}, "bicubic"}, ImresizeLarge{n + 1, n - 2, {1.37, 0.81}, "bilinear"}}) {
+            CaseSpec u8 = make_case({image_arg("A", spec(IPT_UINT8, c.rows, c.cols)), floats_arg("Scale", c.scale),
+                                     text_arg("method", c.method)});
+            u8.large = true;
+            out.push_back(u8);
         }
         // Rules the schema cannot express.
         for (const std::vector<double>& bad : {std::vector<double>{0}, std::vector<double>{-1}, std::vector<double>{2, -0.5}}) {

@@ -3,8 +3,10 @@
 // against MATLAB's rule computed here in double on the host: round half away
 // from zero of the double sum w . x + offset, saturated to uint8. Every
 // decided output must equal it; the undecided ones (sent to the double path)
-// must be few. Over every RGB triple for the colour weights, and every pair
-// of bytes for weights chosen to be awkward (tiny, large, negative, halves).
+// must be few. Over every RGB triple for the colour weights, every pair of
+// bytes for weights chosen to be awkward (tiny, large, negative, halves),
+// and, in the threshold form, flat, random and step inputs of every output
+// of imresize's contribution tables.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -15,6 +17,7 @@
 #include "common/device.cuh"
 #include "common/float_first.cuh"
 #include "../../backends/common/colour.hpp"
+#include "../../backends/common/ops/imresize.hpp"
 
 namespace {
 
@@ -32,6 +35,21 @@ __global__ void decide_all(FloatFirstSum<N> f, uint16_t* decided, int64_t count)
         for (int i = 0; i < N; ++i) x[i] = static_cast<unsigned>(t >> (8 * i)) & 255u;
         unsigned r;
         decided[t] = float_first_round_u8(f, x, &r) ? static_cast<uint16_t>(r) : static_cast<uint16_t>(kUndecided);
+    }
+}
+
+// The threshold form: output t / trials of an axis with `taps` single
+// weights a row and a threshold each, over the bytes x[t * taps ...], summed
+// by fused multiply-adds in tap order as imresize's uint8 passes sum them.
+__global__ void decide_rows(const float* weights, const float* below, int taps, const uint8_t* x, int64_t count,
+                            int64_t trials, uint16_t* decided) {
+    for (int64_t t = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; t < count; t += int64_t{blockDim.x} * gridDim.x) {
+        const int64_t i = t / trials;
+        float s = 0;
+        for (int k = 0; k < taps; ++k) s = __fmaf_rn(weights[i * taps + k], ipt::cuda::byte_to_float(x[t * taps + k]), s);
+        unsigned r;
+        decided[t] = ipt::cuda::float_first_round_below(s, below[i], &r) ? static_cast<uint16_t>(r)
+                                                                         : static_cast<uint16_t>(kUndecided);
     }
 }
 
@@ -111,6 +129,82 @@ TEST(CudaFloatFirst, AwkwardWeightsOverEveryPair) {
         const double w[2] = {c[0], c[1]};
         expect_decided_correctly<2>(w, c[2], "two-image sum", 1.0);
     }
+}
+
+// Every output index of an imresize axis of at most 8 taps: 256 flat rows
+// (every tap the same byte), 512 random rows and, per tap, a step from 0 to
+// 255 there; each decided output must be MATLAB's rounding of the double sum
+// (tap order, products then sums, as the front-end and the double passes).
+void expect_axis_decided_correctly(const ipt::frontend::ImresizeAxis& ax, const char* what, double max_undecided) {
+    const int taps = ax.taps;
+    ASSERT_LE(taps, 8) << what;
+    const int64_t n = ax.out_length, trials = 256 + 512 + taps;
+    std::vector<float> weights(static_cast<size_t>(n * taps)), below(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        const FloatFirstSum<8> f = float_first_sum<8>(ax.weights.data() + i * taps, taps, 0.0);
+        for (int k = 0; k < taps; ++k) weights[i * taps + k] = f.w[k];
+        below[i] = ipt::cuda::float_first_threshold(f);
+    }
+    std::vector<uint8_t> x(static_cast<size_t>(n * trials * taps));
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < trials; ++j)
+            for (int k = 0; k < taps; ++k) {
+                uint8_t& v = x[(i * trials + j) * taps + k];
+                if (j < 256) v = static_cast<uint8_t>(j);
+                else if (j < 768) v = static_cast<uint8_t>((state = state * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+                else v = k < j - 768 ? 0 : 255;
+            }
+    const int64_t count = n * trials;
+    float *d_w = nullptr, *d_below = nullptr;
+    uint8_t* d_x = nullptr;
+    uint16_t* d_decided = nullptr;
+    ASSERT_EQ(cudaMalloc(&d_w, weights.size() * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&d_below, below.size() * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&d_x, x.size()), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&d_decided, count * sizeof(uint16_t)), cudaSuccess);
+    cudaMemcpy(d_w, weights.data(), weights.size() * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_below, below.data(), below.size() * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_x, x.data(), x.size(), cudaMemcpyHostToDevice);
+    decide_rows<<<1024, 256>>>(d_w, d_below, taps, d_x, count, trials, d_decided);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<uint16_t> decided(static_cast<size_t>(count));
+    ASSERT_EQ(cudaMemcpy(decided.data(), d_decided, count * sizeof(uint16_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    cudaFree(d_w);
+    cudaFree(d_below);
+    cudaFree(d_x);
+    cudaFree(d_decided);
+    int64_t wrong = 0, undecided = 0;
+    for (int64_t t = 0; t < count; ++t) {
+        const int64_t i = t / trials;
+        double sum = 0;
+        for (int k = 0; k < taps; ++k) sum = sum + ax.weights[i * taps + k] * static_cast<double>(x[t * taps + k]);
+        const double r = std::round(sum);
+        const unsigned want = r <= 0 ? 0u : r >= 255 ? 255u : static_cast<unsigned>(r);
+        undecided += decided[t] == kUndecided;
+        if (decided[t] != kUndecided && decided[t] != want && ++wrong <= 10)
+            ADD_FAILURE() << what << ": output " << i << ", trial " << t % trials << " gave " << decided[t]
+                          << " in single; MATLAB's double sum " << sum << " rounds to " << want;
+    }
+    EXPECT_EQ(wrong, 0) << what;
+    EXPECT_LE(static_cast<double>(undecided) / static_cast<double>(count), max_undecided)
+        << what << ": " << undecided << " of " << count << " left to double";
+}
+
+TEST(CudaFloatFirst, ThresholdFormOverImresizeTables) {
+    REQUIRE_DEVICE();
+    using ipt::frontend::ImresizeKernel;
+    using ipt::frontend::imresize_contributions;
+    // Power-of-two scales: dyadic weights, every sum exact (ties included), all decided.
+    expect_axis_decided_correctly(imresize_contributions(2048, 4096, 2, ImresizeKernel::Triangle, 2, true), "x2 bilinear", 0.0);
+    expect_axis_decided_correctly(imresize_contributions(2048, 4096, 2, ImresizeKernel::Cubic, 4, true), "x2 bicubic", 0.0);
+    expect_axis_decided_correctly(imresize_contributions(2048, 1024, 0.5, ImresizeKernel::Cubic, 4, true), "x0.5 bicubic", 0.0);
+    expect_axis_decided_correctly(imresize_contributions(2048, 1024, 0.5, ImresizeKernel::Box, 1, true), "x0.5 box", 0.0);
+    // Other scales: weights that single rounds; a few sums go to double.
+    expect_axis_decided_correctly(imresize_contributions(2048, 1496, 0.73, ImresizeKernel::Cubic, 4, true), "x0.73 bicubic", 1e-2);
+    expect_axis_decided_correctly(imresize_contributions(300, 411, 1.37, ImresizeKernel::Lanczos2, 4, true), "x1.37 lanczos2", 1e-2);
+    expect_axis_decided_correctly(imresize_contributions(1000, 810, 0.81, ImresizeKernel::Triangle, 2, true), "x0.81 bilinear", 1e-2);
+    expect_axis_decided_correctly(imresize_contributions(97, 311, 311.0 / 97, ImresizeKernel::Cubic, 4, true), "x3.2 bicubic", 1e-2);
 }
 
 TEST(CudaFloatFirst, ExactOnlyForDyadicWeightsThatCannotRound) {

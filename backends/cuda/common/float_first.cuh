@@ -62,6 +62,13 @@ inline FloatFirstSum<N> float_first_sum(const double* w, int n, double offset) {
     return f;
 }
 
+// The threshold of float_first_round_below for the sums f describes: every
+// exact sum is decided, the others below the proven margin.
+template <int N>
+inline float float_first_threshold(const FloatFirstSum<N>& f) {
+    return f.exact ? 1.0f : f.decided_below;
+}
+
 #ifdef __CUDACC__
 // Byte E (0-3) of the word w as a float: 2^23 + the byte from its bits (one
 // byte permute picks it out of the word), less 2^23: no conversion
@@ -97,6 +104,23 @@ __device__ inline bool float_first_round_floats(const FloatFirstSum<M>& f, const
         *out = static_cast<unsigned>(__float_as_int(big)) & 255u;
         return fabsf(__fsub_rn(s, nearest)) < f.decided_below;
     }
+}
+
+// The threshold form, for sums whose weights change from output to output
+// (imresize's tables): s, the single sum of one uint8 output, rounded half
+// away and saturated into *out, decided when its distance to that integer is
+// below `decided_below` (float_first_threshold: FloatFirstSum::decided_below,
+// or 1 where f.exact holds, so that every exact sum, ties included, is
+// decided). Where s + 0.5
+// rounds up across an integer, s lies within a rounding of a half-integer and
+// the distance, 0.5 or more, declines it. floor(s + 0.5) comes from the bits
+// of 2^23 + (s + 0.5) rounded down, and s less that integer is exact
+// (Sterbenz).
+__device__ __forceinline__ bool float_first_round_below(float s, float decided_below, unsigned* out) {
+    s = fminf(fmaxf(s, 0.0f), 255.0f);
+    const float big = __fadd_rd(__fadd_rn(s, 0.5f), 8388608.0f);  // 2^23 + floor(s + 0.5)
+    *out = __float_as_uint(big) & 255u;
+    return fabsf(__fsub_rn(s, __fsub_rn(big, 8388608.0f))) < decided_below;
 }
 
 // The same from the bytes, f.exact read at run time.

@@ -70,7 +70,7 @@ private:
         size_t bytes;
         void* device;
     };
-    static constexpr size_t kEntries = 16;
+    static constexpr size_t kEntries = 32;
     std::mutex mutex_;
     std::vector<Entry> entries_;  // most recently used last
 };

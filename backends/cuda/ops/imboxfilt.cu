@@ -16,6 +16,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "common/box_scale.cuh"
 #include "common/buffer.hpp"
 #include "common/context.hpp"
 #include "common/integral_image.cuh"
@@ -38,6 +39,7 @@ __global__ void box_kernel(const double* __restrict__ J, T* __restrict__ b, int6
 
 constexpr int kBoxWidth = 128, kBoxStrip = 16, kBoxRing = 32;
 
+
 // Running window sums for 8- and 16-bit integers: each thread owns one
 // output column and walks a strip of kBoxStrip output rows. Per row entering
 // the window it sums that row's fc values (H), keeps H in a ring of the last
@@ -52,7 +54,7 @@ constexpr int kBoxWidth = 128, kBoxStrip = 16, kBoxRing = 32;
 template <int FC, class T>
 __global__ void __launch_bounds__(kBoxWidth)
 box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
-            int fc, int64_t top, int64_t left, double norm) {
+            int fc, int64_t top, int64_t left, BoxScale scale) {
     extern __shared__ int32_t ring[];  // fr * kBoxWidth
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kBoxWidth + threadIdx.x;
     if (c >= n) return;
@@ -102,7 +104,7 @@ box_running(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bo
         auto emit = [&](int64_t r, int32_t h) {
             slots[slot * kBoxWidth] = h;
             v += h;
-            b[r * n + c] = saturate_round<T>(__dmul_rn(to_double(v), norm));
+            b[r * n + c] = box_output<T>(v, scale);
             slot = slot + 1 == fr ? 0 : slot + 1;  // now the oldest row: it leaves
             v -= slots[slot * kBoxWidth];
         };
@@ -134,7 +136,7 @@ constexpr int kQuadStrip = 8;
 template <int FC, class T>
 __global__ void __launch_bounds__(kBoxWidth, 8)
 box_quads(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
-          int64_t top, int64_t left, double norm) {
+          int64_t top, int64_t left, BoxScale scale) {
     static_assert(sizeof(T) == 1 && FC > 0);
     extern __shared__ int4 quad_ring[];  // fr * kBoxWidth
     const int64_t q = static_cast<int64_t>(blockIdx.x) * kBoxWidth + threadIdx.x;  // quad index
@@ -181,7 +183,7 @@ box_quads(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bord
         return h;
     };
     auto out = [&](int32_t v) -> uint32_t {
-        return static_cast<uint8_t>(saturate_round<T>(__dmul_rn(to_double(v), norm)));
+        return static_cast<uint8_t>(box_output<T>(v, scale));
     };
     for (int64_t r0 = static_cast<int64_t>(blockIdx.y) * kQuadStrip; r0 < m;
          r0 += static_cast<int64_t>(gridDim.y) * kQuadStrip) {
@@ -207,28 +209,28 @@ box_quads(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bord
 
 template <int FC, class T>
 void launch_box_quads(cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
-                      int64_t top, int64_t left, double norm) {
+                      int64_t top, int64_t left, BoxScale scale) {
     const int64_t strips = (m + kQuadStrip - 1) / kQuadStrip;
     const dim3 grid(static_cast<unsigned>((n / 4 + kBoxWidth - 1) / kBoxWidth),
                     static_cast<unsigned>(strips < 65535 ? strips : 65535));
     const size_t ring_bytes = sizeof(int4) * static_cast<size_t>(fr) * kBoxWidth;
-    box_quads<FC, T><<<grid, kBoxWidth, ring_bytes, stream>>>(a, b, m, n, border, pad, fr, top, left, norm);
+    box_quads<FC, T><<<grid, kBoxWidth, ring_bytes, stream>>>(a, b, m, n, border, pad, fr, top, left, scale);
 }
 
 // The quad kernel for the common odd widths; false when it does not apply.
 template <class T>
 bool box_by_quads(cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, Border border, int32_t pad, int fr,
-                  int fc, int64_t top, int64_t left, double norm) {
+                  int fc, int64_t top, int64_t left, BoxScale scale) {
     if constexpr (sizeof(T) == 1) {
         // fr <= 16: the ring (16 bytes a slot) stays within 32 KiB of shared memory.
         if (fr > 16 || n % 4 != 0 || reinterpret_cast<uintptr_t>(a) % 4 != 0 || reinterpret_cast<uintptr_t>(b) % 4 != 0)
             return false;
         switch (fc) {
-        case 3: launch_box_quads<3>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
-        case 5: launch_box_quads<5>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
-        case 7: launch_box_quads<7>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
-        case 9: launch_box_quads<9>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
-        case 11: launch_box_quads<11>(stream, a, b, m, n, border, pad, fr, top, left, norm); return true;
+        case 3: launch_box_quads<3>(stream, a, b, m, n, border, pad, fr, top, left, scale); return true;
+        case 5: launch_box_quads<5>(stream, a, b, m, n, border, pad, fr, top, left, scale); return true;
+        case 7: launch_box_quads<7>(stream, a, b, m, n, border, pad, fr, top, left, scale); return true;
+        case 9: launch_box_quads<9>(stream, a, b, m, n, border, pad, fr, top, left, scale); return true;
+        case 11: launch_box_quads<11>(stream, a, b, m, n, border, pad, fr, top, left, scale); return true;
         default: return false;
         }
     }
@@ -237,9 +239,9 @@ bool box_by_quads(cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, B
 
 template <int FC, class T>
 void launch_box_running(dim3 grid, cudaStream_t stream, const T* a, T* b, int64_t m, int64_t n, Border border,
-                        int32_t pad, int fr, int fc, int64_t top, int64_t left, double norm) {
+                        int32_t pad, int fr, int fc, int64_t top, int64_t left, BoxScale scale) {
     const size_t ring_bytes = sizeof(int32_t) * static_cast<size_t>(fr) * kBoxWidth;
-    box_running<FC, T><<<grid, kBoxWidth, ring_bytes, stream>>>(a, b, m, n, border, pad, fr, fc, top, left, norm);
+    box_running<FC, T><<<grid, kBoxWidth, ring_bytes, stream>>>(a, b, m, n, border, pad, fr, fc, top, left, scale);
 }
 
 void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
@@ -255,6 +257,7 @@ void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
             const int64_t largest = std::max<int64_t>({std::abs(int64_t{pad}), int64_t{std::numeric_limits<T>::max()},
                                                        -int64_t{std::numeric_limits<T>::min()}});
             if (p.fr <= kBoxRing && p.fr * p.fc * largest < (int64_t{1} << 31)) {
+                const BoxScale scale = box_scale(p.norm, p.fr * p.fc, largest, std::is_unsigned_v<T>);
                 const int64_t strips = (p.rows + kBoxStrip - 1) / kBoxStrip;
                 const dim3 grid(static_cast<unsigned>((p.cols + kBoxWidth - 1) / kBoxWidth),
                                 static_cast<unsigned>(strips < 65535 ? strips : 65535));
@@ -263,17 +266,17 @@ void run_imboxfilt(const ipt::plugin::KernelArgs& args) {
                     T* b = dptr<T>(B) + ch * p.rows * p.cols;
                     const int fr = static_cast<int>(p.fr), fc = static_cast<int>(p.fc);
                     // The common odd widths at compile time; others at run time.
-                    if (box_by_quads(dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm)) {
+                    if (box_by_quads(dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, scale)) {
                         check_launch("ipt.imboxfilt");
                         continue;
                     }
                     switch (fc) {
-                    case 3: launch_box_running<3>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
-                    case 5: launch_box_running<5>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
-                    case 7: launch_box_running<7>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
-                    case 9: launch_box_running<9>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
-                    case 11: launch_box_running<11>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm); break;
-                    default: launch_box_running<0>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, p.norm);
+                    case 3: launch_box_running<3>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, scale); break;
+                    case 5: launch_box_running<5>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, scale); break;
+                    case 7: launch_box_running<7>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, scale); break;
+                    case 9: launch_box_running<9>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, scale); break;
+                    case 11: launch_box_running<11>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, scale); break;
+                    default: launch_box_running<0>(grid, dev.stream, a, b, p.rows, p.cols, border, pad, fr, fc, p.top, p.left, scale);
                     }
                     check_launch("ipt.imboxfilt");
                 }
