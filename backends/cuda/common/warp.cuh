@@ -8,6 +8,7 @@
 // kernels don't carry the bicubic one's registers.
 #pragma once
 
+#include <limits>
 #include <type_traits>
 
 #include "common/context.hpp"
@@ -134,6 +135,17 @@ __device__ __forceinline__ double warp_sample(const T* plane, const T* corner, c
     return warp_edge_sample<Interp>(plane, w, fill, y0, x0, fx, fy);
 }
 
+// round(v) half away from zero for v in [0, 2^31), not NaN: floor(v)
+// (floor_to_int32, no conversion instruction), v less it exact (Sterbenz),
+// then one more where that is at least a half; fewer double instructions than
+// saturate_round. The nearest and bilinear samples of unsigned classes
+// (convex combinations of values and a fill of the class) always lie there.
+__device__ __forceinline__ uint32_t warp_round_nonnegative(double v) {
+    double floor_v;
+    const int32_t n = floor_to_int32(v, &floor_v);
+    return static_cast<uint32_t>(n) + (v - floor_v >= 0.5 ? 1u : 0u);
+}
+
 // Block (w, 256 / w): each warp covers w x (32 / w) outputs (warp_patch_width)
 // at a time, and a thread kWarpRowsPerThread rows of outputs, a grid's height
 // apart, so that its setup (parameters, the column's share of the mapping,
@@ -146,13 +158,16 @@ __global__ void __launch_bounds__(256, Interp == 2 ? 3 : 4) warp_kernel(const T*
     const int32_t ch = static_cast<int32_t>(blockIdx.z);
     const T* plane = a + static_cast<int64_t>(ch) * g.rows * g.w.cols;
     const T* corner = plane + wide_product(g.w.row0, g.w.cols) + g.w.col0;  // row0, col0: 0-based
-    T* out = b + static_cast<int64_t>(ch) * g.out_rows * g.out_cols + j;
+    const int32_t i0 = static_cast<int32_t>(blockIdx.y * blockDim.y + threadIdx.y);
+    const int32_t row_step = static_cast<int32_t>(gridDim.y * blockDim.y);
+    // The output walks down the column by row_step rows a step.
+    T* out = b + static_cast<int64_t>(ch) * g.out_rows * g.out_cols + j + wide_product(i0, g.out_cols);
+    const int64_t out_step = wide_product(row_step, g.out_cols);
     const double fill = g.fill[ch < 3 ? ch : 2];
     const double jd = to_double(j + 1);
     const double pad = g.w.sharp ? 0 : ipt::frontend::kWarpPad;
     const double wc = g.w.win_cols, wr = g.w.win_rows;
-    const int32_t row_step = static_cast<int32_t>(gridDim.y * blockDim.y);
-    for (int32_t i = static_cast<int32_t>(blockIdx.y * blockDim.y + threadIdx.y); i < g.out_rows; i += row_step) {
+    for (int32_t i = i0; i < g.out_rows; i += row_step, out += out_step) {
         const double id = to_double(i + 1);
         double x = (jd * g.M[0] + id * g.M[3]) + g.M[6];
         double y = (jd * g.M[1] + id * g.M[4]) + g.M[7];
@@ -164,9 +179,10 @@ __global__ void __launch_bounds__(256, Interp == 2 ? 3 : 4) warp_kernel(const T*
         double v = fill;
         if (x >= 1 - pad && x <= wc + pad && y >= 1 - pad && y <= wr + pad)
             v = warp_sample<Interp, Index>(plane, corner, g.w, fill, x, y);
-        T& e = out[offset_product<Index>(i, g.out_cols)];
-        if constexpr (std::is_same_v<T, bool>) e = saturate_round<uint8_t>(v) != 0;
-        else e = saturate_round<T>(v);
+        if constexpr (std::is_same_v<T, bool>) *out = saturate_round<uint8_t>(v) != 0;
+        else if constexpr (std::is_unsigned_v<T> && sizeof(T) <= 2 && Interp <= 1)
+            *out = static_cast<T>(min(warp_round_nonnegative(v), uint32_t{std::numeric_limits<T>::max()}));
+        else *out = saturate_round<T>(v);
     }
 }
 
