@@ -30,8 +30,36 @@ layout(push_constant) uniform Push {
 
 double param(int k) { return BufF64(pc.params).v[k]; }
 
+// Exact doubles of small integers without a conversion instruction (whose
+// throughput, a quarter of the double adds', bounds this shader): v placed
+// in the mantissa of 2^52, less 2^52; and back, an integer-valued double's
+// int from the low word of it plus 1.5 * 2^52.
+double small_uint_to_double(uint v) { return uint64BitsToDouble(0x4330000000000000ul | uint64_t(v)) - 4503599627370496.0; }
+int integral_to_int(double v) {
+    precise double t = v + 6755399441055744.0;
+    return int(unpackDouble2x32(t).x);
+}
+
+// Element i of A as a double: unsigned 8- and 16-bit classes through the
+// mantissa, the others by load_d.
+double tap(int i) {
+    if (DT == DT_UINT8) return small_uint_to_double(uint(BufU8(pc.a).v[i]));
+    if (DT == DT_UINT16) return small_uint_to_double(uint(BufU16(pc.a).v[i]));
+    return load_d(pc.a, DT, i);
+}
+
 double pixel(int plane, int y, int x) {
-    return load_d(pc.a, DT, plane + (pc.row0 + y - 1) * pc.cols + (pc.col0 + x - 1));
+    return tap(plane + (pc.row0 + y - 1) * pc.cols + (pc.col0 + x - 1));
+}
+
+// round(v) half away from zero for v in [0, 2^31): floor(v) plus one where v
+// less it (exact) is at least a half. Nearest and bilinear samples of
+// unsigned classes, convex combinations of values and a fill of the class,
+// always lie there.
+uint round_nonnegative(double v) {
+    precise double f = floor(v);
+    precise double rest = v - f;
+    return uint(integral_to_int(f)) + (rest >= 0.5 ? 1u : 0u);
 }
 
 // Outside the window: the fill value (smooth edges) or, sharp, the nearest
@@ -115,7 +143,7 @@ void main() {
         const int e = (ch * pc.out_rows + i) * pc.out_cols + j;
         const int plane = ch * pc.rows * pc.cols;
         const double fill = param(9 + min(ch, 2));
-        const double jd = double(j + 1), id = double(i + 1);
+        const double jd = small_uint_to_double(uint(j + 1)), id = small_uint_to_double(uint(i + 1));
         precise double x = (jd * param(0) + id * param(3)) + param(6);
         precise double y = (jd * param(1) + id * param(4)) + param(7);
         if (PROJECTIVE != 0) {
@@ -133,16 +161,16 @@ void main() {
                 precise double yf = floor(y);
                 precise double fx = x - xf;
                 precise double fy = y - yf;
-                const int x0 = int(xf), y0 = int(yf);
+                const int x0 = integral_to_int(xf), y0 = integral_to_int(yf);
                 if (INTERP == 1) {
                     double t00, t01, t10, t11;
                     if (x0 >= 1 && x0 < pc.win_cols && y0 >= 1 && y0 < pc.win_rows) {
                         // Every tap inside the window: read A directly.
                         const int first = plane + (pc.row0 + y0 - 1) * pc.cols + (pc.col0 + x0 - 1);
-                        t00 = load_d(pc.a, DT, first);
-                        t01 = load_d(pc.a, DT, first + 1);
-                        t10 = load_d(pc.a, DT, first + pc.cols);
-                        t11 = load_d(pc.a, DT, first + pc.cols + 1);
+                        t00 = tap(first);
+                        t01 = tap(first + 1);
+                        t10 = tap(first + pc.cols);
+                        t11 = tap(first + pc.cols + 1);
                     } else {
                         t00 = at(plane, fill, y0, x0);
                         t01 = at(plane, fill, y0, x0 + 1);
@@ -162,7 +190,7 @@ void main() {
                     if (x0 >= 2 && x0 + 2 <= pc.win_cols && y0 >= 2 && y0 + 2 <= pc.win_rows) {
                         const int first = plane + (pc.row0 + y0 - 2) * pc.cols + (pc.col0 + x0 - 2);
                         for (int r = 0; r < 4; ++r)
-                            for (int c = 0; c < 4; ++c) t[r * 4 + c] = load_d(pc.a, DT, first + r * pc.cols + c);
+                            for (int c = 0; c < 4; ++c) t[r * 4 + c] = tap(first + r * pc.cols + c);
                     } else {
                         for (int r = 0; r < 4; ++r)
                             for (int c = 0; c < 4; ++c) t[r * 4 + c] = at(plane, fill, y0 - 1 + r, x0 - 1 + c);
@@ -182,6 +210,10 @@ void main() {
         }
         if (DT == DT_LOGICAL)
             BufU8(pc.b).v[e] = uint8_t(saturate_round(v, 0.0, 255.0) != 0.0 ? 1u : 0u);
+        else if (DT == DT_UINT8 && INTERP <= 1)
+            BufU8(pc.b).v[e] = uint8_t(min(round_nonnegative(v), 255u));
+        else if (DT == DT_UINT16 && INTERP <= 1)
+            BufU16(pc.b).v[e] = uint16_t(min(round_nonnegative(v), 65535u));
         else
             store_d(pc.b, DT, e, v);
     }
