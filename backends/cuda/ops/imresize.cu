@@ -56,6 +56,17 @@ __device__ __forceinline__ D resize_store(double acc) {
     else return saturate_round<D>(acc);
 }
 
+// Calls f(q) for the rows of this block's strips of `rows` rows, gridDim.y
+// strips apart (rows of every plane counted together).
+template <class F>
+__device__ __forceinline__ void for_strip_rows(int64_t total_rows, int rows, const F& f) {
+    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * rows; q0 < total_rows;
+         q0 += static_cast<int64_t>(gridDim.y) * rows) {
+        const int64_t q1 = q0 + rows < total_rows ? q0 + rows : total_rows;
+        for (int64_t q = q0; q < q1; ++q) f(q);
+    }
+}
+
 // Each thread owns one output column and walks kResizeRows output rows
 // (rows of every plane, counted together), so that what a column needs is
 // loaded once per thread instead of once per output. Along the columns the
@@ -81,21 +92,17 @@ resize_along_columns(const S* __restrict__ src, D* __restrict__ dst, PassGeometr
     // A pass along the columns keeps the row count: row q of every plane
     // stacked is row q of the source and of the destination.
     const int64_t total_rows = g.out_rows * g.channels;
-    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kResizeRows; q0 < total_rows;
-         q0 += static_cast<int64_t>(gridDim.y) * kResizeRows) {
-        const int64_t q1 = q0 + kResizeRows < total_rows ? q0 + kResizeRows : total_rows;
-        for (int64_t q = q0; q < q1; ++q) {
-            const S* row = src + q * g.in_cols;
-            S v[MaxTaps];
+    for_strip_rows(total_rows, kResizeRows, [&](int64_t q) {
+        const S* row = src + q * g.in_cols;
+        S v[MaxTaps];
 #pragma unroll
-            for (int k = 0; k < MaxTaps; ++k) v[k] = k < taps ? row[j[k]] : S{};
-            double acc = 0;
+        for (int k = 0; k < MaxTaps; ++k) v[k] = k < taps ? row[j[k]] : S{};
+        double acc = 0;
 #pragma unroll
-            for (int k = 0; k < MaxTaps; ++k)
-                if (k < taps) acc = acc + wk[k] * resize_load(v[k]);
-            dst[q * g.out_cols + c] = resize_store<D>(acc);
-        }
-    }
+        for (int k = 0; k < MaxTaps; ++k)
+            if (k < taps) acc = acc + wk[k] * resize_load(v[k]);
+        dst[q * g.out_cols + c] = resize_store<D>(acc);
+    });
 }
 
 template <class S, class D>
@@ -105,36 +112,32 @@ resize_along_rows(const S* __restrict__ src, D* __restrict__ dst, PassGeometry g
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kResizeWidth + threadIdx.x;
     if (c >= g.out_cols) return;
     const int64_t total_rows = g.out_rows * g.channels;
-    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kResizeRows; q0 < total_rows;
-         q0 += static_cast<int64_t>(gridDim.y) * kResizeRows) {
-        const int64_t q1 = q0 + kResizeRows < total_rows ? q0 + kResizeRows : total_rows;
-        for (int64_t q = q0; q < q1; ++q) {
-            const int64_t ch = q / g.out_rows, r = q - ch * g.out_rows;
-            const S* column = src + ch * g.in_rows * g.in_cols + c;
-            const int32_t* ii = idx + r * g.taps;
-            const double* ww = w + r * g.taps;
-            // Four taps' indices, weights and values are loaded before any
-            // is used, so that their latencies overlap.
-            double acc = 0;
-            int k = 0;
-            for (; k + 4 <= g.taps; k += 4) {
-                int32_t jq[4];
-                double wq[4];
-                S v[4];
+    for_strip_rows(total_rows, kResizeRows, [&](int64_t q) {
+        const int64_t ch = q / g.out_rows, r = q - ch * g.out_rows;
+        const S* column = src + ch * g.in_rows * g.in_cols + c;
+        const int32_t* ii = idx + r * g.taps;
+        const double* ww = w + r * g.taps;
+        // Four taps' indices, weights and values are loaded before any
+        // is used, so that their latencies overlap.
+        double acc = 0;
+        int k = 0;
+        for (; k + 4 <= g.taps; k += 4) {
+            int32_t jq[4];
+            double wq[4];
+            S v[4];
 #pragma unroll
-                for (int t = 0; t < 4; ++t) jq[t] = __ldg(ii + k + t);
+            for (int t = 0; t < 4; ++t) jq[t] = __ldg(ii + k + t);
 #pragma unroll
-                for (int t = 0; t < 4; ++t) wq[t] = __ldg(ww + k + t);
+            for (int t = 0; t < 4; ++t) wq[t] = __ldg(ww + k + t);
 #pragma unroll
-                for (int t = 0; t < 4; ++t) v[t] = column[static_cast<int64_t>(jq[t]) * g.in_cols];
+            for (int t = 0; t < 4; ++t) v[t] = column[static_cast<int64_t>(jq[t]) * g.in_cols];
 #pragma unroll
-                for (int t = 0; t < 4; ++t) acc = acc + wq[t] * resize_load(v[t]);
-            }
-            for (; k < g.taps; ++k)
-                acc = acc + __ldg(ww + k) * resize_load(column[static_cast<int64_t>(__ldg(ii + k)) * g.in_cols]);
-            dst[q * g.out_cols + c] = resize_store<D>(acc);
+            for (int t = 0; t < 4; ++t) acc = acc + wq[t] * resize_load(v[t]);
         }
-    }
+        for (; k < g.taps; ++k)
+            acc = acc + __ldg(ww + k) * resize_load(column[static_cast<int64_t>(__ldg(ii + k)) * g.in_cols]);
+        dst[q * g.out_cols + c] = resize_store<D>(acc);
+    });
 }
 
 // resize_along_rows for 1-byte classes and a width divisible by 4: each
@@ -154,39 +157,35 @@ resize_along_rows_quads(const T* __restrict__ src, T* __restrict__ dst, PassGeom
     if (c >= words) return;
     const int64_t total_rows = g.out_rows * g.channels;
     auto byte = [](uint32_t v, int t) { return byte_value<T>(v >> (8 * t)); };
-    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kQuadRows; q0 < total_rows;
-         q0 += static_cast<int64_t>(gridDim.y) * kQuadRows) {
-        const int64_t q1 = q0 + kQuadRows < total_rows ? q0 + kQuadRows : total_rows;
-        for (int64_t q = q0; q < q1; ++q) {
-            const int64_t ch = q / g.out_rows, r = q - ch * g.out_rows;
-            const uint32_t* column = reinterpret_cast<const uint32_t*>(src + ch * g.in_rows * g.in_cols) + c;
-            const int32_t* ii = idx + r * g.taps;
-            const double* ww = w + r * g.taps;
-            double acc[4] = {0, 0, 0, 0};
-            int k = 0;
-            for (; k + 4 <= g.taps; k += 4) {
-                uint32_t v[4];
+    for_strip_rows(total_rows, kQuadRows, [&](int64_t q) {
+        const int64_t ch = q / g.out_rows, r = q - ch * g.out_rows;
+        const uint32_t* column = reinterpret_cast<const uint32_t*>(src + ch * g.in_rows * g.in_cols) + c;
+        const int32_t* ii = idx + r * g.taps;
+        const double* ww = w + r * g.taps;
+        double acc[4] = {0, 0, 0, 0};
+        int k = 0;
+        for (; k + 4 <= g.taps; k += 4) {
+            uint32_t v[4];
 #pragma unroll
-                for (int t = 0; t < 4; ++t) v[t] = column[static_cast<int64_t>(__ldg(ii + k + t)) * words];
+            for (int t = 0; t < 4; ++t) v[t] = column[static_cast<int64_t>(__ldg(ii + k + t)) * words];
 #pragma unroll
-                for (int t = 0; t < 4; ++t) {
-                    const double wt = __ldg(ww + k + t);
+            for (int t = 0; t < 4; ++t) {
+                const double wt = __ldg(ww + k + t);
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) acc[e] = acc[e] + wt * byte(v[t], e);
-                }
+                for (int e = 0; e < 4; ++e) acc[e] = acc[e] + wt * byte(v[t], e);
             }
-            for (; k < g.taps; ++k) {
-                const uint32_t v = column[static_cast<int64_t>(__ldg(ii + k)) * words];
-                const double wt = __ldg(ww + k);
-#pragma unroll
-                for (int e = 0; e < 4; ++e) acc[e] = acc[e] + wt * byte(v, e);
-            }
-            uint32_t packed = 0;
-#pragma unroll
-            for (int e = 0; e < 4; ++e) packed |= uint32_t{static_cast<uint8_t>(resize_store<T>(acc[e]))} << (8 * e);
-            reinterpret_cast<uint32_t*>(dst)[q * words + c] = packed;
         }
-    }
+        for (; k < g.taps; ++k) {
+            const uint32_t v = column[static_cast<int64_t>(__ldg(ii + k)) * words];
+            const double wt = __ldg(ww + k);
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[e] = acc[e] + wt * byte(v, e);
+        }
+        uint32_t packed = 0;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) packed |= uint32_t{static_cast<uint8_t>(resize_store<T>(acc[e]))} << (8 * e);
+        reinterpret_cast<uint32_t*>(dst)[q * words + c] = packed;
+    });
 }
 
 // ---- uint8, single first ---------------------------------------------------
@@ -235,23 +234,19 @@ resize_u8_along_columns(const uint8_t* __restrict__ src, uint8_t* __restrict__ d
     }
     const float decided_below = consecutive ? __ldg(single + g.out_cols * taps + c) : 0.0f;
     const int64_t total_rows = g.out_rows * g.channels;
-    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kResizeRows; q0 < total_rows;
-         q0 += static_cast<int64_t>(gridDim.y) * kResizeRows) {
-        const int64_t q1 = q0 + kResizeRows < total_rows ? q0 + kResizeRows : total_rows;
-        for (int64_t q = q0; q < q1; ++q) {
-            const uint8_t* row = src + q * g.in_cols;
-            float sum = 0;
-            if (consecutive) {
+    for_strip_rows(total_rows, kResizeRows, [&](int64_t q) {
+        const uint8_t* row = src + q * g.in_cols;
+        float sum = 0;
+        if (consecutive) {
 #pragma unroll
-                for (int k = 0; k < MaxTaps; ++k)
-                    if (k < taps) sum = __fmaf_rn(wf[k], zero_extended_byte_to_float(row[j0 + k]), sum);
-            }
-            unsigned r;
-            if (!float_first_round_below(sum, decided_below, &r))
-                r = resize_u8_in_double(row, 1, idx + c * taps, w + c * taps, taps);
-            dst[q * g.out_cols + c] = static_cast<uint8_t>(r);
+            for (int k = 0; k < MaxTaps; ++k)
+                if (k < taps) sum = __fmaf_rn(wf[k], zero_extended_byte_to_float(row[j0 + k]), sum);
         }
-    }
+        unsigned r;
+        if (!float_first_round_below(sum, decided_below, &r))
+            r = resize_u8_in_double(row, 1, idx + c * taps, w + c * taps, taps);
+        dst[q * g.out_cols + c] = static_cast<uint8_t>(r);
+    });
 }
 
 // Along the rows, four columns a thread as 32-bit words (as
@@ -267,56 +262,52 @@ resize_u8_along_rows_quads(const uint8_t* __restrict__ src, uint8_t* __restrict_
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kResizeWidth + threadIdx.x;  // word index
     if (c >= words) return;
     const int64_t total_rows = g.out_rows * g.channels;
-    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kQuadRows; q0 < total_rows;
-         q0 += static_cast<int64_t>(gridDim.y) * kQuadRows) {
-        const int64_t q1 = q0 + kQuadRows < total_rows ? q0 + kQuadRows : total_rows;
-        for (int64_t q = q0; q < q1; ++q) {
-            const int64_t ch = q / g.out_rows, r = q - ch * g.out_rows;
-            const uint8_t* plane = src + ch * g.in_rows * g.in_cols;
-            const uint32_t* column = reinterpret_cast<const uint32_t*>(plane) + c;
-            const int32_t* ii = idx + r * g.taps;
-            const float* ws = single + r * g.taps;
-            float sum[4] = {0, 0, 0, 0};
-            auto add = [&](uint32_t v, float wt) {
-                sum[0] = __fmaf_rn(wt, word_byte_to_float<0>(v), sum[0]);
-                sum[1] = __fmaf_rn(wt, word_byte_to_float<1>(v), sum[1]);
-                sum[2] = __fmaf_rn(wt, word_byte_to_float<2>(v), sum[2]);
-                sum[3] = __fmaf_rn(wt, word_byte_to_float<3>(v), sum[3]);
-            };
-            if constexpr (MaxTaps <= 2) {
-                // Both taps' words loaded before either is used.
-                uint32_t v[MaxTaps];
+    for_strip_rows(total_rows, kQuadRows, [&](int64_t q) {
+        const int64_t ch = q / g.out_rows, r = q - ch * g.out_rows;
+        const uint8_t* plane = src + ch * g.in_rows * g.in_cols;
+        const uint32_t* column = reinterpret_cast<const uint32_t*>(plane) + c;
+        const int32_t* ii = idx + r * g.taps;
+        const float* ws = single + r * g.taps;
+        float sum[4] = {0, 0, 0, 0};
+        auto add = [&](uint32_t v, float wt) {
+            sum[0] = __fmaf_rn(wt, word_byte_to_float<0>(v), sum[0]);
+            sum[1] = __fmaf_rn(wt, word_byte_to_float<1>(v), sum[1]);
+            sum[2] = __fmaf_rn(wt, word_byte_to_float<2>(v), sum[2]);
+            sum[3] = __fmaf_rn(wt, word_byte_to_float<3>(v), sum[3]);
+        };
+        if constexpr (MaxTaps <= 2) {
+            // Both taps' words loaded before either is used.
+            uint32_t v[MaxTaps];
 #pragma unroll
-                for (int k = 0; k < MaxTaps; ++k)
-                    v[k] = k < g.taps ? column[static_cast<int64_t>(__ldg(ii + k)) * words] : 0u;
+            for (int k = 0; k < MaxTaps; ++k)
+                v[k] = k < g.taps ? column[static_cast<int64_t>(__ldg(ii + k)) * words] : 0u;
 #pragma unroll
-                for (int k = 0; k < MaxTaps; ++k)
-                    if (k < g.taps) add(v[k], __ldg(ws + k));
-            } else {
-                // Four taps' words at a time (all eight at once took more
-                // registers and ran slower).
-                int k = 0;
-                for (; k + 4 <= g.taps; k += 4) {
-                    uint32_t v[4];
+            for (int k = 0; k < MaxTaps; ++k)
+                if (k < g.taps) add(v[k], __ldg(ws + k));
+        } else {
+            // Four taps' words at a time (all eight at once took more
+            // registers and ran slower).
+            int k = 0;
+            for (; k + 4 <= g.taps; k += 4) {
+                uint32_t v[4];
 #pragma unroll
-                    for (int t = 0; t < 4; ++t) v[t] = column[static_cast<int64_t>(__ldg(ii + k + t)) * words];
+                for (int t = 0; t < 4; ++t) v[t] = column[static_cast<int64_t>(__ldg(ii + k + t)) * words];
 #pragma unroll
-                    for (int t = 0; t < 4; ++t) add(v[t], __ldg(ws + k + t));
-                }
-                for (; k < g.taps; ++k) add(column[static_cast<int64_t>(__ldg(ii + k)) * words], __ldg(ws + k));
+                for (int t = 0; t < 4; ++t) add(v[t], __ldg(ws + k + t));
             }
-            const float decided_below = __ldg(single + g.out_rows * g.taps + r);
-            uint32_t packed = 0;
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                unsigned o;
-                if (!float_first_round_below(sum[e], decided_below, &o))
-                    o = resize_u8_in_double(plane + 4 * c + e, g.in_cols, ii, w + r * g.taps, g.taps);
-                packed |= o << (8 * e);
-            }
-            reinterpret_cast<uint32_t*>(dst)[q * words + c] = packed;
+            for (; k < g.taps; ++k) add(column[static_cast<int64_t>(__ldg(ii + k)) * words], __ldg(ws + k));
         }
-    }
+        const float decided_below = __ldg(single + g.out_rows * g.taps + r);
+        uint32_t packed = 0;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            unsigned o;
+            if (!float_first_round_below(sum[e], decided_below, &o))
+                o = resize_u8_in_double(plane + 4 * c + e, g.in_cols, ii, w + r * g.taps, g.taps);
+            packed |= o << (8 * e);
+        }
+        reinterpret_cast<uint32_t*>(dst)[q * words + c] = packed;
+    });
 }
 
 // Columns with more taps than registers hold (strong shrinking): the taps
@@ -330,16 +321,12 @@ resize_along_columns_wide(const S* __restrict__ src, D* __restrict__ dst, PassGe
     const int32_t* ii = idx + c * g.taps;
     const double* ww = w + c * g.taps;
     const int64_t total_rows = g.out_rows * g.channels;
-    for (int64_t q0 = static_cast<int64_t>(blockIdx.y) * kResizeRows; q0 < total_rows;
-         q0 += static_cast<int64_t>(gridDim.y) * kResizeRows) {
-        const int64_t q1 = q0 + kResizeRows < total_rows ? q0 + kResizeRows : total_rows;
-        for (int64_t q = q0; q < q1; ++q) {
-            const S* row = src + q * g.in_cols;
-            double acc = 0;
-            for (int k = 0; k < g.taps; ++k) acc = acc + __ldg(ww + k) * resize_load(row[__ldg(ii + k)]);
-            dst[q * g.out_cols + c] = resize_store<D>(acc);
-        }
-    }
+    for_strip_rows(total_rows, kResizeRows, [&](int64_t q) {
+        const S* row = src + q * g.in_cols;
+        double acc = 0;
+        for (int k = 0; k < g.taps; ++k) acc = acc + __ldg(ww + k) * resize_load(row[__ldg(ii + k)]);
+        dst[q * g.out_cols + c] = resize_store<D>(acc);
+    });
 }
 
 // single: the axis's single-first table (uint8 passes of up to kSingleTaps taps).
