@@ -158,13 +158,29 @@ box_quads(const T* __restrict__ a, T* __restrict__ b, int64_t m, int64_t n, Bord
             uint32_t w[kWords];
 #pragma unroll
             for (int k = 0; k < kWords; ++k) w[k] = row[k];
+            // y: the window's FC + 3 bytes from its first, four a word.
+            constexpr int kAligned = (FC + 6) / 4;
+            uint32_t y[kAligned];
 #pragma unroll
-            for (int k = 0; k < (FC + 6) / 4; ++k) {
-                const uint32_t y = __funnelshift_r(w[k], w[k + 1], shift);
+            for (int k = 0; k < kAligned; ++k) y[k] = __funnelshift_r(w[k], w[k + 1], shift);
+            // Column t's sum, bytes t .. t + FC - 1: dot products of the
+            // words with masks of ones (the masks fold to constants).
+            int32_t h[4];
 #pragma unroll
-                for (int t = 0; t < 4; ++t)
-                    if (4 * k + t < FC + 3) x[4 * k + t] = static_cast<int32_t>(static_cast<T>(y >> (8 * t)));
+            for (int t = 0; t < 4; ++t) {
+                h[t] = 0;
+#pragma unroll
+                for (int k = 0; k < kAligned; ++k) {
+                    uint32_t ones = 0;
+#pragma unroll
+                    for (int j = 0; j < 4; ++j)
+                        if (4 * k + j >= t && 4 * k + j < t + FC) ones |= 1u << (8 * j);
+                    if (ones == 0) continue;
+                    if constexpr (std::is_signed_v<T>) h[t] = __dp4a(static_cast<int>(y[k]), static_cast<int>(ones), h[t]);
+                    else h[t] = static_cast<int32_t>(__dp4a(y[k], ones, static_cast<uint32_t>(h[t])));
+                }
             }
+            return make_int4(h[0], h[1], h[2], h[3]);
         } else {
             const T* row = a + ar * n;
 #pragma unroll
