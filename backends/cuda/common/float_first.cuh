@@ -111,11 +111,10 @@ __device__ inline bool float_first_round_floats(const FloatFirstSum<M>& f, const
 // away and saturated into *out, decided when its distance to that integer is
 // below `decided_below` (float_first_threshold: FloatFirstSum::decided_below,
 // or 1 where f.exact holds, so that every exact sum, ties included, is
-// decided). Where s + 0.5
-// rounds up across an integer, s lies within a rounding of a half-integer and
-// the distance, 0.5 or more, declines it. floor(s + 0.5) comes from the bits
-// of 2^23 + (s + 0.5) rounded down, and s less that integer is exact
-// (Sterbenz).
+// decided). Where s + 0.5 rounds up across an integer, s lies within a
+// rounding of a half-integer and the distance, 0.5 or more, declines it.
+// floor(s + 0.5) comes from the bits of 2^23 + (s + 0.5) rounded down, and s
+// less that integer is exact (Sterbenz).
 __device__ __forceinline__ bool float_first_round_below(float s, float decided_below, unsigned* out) {
     s = fminf(fmaxf(s, 0.0f), 255.0f);
     const float big = __fadd_rd(__fadd_rn(s, 0.5f), 8388608.0f);  // 2^23 + floor(s + 0.5)

@@ -4,7 +4,9 @@
 // 8- and 16-bit integers whose window sums S stay below 2^31 (and at most
 // kBoxRing window rows): S is an integer, which the integral route's corners
 // give exactly too, so box_running keeps S as a running sum in int32 down
-// each column and forms S * f as box_value does.
+// each column and forms S * f as box_value does (for unsigned classes under
+// the default factor, the same integer by an integer division:
+// common/box_scale.cuh).
 // 1-byte images take box_quads, the same sums four columns a thread, where
 // the width allows.
 // Everything else: the padded plane's integral image (common/integral_image.cuh)
@@ -38,7 +40,6 @@ __global__ void box_kernel(const double* __restrict__ J, T* __restrict__ b, int6
 }
 
 constexpr int kBoxWidth = 128, kBoxStrip = 16, kBoxRing = 32;
-
 
 // Running window sums for 8- and 16-bit integers: each thread owns one
 // output column and walks a strip of kBoxStrip output rows. Per row entering
