@@ -80,6 +80,11 @@ __device__ inline float word_byte_to_float(unsigned w) {
 }
 // A byte (a word below 256) as a float.
 __device__ inline float byte_to_float(unsigned v) { return word_byte_to_float<0>(v); }
+// The same for a byte already zero-extended by its load: the bits OR'd with
+// an immediate, where the permute needs its constant in a register.
+__device__ __forceinline__ float zero_extended_byte_to_float(unsigned v) {
+    return __fsub_rn(__uint_as_float(v | 0x4B000000u), 8388608.0f);
+}
 
 // The rounded, saturated sum of byte values x[0..N), given as floats, when
 // single decides it (f made for N of its M weights). Few instructions, since

@@ -208,11 +208,6 @@ __device__ __noinline__ unsigned resize_u8_in_double(const uint8_t* base, int64_
     return saturate_round<uint8_t>(acc);
 }
 
-// A zero-extended byte as a float: 2^23 + the byte from its bits, less 2^23.
-__device__ __forceinline__ float zero_extended_byte_to_float(unsigned v) {
-    return __fsub_rn(__uint_as_float(v | 0x4B000000u), 8388608.0f);
-}
-
 // Along the columns: a thread's column's single weights and threshold in
 // registers, and one address for its taps, which are consecutive in all but
 // the folded borders' columns; those few sum in double. MaxTaps: the taps
@@ -341,10 +336,10 @@ void launch_pass(const Device& dev, const S* src, D* dst, int dim, const PassGeo
         const dim3 quads(static_cast<unsigned>((g.out_cols / 4 + kResizeWidth - 1) / kResizeWidth),
                          static_cast<unsigned>(groups < 65535 ? groups : 65535));
         constexpr bool u8 = std::is_same_v<S, uint8_t>;
+        const auto in = reinterpret_cast<const uint8_t*>(src);
+        const auto out = reinterpret_cast<uint8_t*>(dst);
         if (dim == 0 && g.out_cols % 4 == 0 && reinterpret_cast<uintptr_t>(dst) % 4 == 0 &&
             reinterpret_cast<uintptr_t>(src) % 4 == 0) {
-            auto in = reinterpret_cast<const uint8_t*>(src);
-            auto out = reinterpret_cast<uint8_t*>(dst);
             if (!(u8 && single)) resize_along_rows_quads<S><<<quads, kResizeWidth, 0, dev.stream>>>(src, dst, g, idx, w);
             else if (g.taps <= 2) resize_u8_along_rows_quads<2><<<quads, kResizeWidth, 0, dev.stream>>>(in, out, g, idx, w, single);
             else if (g.taps <= 4) resize_u8_along_rows_quads<4><<<quads, kResizeWidth, 0, dev.stream>>>(in, out, g, idx, w, single);
@@ -353,8 +348,6 @@ void launch_pass(const Device& dev, const S* src, D* dst, int dim, const PassGeo
             return;
         }
         if (u8 && single && dim == 1) {
-            auto in = reinterpret_cast<const uint8_t*>(src);
-            auto out = reinterpret_cast<uint8_t*>(dst);
             if (g.taps <= 2) resize_u8_along_columns<2><<<grid, kResizeWidth, 0, dev.stream>>>(in, out, g, idx, w, single);
             else if (g.taps <= 4) resize_u8_along_columns<4><<<grid, kResizeWidth, 0, dev.stream>>>(in, out, g, idx, w, single);
             else resize_u8_along_columns<8><<<grid, kResizeWidth, 0, dev.stream>>>(in, out, g, idx, w, single);
