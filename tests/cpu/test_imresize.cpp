@@ -394,6 +394,22 @@ TEST(Imresize, Uint8FixedPointAgainstBruteForce) {
     check_case<bool>(40, 50, 1, 2, 0.5, "bicubic", -1, 92);
 }
 
+// The fixed-point passes take 32 outputs at a time where a whole block's
+// reads lie inside the row, and one at a time elsewhere: widths around the
+// block edges, halved along one or both dimensions (both: the passes fused;
+// columns only: the pass along dimension 2 reads the image's own rows, the
+// last of them at the end of the buffer).
+TEST(Imresize, Uint8FixedPointBlockEdges) {
+    uint32_t seed = 70;
+    for (const char* m : {"nearest", "box", "bilinear"})
+        for (int64_t cols : {63, 64, 65, 66, 67, 127, 128, 129, 130, 131, 193, 258})
+            for (const auto& sc : std::vector<std::vector<double>>{{0.5, 0.5}, {1, 0.5}, {0.5, 1}})
+                for (int aa : {-1, 0}) {
+                    check_case<uint8_t>(5, cols, 1, sc[0], sc[1], m, aa, ++seed);
+                    check_case<uint8_t>(cols, 3, 1, sc[0], sc[1], m, aa, ++seed);
+                }
+}
+
 TEST(Imresize, LargerShrinkAgainstBruteForce) {
     check_case<uint8_t>(64, 48, 3, 0.23, 0.31, "bicubic", -1, 11);
     check_case<double>(40, 40, 1, 0.125, 0.125, "lanczos3", -1, 12);

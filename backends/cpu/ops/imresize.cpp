@@ -326,16 +326,58 @@ std::shared_ptr<const FixedAxis> fixed_axis(const ImresizeAxis& ax) {
     return f;
 }
 
+// 32 narrow (int16) sums at a time as GCC vectors: one source for the AVX2
+// build (two ymm operations) and the AVX-512 build (one zmm). Left to itself
+// the compiler widens the int16 shift of the scalar loops to int32 and back.
+typedef int16_t I16x32 __attribute__((vector_size(64)));
+typedef uint16_t U16x32 __attribute__((vector_size(64), aligned(1)));
+typedef uint8_t U8x32 __attribute__((vector_size(32), aligned(1)));
+
+// out[0 .. 31] = the sums in a rounded (their rounding term included) and saturated.
+IPT_ALWAYS_INLINE void store_narrow(uint8_t* out, const I16x32& sums, int shift) {
+    const I16x32 zero = {}, top = zero + 255;
+    I16x32 a = sums >> shift;
+    a = a < zero ? zero : a;
+    a = a > top ? top : a;
+    *reinterpret_cast<U8x32*>(out) = __builtin_convertvector(a, U8x32);
+}
+
 template <class A>
 IPT_ALWAYS_INLINE uint8_t fixed_round(A s, int shift) {
     const int v = (static_cast<int>(s) + ((1 << shift) >> 1)) >> shift;
     return static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
 }
 
+// The input rows that output row i + 1 reads beyond those of row i (at most
+// four). The pass along dimension 1 prefetches them while it makes row i: an
+// image that has left the caches then streams from memory, where the
+// hardware prefetcher, following four rows at once, leaves each row's first
+// lines to wait on memory.
+struct RowsAhead {
+    const uint8_t* first = nullptr;
+    int count = 0;
+};
+
+RowsAhead rows_ahead(const uint8_t* plane, int64_t cols, const ImresizeAxis& ax, int64_t i) {
+    RowsAhead a;
+    if (i + 1 >= ax.out_length || ax.taps == 0) return a;
+    int32_t last = ax.indices[i * ax.taps], next = ax.indices[(i + 1) * ax.taps];
+    for (int32_t k = 1; k < ax.taps; ++k) {
+        last = std::max(last, ax.indices[i * ax.taps + k]);
+        next = std::max(next, ax.indices[(i + 1) * ax.taps + k]);
+    }
+    if (next > last) {
+        a.first = plane + (static_cast<int64_t>(last) + 1) * cols;
+        a.count = std::min(next - last, 4);
+    }
+    return a;
+}
+
 // Along dimension 1, one output row in fixed point; A is the sum's type.
 template <int K, class A>
 IPT_ALWAYS_INLINE void fixed_rows_impl(const uint8_t* plane, uint8_t* __restrict out, int64_t cols,
-                                       const int32_t* m, const int32_t* idx, int32_t taps, int shift) {
+                                       const int32_t* m, const int32_t* idx, int32_t taps, int shift,
+                                       RowsAhead ahead) {
     if constexpr (K > 0) {
         const uint8_t* rows[K];
         A mk[K];
@@ -344,7 +386,16 @@ IPT_ALWAYS_INLINE void fixed_rows_impl(const uint8_t* plane, uint8_t* __restrict
             mk[k] = static_cast<A>(m[k]);
         }
         const A half = static_cast<A>((1 << shift) >> 1);
-        for (int64_t c = 0; c < cols; ++c) {
+        int64_t c = 0;
+        if constexpr (std::is_same_v<A, int16_t>)
+            for (; c + 32 <= cols; c += 32) {
+                for (int r = 0; r < ahead.count; ++r) __builtin_prefetch(ahead.first + r * cols + c);
+                I16x32 a = I16x32{} + half;
+                for (int k = 0; k < K; ++k)
+                    a += mk[k] * __builtin_convertvector(*reinterpret_cast<const U8x32*>(rows[k] + c), I16x32);
+                store_narrow(out + c, a, shift);
+            }
+        for (; c < cols; ++c) {
             A a = half;
             for (int k = 0; k < K; ++k) a = static_cast<A>(a + mk[k] * static_cast<A>(rows[k][c]));
             a = static_cast<A>(a >> shift);
@@ -393,7 +444,31 @@ IPT_ALWAYS_INLINE void fixed_cols_impl(const uint8_t* in, uint8_t* __restrict ou
         const A half = static_cast<A>((1 << shift) >> 1);
         uint8_t* o = out + f.j0;
         const int64_t groups = (f.j1 - f.j0) / P;
-        for (int64_t g = 0; g < groups; ++g)
+        int64_t g = 0;
+        if constexpr (P == 1 && Q == 2 && std::is_same_v<A, int16_t>) {
+            // Output f.j0 + g reads byte b + 2g for a tap at b: the low (b
+            // even) or high byte of the 16-bit word at in + (b & ~1) + 2g, so
+            // 32 outputs take one unaligned 64-byte load a tap.
+            const uint8_t* words[K];
+            int high[K];
+            int64_t last = 0;  // the largest first byte of a tap's word at g = 0
+            for (int k = 0; k < K; ++k) {
+                const int64_t b = src[0][k] - in;
+                words[k] = in + (b & ~int64_t{1});
+                high[k] = static_cast<int>(b & 1) * 8;
+                last = std::max(last, b & ~int64_t{1});
+            }
+            const I16x32 low_byte = I16x32{} + 255;
+            for (; g + 32 <= groups && last + 2 * (g + 31) + 1 < ax.in_length; g += 32) {
+                I16x32 a = I16x32{} + half;
+                for (int k = 0; k < K; ++k) {
+                    const U16x32 w = *reinterpret_cast<const U16x32*>(words[k] + 2 * g);
+                    a += mk[0][k] * (reinterpret_cast<I16x32>(w >> high[k]) & low_byte);
+                }
+                store_narrow(o + g, a, shift);
+            }
+        }
+        for (; g < groups; ++g)
             for (int r = 0; r < P; ++r) {
                 A a = half;
                 for (int k = 0; k < K; ++k) a = static_cast<A>(a + mk[r][k] * static_cast<A>(src[r][k][Q * g]));
@@ -416,8 +491,8 @@ IPT_ALWAYS_INLINE void fixed_cols_impl(const uint8_t* in, uint8_t* __restrict ou
     default: call(0); break;  \
     }
 #define IPT_FIXED_ROWS(K)                                                         \
-    (narrow ? fixed_rows_impl<K, int16_t>(plane, out, cols, m, idx, taps, shift) \
-            : fixed_rows_impl<K, int32_t>(plane, out, cols, m, idx, taps, shift))
+    (narrow ? fixed_rows_impl<K, int16_t>(plane, out, cols, m, idx, taps, shift, ahead) \
+            : fixed_rows_impl<K, int32_t>(plane, out, cols, m, idx, taps, shift, ahead))
 #define IPT_FIXED_PQ(P, Q, K)                                             \
     (f.narrow ? fixed_cols_impl<P, Q, K, int16_t>(in, out, ax, f)        \
               : fixed_cols_impl<P, Q, K, int32_t>(in, out, ax, f))
@@ -436,7 +511,8 @@ IPT_ALWAYS_INLINE void fixed_cols_impl(const uint8_t* in, uint8_t* __restrict ou
         fixed_cols_impl<0, 0, 0, int32_t>(in, out, ax, f);
 #define IPT_FIXED_ISA(name, attr)                                                                              \
     attr void fixed_rows_##name(const uint8_t* plane, uint8_t* out, int64_t cols, const int32_t* m,           \
-                                const int32_t* idx, int32_t taps, int shift, bool narrow) {                   \
+                                const int32_t* idx, int32_t taps, int shift, bool narrow,                     \
+                                RowsAhead ahead) {                                                             \
         IPT_FIXED_TAPS(IPT_FIXED_ROWS)                                                                         \
     }                                                                                                          \
     attr void fixed_cols_##name(const uint8_t* in, uint8_t* out, const ImresizeAxis& ax, const FixedAxis& f) { \
@@ -472,10 +548,11 @@ bool fixed_pass(int dim, const S* src, D* dst, int64_t rows, int64_t cols, int64
                 uint8_t* out = dst + (ch * out_len + i) * cols;
                 const int32_t* m = &f.m[i * ax.taps];
                 const int32_t* idx = &ax.indices[i * ax.taps];
+                const RowsAhead ahead = rows_ahead(plane, cols, ax, i);
                 if (isa == 2)
-                    fixed_rows_avx512(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow);
+                    fixed_rows_avx512(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow, ahead);
                 else
-                    fixed_rows_avx2(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow);
+                    fixed_rows_avx2(plane, out, cols, m, idx, ax.taps, f.shift, f.narrow, ahead);
             });
         } else {
             ipt::cpu::parallel_for(0, channels * rows, [&](int64_t r) {
@@ -513,11 +590,12 @@ bool fixed_both(const ipt::frontend::ImresizePlan& p, const uint8_t* a, uint8_t*
         uint8_t* out = b + (ch * out_rows + i) * out_cols;
         const int32_t* m = &f0.m[i * ax0.taps];
         const int32_t* idx = &ax0.indices[i * ax0.taps];
+        const RowsAhead ahead = rows_ahead(plane, cols, ax0, i);
         if (isa == 2) {
-            fixed_rows_avx512(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow);
+            fixed_rows_avx512(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow, ahead);
             fixed_cols_avx512(middle.data(), out, ax1, f1);
         } else {
-            fixed_rows_avx2(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow);
+            fixed_rows_avx2(plane, middle.data(), cols, m, idx, ax0.taps, f0.shift, f0.narrow, ahead);
             fixed_cols_avx2(middle.data(), out, ax1, f1);
         }
     });
