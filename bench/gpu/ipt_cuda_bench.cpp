@@ -941,7 +941,14 @@ int main(int argc, char** argv) {
     json << "\n  ],\n";
 
     // ---- benchmarks ----
-    struct Row { std::string op, label; double kernel, overall, gbs, ratio; ipt_bench::PeerTime peer; std::string note; };
+    struct Row {
+        std::string op, label;
+        double kernel, overall, gbs, ratio;
+        double same_bytes_gbs = 0;  // a device-to-device copy moving the row's bytes
+        double host_us = 0;         // the call's own time on the host (it returns before the kernel ends)
+        ipt_bench::PeerTime peer;
+        std::string note;
+    };
     std::vector<Row> rows;
     double copy_gbs = 0;
     if (benches) {
@@ -953,14 +960,23 @@ int main(int argc, char** argv) {
         cudaMemsetAsync(x, 1, bytes, stream);
         const double ms = time_events(stream, 2, 10, [&] { return cudaMemcpyAsync(y, x, bytes, cudaMemcpyDeviceToDevice, stream) == cudaSuccess; });
         copy_gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
-        cudaFree(x);
-        cudaFree(y);
         std::printf("device-to-device copy: %.1f GB/s (read + write)\n", copy_gbs);
+        // A copy of fewer bytes pays the same fixed cost (the launch, the
+        // first loads' latency, the last wave) over less data: the rate a
+        // copy reaches when it moves a row's bytes is that row's own bound.
+        auto same_bytes_rate = [&](int64_t moved) {
+            const size_t half = std::min(static_cast<size_t>(moved / 2), bytes);
+            if (half == 0) return 0.0;
+            const double t = time_events(stream, 3, 25, [&] {
+                return cudaMemcpyAsync(y, x, half, cudaMemcpyDeviceToDevice, stream) == cudaSuccess;
+            });
+            return t > 0 ? 2.0 * half / (t * 1e-3) / 1e9 : 0.0;
+        };
         for (const Case& c : bench_cases()) {
             if (!filter.empty() && (c.op + " " + c.label).find(filter) == std::string::npos) continue;
             const ipt_op_schema* schema = find_schema(c.op.c_str());
             const ipt_impl_desc* gi = find_impl(&cuda, c.op.c_str(), c.variant.c_str());
-            Row row{c.op, c.label, -1, -1, 0, 0, {}, ""};
+            Row row{c.op, c.label, -1, -1, 0, 0, 0, 0, {}, ""};
             if (!gi) {
                 row.note = "not implemented by libipt_cuda" + std::string(c.peer.empty() ? "" : "; peer not run");
                 std::printf("BENCH %-16s %-34s skipped: %s\n", c.op.c_str(), c.label.c_str(), row.note.c_str());
@@ -992,7 +1008,16 @@ int main(int argc, char** argv) {
                 for (auto& [i, o] : hc.outputs) out_bytes += o->t.rows * o->t.cols * o->t.channels * int64_t(dtype_size(o->t.dtype));
                 return last == IPT_OK;
             };
-            row.kernel = time_events(stream, 3, 25, body);
+            // The host's time in each call: where it exceeds the kernel's, the
+            // device waits on it and the kernel time includes it.
+            std::vector<double> host_us;
+            row.kernel = time_events(stream, 3, 25, [&] {
+                const auto t0 = std::chrono::steady_clock::now();
+                const bool ok = body();
+                host_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+                return ok;
+            });
+            row.host_us = host_us.empty() ? 0 : median(host_us);
             if (row.kernel < 0) {
                 row.note = "failed: " + err;
                 rows.push_back(row);
@@ -1002,6 +1027,7 @@ int main(int argc, char** argv) {
             moved += out_bytes;
             row.gbs = moved / (row.kernel * 1e-3) / 1e9;
             row.ratio = copy_gbs > 0 ? row.gbs / copy_gbs : 0;
+            row.same_bytes_gbs = same_bytes_rate(moved);
             // Overall: upload inputs, run, download outputs.
             std::vector<double> overall;
             for (int k = 0; k < 7; ++k) {
@@ -1025,18 +1051,23 @@ int main(int argc, char** argv) {
                 row.peer = ipt_bench::run_npp_peer(c.peer, d, int(conv.rows), int(conv.cols), stream, 3, 25);
                 cudaFree(d);
             }
-            std::printf("BENCH %-16s %-34s kernel %.4f ms  overall %.3f ms  %.1f GB/s (%.0f%% of copy)  %s %s\n", c.op.c_str(),
-                        c.label.c_str(), row.kernel, row.overall, row.gbs, 100 * row.ratio, row.peer.name.c_str(),
+            std::printf("BENCH %-16s %-34s kernel %.4f ms  host %.1f us  overall %.3f ms  %.1f GB/s (%.0f%% of copy, %.0f%% "
+                        "of a copy of these bytes)  %s %s\n",
+                        c.op.c_str(), c.label.c_str(), row.kernel, row.host_us, row.overall, row.gbs, 100 * row.ratio,
+                        row.same_bytes_gbs > 0 ? 100 * row.gbs / row.same_bytes_gbs : 0.0, row.peer.name.c_str(),
                         row.peer.ms > 0 ? (std::to_string(row.peer.ms) + " ms").c_str() : row.peer.note.c_str());
             std::fflush(stdout);
             rows.push_back(row);
         }
+        cudaFree(x);
+        cudaFree(y);
     }
     json << "  \"copy_GBps\": " << copy_gbs << ",\n  \"bench\": [\n";
     for (size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         json << "    {\"op\": \"" << r.op << "\", \"case\": \"" << json_escape(r.label) << "\", \"kernel_ms\": " << r.kernel
              << ", \"overall_ms\": " << r.overall << ", \"GBps\": " << r.gbs << ", \"copy_ratio\": " << r.ratio
+             << ", \"same_bytes_copy_GBps\": " << r.same_bytes_gbs << ", \"host_us\": " << r.host_us
              << ", \"peer\": \"" << json_escape(r.peer.name) << "\", \"peer_ms\": " << r.peer.ms << ", \"note\": \""
              << json_escape(r.note + r.peer.note) << "\"}" << (i + 1 < rows.size() ? ",\n" : "\n");
     }

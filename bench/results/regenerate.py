@@ -308,19 +308,26 @@ def table_cuda_kernels(data, data_name, folder=None):
            "already allocated (as NPP's are), device events, median of 25 runs; overall includes the "
            "allocations and the copies to and from the host; "
            "GB/s is the bytes every input and output must move over the kernel time, %copy its share of "
-           "a device-to-device copy; xNPP = NPP ms / kernel ms.\n",
+           "a device-to-device copy of 1 GiB, %same its share of the rate a device-to-device copy reaches "
+           "moving the same bytes (a copy of fewer bytes pays the same fixed cost over less data); "
+           "host µs is the median time the call itself takes on the host (it returns before its kernels "
+           "end; where it takes longer than they do, the device waits on it and the kernel time includes "
+           "it); xNPP = NPP ms / kernel ms.\n",
            machine_lines(data),
            f"| harness | {h.get('device', '?')} ({h.get('identity', '')}), {h.get('date', '')} |",
            f"| checks against the CPU reference | {s.get('passed', '?')} passed, {s.get('failed', '?')} failed, "
            f"{s.get('skipped', '?')} skipped |",
            f"| device copy bandwidth | {h.get('copy_GBps', 0):.0f} GB/s |\n",
-           "| op | case | kernel ms | overall ms | GB/s | %copy | NPP function | NPP ms | xNPP |",
-           "|---|---|---:|---:|---:|---:|---|---:|---:|"]
+           "| op | case | kernel ms | host µs | overall ms | GB/s | %copy | %same | NPP function | NPP ms | xNPP |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     for b in h["bench"]:
         peer = b.get("peer_ms", -1)
         x = f"{peer / b['kernel_ms']:.2f}" if peer and peer > 0 and b["kernel_ms"] > 0 else "-"
-        out.append(f"| {short(b['op'])} | {b['case']} | {f4(b['kernel_ms'])} | {f3(b['overall_ms'])} | "
-                   f"{b['GBps']:.0f} | {100 * b['copy_ratio']:.0f}% | {b.get('peer') or '-'} | "
+        same = b.get("same_bytes_copy_GBps", 0)
+        same_pct = f"{100 * b['GBps'] / same:.0f}%" if same and same > 0 and b["kernel_ms"] > 0 else "-"
+        host = f"{b['host_us']:.1f}" if b.get("host_us", 0) > 0 else "-"
+        out.append(f"| {short(b['op'])} | {b['case']} | {f4(b['kernel_ms'])} | {host} | {f3(b['overall_ms'])} | "
+                   f"{b['GBps']:.0f} | {100 * b['copy_ratio']:.0f}% | {same_pct} | {b.get('peer') or '-'} | "
                    f"{f4(peer)} | {x} |")
     return "\n".join(out) + "\n"
 

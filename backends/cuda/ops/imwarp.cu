@@ -2,6 +2,7 @@
 // ipt.imwarp as the front-end plans it (common/ops/imwarp.hpp), sampled by the
 // shared resampler (common/warp.cuh).
 #include "common/context.hpp"
+#include "common/host_scalars.hpp"
 #include "common/op_registry.hpp"
 #include "common/warp.cuh"
 #include "common/ops/imwarp.hpp"
@@ -13,13 +14,10 @@ void run_imwarp(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt::frontend::WarpPlan plan = ipt::frontend::plan_imwarp(args);
     const ipt_tensor* out = args.output("B", plan.dtype, plan.out_rows, plan.out_cols, plan.channels);
-    if (args.wanted("RB")) {
-        const ipt_tensor* rb = args.output("RB", IPT_DOUBLE, 1, 6, 1);
-        check(cudaMemcpyAsync(rb->data, plan.ref.data(), 6 * sizeof(double), cudaMemcpyHostToDevice, dev.stream),
-              "cudaMemcpyAsync (RB)");
-        check(cudaStreamSynchronize(dev.stream), "cudaStreamSynchronize (RB)");
-    }
+    const ipt_tensor* rb = args.wanted("RB") ? args.output("RB", IPT_DOUBLE, 1, 6, 1) : nullptr;
     warp(dev, plan, out, "ipt.imwarp");
+    // After the resampling's launch, which the device would otherwise wait for.
+    if (rb) write_host_values(static_cast<double*>(rb->data), plan.ref.data(), 6, dev.stream);
 }
 
 IPT_CUDA_OP("ipt.imwarp", "", 100, run_imwarp)

@@ -17,12 +17,19 @@ struct Push {
 
 }  // namespace
 
-void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& p, const ipt_tensor* B) {
+void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& p, const ipt_tensor* B, const ipt_tensor* RB) {
     const int64_t total = p.out_rows * p.out_cols * p.channels;
     check_size(ctx.op(), total);
     check_size(ctx.op(), p.rows * p.cols * p.channels);
-    if (total == 0) return;
     Recorder rec(ctx.device);
+    if (RB) {  // in the same submission as the resampling
+        ctx.address(RB);
+        rec.write(static_cast<Buffer*>(RB->buffer), RB->offset, p.ref.data(), p.ref.size() * sizeof(double));
+    }
+    if (total == 0) {
+        rec.submit();
+        return;
+    }
     std::vector<double> params(p.M.begin(), p.M.end());
     params.insert(params.end(), p.fill.begin(), p.fill.end());
     Push push{};

@@ -9,7 +9,10 @@
 
 namespace ipt::vk {
 
-// B (allocated by the caller, class and size of the plan) from the plan's A.
-void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& plan, const ipt_tensor* B);
+// B (allocated by the caller, class and size of the plan) from the plan's A;
+// RB, where given (imwarp's 1 x 6 double), receives the plan's ref in the
+// same submission.
+void run_warp(OpContext& ctx, const ipt::frontend::WarpPlan& plan, const ipt_tensor* B,
+              const ipt_tensor* RB = nullptr);
 
 }  // namespace ipt::vk

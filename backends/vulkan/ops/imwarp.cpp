@@ -12,14 +12,8 @@ using namespace ipt::vk;
 void run_imwarp(OpContext& ctx) {
     const ipt::frontend::WarpPlan plan = ipt::frontend::plan_imwarp(ctx.args);
     const ipt_tensor* out = ctx.args.output("B", plan.dtype, plan.out_rows, plan.out_cols, plan.channels);
-    if (ctx.args.wanted("RB")) {
-        const ipt_tensor* rb = ctx.args.output("RB", IPT_DOUBLE, 1, 6, 1);
-        ctx.address(rb);
-        Recorder rec(ctx.device);
-        rec.write(static_cast<Buffer*>(rb->buffer), rb->offset, plan.ref.data(), 6 * sizeof(double));
-        rec.submit();
-    }
-    run_warp(ctx, plan, out);
+    const ipt_tensor* rb = ctx.args.wanted("RB") ? ctx.args.output("RB", IPT_DOUBLE, 1, 6, 1) : nullptr;
+    run_warp(ctx, plan, out, rb);
 }
 
 }  // namespace
