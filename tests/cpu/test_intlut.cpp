@@ -48,6 +48,18 @@ TEST(Intlut, Uint8EveryValueAndShapes) {
     EXPECT_EQ(one, std::vector<uint8_t>{lut[7]});
 }
 
+// Large enough for the blocks that the threads share and the 64-pixel
+// vector steps within them, with ragged ends.
+TEST(Intlut, Uint8LargeRandomAgainstDefinition) {
+    std::mt19937 rng(17);
+    std::vector<uint8_t> lut(256), a(131 * 517);
+    for (auto& v : lut) v = static_cast<uint8_t>(rng());
+    for (auto& v : a) v = static_cast<uint8_t>(rng());
+    auto b = intlut<uint8_t>(image<uint8_t>(131, 517, a), image<uint8_t>(256, 1, lut));
+    ASSERT_EQ(b.size(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(b[i], lut[a[i]]) << i;
+}
+
 TEST(Intlut, RgbUsesOneTableForEveryPlane) {
     std::vector<uint8_t> lut(256);
     for (int k = 0; k < 256; ++k) lut[k] = static_cast<uint8_t>(k / 2);

@@ -8,9 +8,44 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "common/isa.hpp"
 #include "common/parallel.hpp"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace ipt::cpu {
+
+#if defined(__x86_64__)
+// A byte table over 64 pixels at a time (AVX-512 VBMI): the table's four
+// 64-byte quarters stay in registers, one two-source byte permute looks up
+// entries 0-127 by each pixel's low seven bits, another entries 128-255, and
+// the pixel's top bit chooses. About six instructions for 64 pixels, where
+// the scalar loop's loads and stores take a cycle or more for each.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline void lut_bytes_vbmi(const uint8_t* in, uint8_t* out,
+                                                                                 int64_t n, const uint8_t* lut) {
+    const __m512i q0 = _mm512_loadu_si512(lut), q1 = _mm512_loadu_si512(lut + 64);
+    const __m512i q2 = _mm512_loadu_si512(lut + 128), q3 = _mm512_loadu_si512(lut + 192);
+    int64_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        const __m512i x = _mm512_loadu_si512(in + i);
+        const __m512i low = _mm512_permutex2var_epi8(q0, x, q1);
+        const __m512i high = _mm512_permutex2var_epi8(q2, x, q3);
+        _mm512_storeu_si512(out + i, _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high));
+    }
+    for (; i < n; ++i) out[i] = lut[in[i]];
+}
+
+// The byte permutes where the CPU has them and IPT_CPU_ISA leaves AVX-512 on.
+inline bool lut_bytes_vbmi_available() {
+    static const bool available = [] {
+        __builtin_cpu_init();
+        return isa_level() == 2 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi");
+    }();
+    return available;
+}
+#endif
 
 // Number of entries of a table indexed by every value of T (256 or 65536).
 template <class T>
@@ -29,6 +64,9 @@ void apply_lut(const T* in, T* out, int64_t n, const T* lut) {
     // wakes late (a busy machine) then costs its share, not the whole call.
     constexpr int64_t kBlock = int64_t(1) << 14;
     const int64_t blocks = (n + kBlock - 1) / kBlock;
+#if defined(__x86_64__)
+    const bool vbmi = std::is_same_v<T, uint8_t> && lut_bytes_vbmi_available();
+#endif
     std::atomic<int64_t> next_block{0};
     parallel_for(0, std::min<int64_t>(thread_count(), blocks), [&](int64_t) {
         for (int64_t b = next_block.fetch_add(1, std::memory_order_relaxed); b < blocks;
@@ -40,6 +78,13 @@ void apply_lut(const T* in, T* out, int64_t n, const T* lut) {
             const T* __restrict src = in + begin;
             T* __restrict dst = out + begin;
             const T* __restrict table = base;
+#if defined(__x86_64__)
+            if constexpr (std::is_same_v<T, uint8_t>)
+                if (vbmi) {
+                    lut_bytes_vbmi(src, dst, count, table);
+                    continue;
+                }
+#endif
             for (int64_t i = 0; i < count; ++i) dst[i] = table[src[i]];
         }
     });
