@@ -2,7 +2,6 @@
 // ipt.imwarp as the front-end plans it (common/ops/imwarp.hpp), sampled by the
 // shared resampler (common/warp.cuh).
 #include "common/context.hpp"
-#include "common/host_scalars.hpp"
 #include "common/op_registry.hpp"
 #include "common/warp.cuh"
 #include "common/ops/imwarp.hpp"
@@ -16,8 +15,12 @@ void run_imwarp(const ipt::plugin::KernelArgs& args) {
     const ipt_tensor* out = args.output("B", plan.dtype, plan.out_rows, plan.out_cols, plan.channels);
     const ipt_tensor* rb = args.wanted("RB") ? args.output("RB", IPT_DOUBLE, 1, 6, 1) : nullptr;
     warp(dev, plan, out, "ipt.imwarp");
-    // After the resampling's launch, which the device would otherwise wait for.
-    if (rb) write_host_values(static_cast<double*>(rb->data), plan.ref.data(), 6, dev.stream);
+    // After the resampling's launch, which the device would otherwise wait
+    // for; from pageable memory, staged before the copy returns (no wait for
+    // the stream: with one, each call waited for the kernels before it).
+    if (rb)
+        check(cudaMemcpyAsync(rb->data, plan.ref.data(), 6 * sizeof(double), cudaMemcpyHostToDevice, dev.stream),
+              "ipt.imwarp: copy RB to the device");
 }
 
 IPT_CUDA_OP("ipt.imwarp", "", 100, run_imwarp)
