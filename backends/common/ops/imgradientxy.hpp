@@ -24,10 +24,14 @@
 
 #include "ipt/ipt_plugin.hpp"
 
+// Always inlined on the host: the CPU's row loops are compiled with their own
+// optimize attributes (no-trapping-math), and GCC does not inline a plain
+// inline function into a function of other options; a call per pixel would
+// keep the loop from vectorising.
 #if defined(__CUDACC__)
 #define IPT_GRADIENT_FN __host__ __device__ inline
 #else
-#define IPT_GRADIENT_FN inline
+#define IPT_GRADIENT_FN inline __attribute__((always_inline))
 #endif
 
 namespace ipt::frontend {
