@@ -448,6 +448,8 @@ def parse_conformance_json(text, what):
     summary = (f"{o.get('pass', 0)} pass, {o.get('fail', 0)} fail, {o.get('expected_fail', 0)} expected fail, "
                f"{o.get('skip', 0)} skip (operator x implementation); cases: {c.get('pass', 0)} pass, "
                f"{c.get('fail', 0)} fail, {c.get('expected_fail', 0)} expected fail, {c.get('skip', 0)} skip")
+    if what.endswith("(--quick)") and not j.get("quick"):  # the --json output says how it ran
+        what = what[:-len("(--quick)")] + "(full)"
     return {"what": what, "seed": str(j.get("seed", "?")),
             "device": f"{d.get('name', '?')} ({d.get('kind', '?')}, plugin {d.get('plugin', '?')})",
             "summary": summary, "rows": rows}
@@ -752,16 +754,17 @@ def ingest(path, machine=None, date=None):
         # the earlier ones; the others are kept with their dates.
         old = load(data_file, {}) if ours(data_file, "conformance") else {}
         old_date = (old.get("runs") or [{}])[0].get("date", "?")
-        kinds = {r["what"] for r in runs}
         order = [what for _, what in conformance_runs]
-        # (Older files name a set by its kind, some with the run's date after it.)
-        kind_of = lambda what: next((k for k in order if what.startswith(k)), None)
+        # (Older files name a set by its kind, some with the run's date after
+        # it; a kind is its label before the mode in parentheses.)
+        kind_of = lambda what: next((k for k in order if what.startswith(k.split(" (")[0])), None)
+        kinds = {kind_of(r["what"]) for r in runs}
         sets = [dict(r, date=r.get("date", old_date)) for r in old.get("sets", [])
                 if kind_of(r["what"]) and kind_of(r["what"]) not in kinds]
         # Operators run one by one keep their rows of the implementations
         # this run did not certify again.
         covered = tuple(prefix for (_, what), prefix in zip(conformance_runs, ("cuda", "vulkan", "vulkan:wave64"))
-                        if what in kinds)
+                        if kind_of(what) in kinds)
         for r in old.get("sets", []):
             if r["what"].startswith(PER_OP_SETS):
                 kept = [row for row in r["rows"] if not row["impl"].startswith(covered)]

@@ -221,7 +221,7 @@ void Recorder::barrier() {
 }
 
 VkDeviceAddress Recorder::params(const void* data, size_t bytes) {
-    Buffer* b = device_.allocate(std::max<size_t>(bytes, 16), MemoryKind::Upload);
+    Buffer* b = device_.allocate(std::max<size_t>(bytes, 16), MemoryKind::Params);
     transient_.push_back(b);
     if (bytes) std::memcpy(b->mapped, data, bytes);
     return b->address;

@@ -28,7 +28,9 @@ struct Block;
 // Where an allocation lives.
 enum class MemoryKind {
     DeviceLocal,  // images and scratch
-    Upload,       // staging for uploads and per-call parameter blocks (host writes)
+    Upload,       // staging for uploads (host writes)
+    Params,       // per-call parameter blocks that shaders read (host writes; in device memory where the
+                  // host can map it: a shader's misses then go to device memory, not across the bus)
     Readback      // staging for downloads (host reads)
 };
 

@@ -31,6 +31,7 @@ const char* kind_name(MemoryKind kind) {
     switch (kind) {
     case MemoryKind::DeviceLocal: return "device-local";
     case MemoryKind::Upload: return "upload";
+    case MemoryKind::Params: return "params";
     case MemoryKind::Readback: return "readback";
     }
     return "?";
@@ -47,6 +48,10 @@ uint32_t Device::memory_type(uint32_t bits, MemoryKind kind) const {
         break;
     case MemoryKind::Upload:
         need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        break;
+    case MemoryKind::Params:
+        need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        prefer = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
         break;
     case MemoryKind::Readback:
         need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
@@ -181,8 +186,12 @@ Buffer* Device::allocate(VkDeviceSize bytes, MemoryKind kind) {
     const VkDeviceSize alignment = std::max(req.alignment, min_alignment_);
     Block* block = nullptr;
     VkDeviceSize offset = 0;
+    // Parameter blocks may live in the upload type too (below).
+    auto usable = [&](const Block& b) {
+        return b.kind == kind && (b.type == type || (kind == MemoryKind::Params && (req.memoryTypeBits >> b.type & 1u)));
+    };
     for (auto& b : blocks_) {
-        if (b->type == type && b->kind == kind && place(b.get(), req.size, alignment, &offset)) {
+        if (usable(*b) && place(b.get(), req.size, alignment, &offset)) {
             block = b.get();
             break;
         }
@@ -192,7 +201,15 @@ Buffer* Device::allocate(VkDeviceSize bytes, MemoryKind kind) {
             kind == MemoryKind::DeviceLocal ? kDeviceBlockBytes : kHostBlockBytes;
         const VkDeviceSize size = std::max(standard, (req.size + (1 << 20) - 1) >> 20 << 20);
         try {
-            block = new_block(size, type, kind);
+            try {
+                block = new_block(size, type, kind);
+            } catch (const ipt::plugin::Error&) {
+                // Device memory the host can map is small on some machines
+                // (a 256 MiB window): parameter blocks then go where uploads do.
+                const uint32_t upload = memory_type(req.memoryTypeBits, MemoryKind::Upload);
+                if (kind != MemoryKind::Params || upload == type) throw;
+                block = new_block(size, upload, kind);
+            }
         } catch (...) {
             vkDestroyBuffer(device_, buffer->buffer, nullptr);
             throw;
