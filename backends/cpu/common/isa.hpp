@@ -34,4 +34,17 @@ inline int isa_level() {
     return level;
 }
 
+// AVX-512 VBMI's byte permutes (with BW), where isa_level() allows AVX-512:
+// one more feature for the loops that need it, under the same cap.
+inline bool isa_avx512_vbmi() {
+    static const bool has = [] {
+#if defined(__x86_64__) || defined(__i386__)
+        return isa_level() == 2 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi");
+#else
+        return false;
+#endif
+    }();
+    return has;
+}
+
 }  // namespace ipt::cpu

@@ -36,15 +36,6 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline void lut_bytes_vbm
     }
     for (; i < n; ++i) out[i] = lut[in[i]];
 }
-
-// The byte permutes where the CPU has them and IPT_CPU_ISA leaves AVX-512 on.
-inline bool lut_bytes_vbmi_available() {
-    static const bool available = [] {
-        __builtin_cpu_init();
-        return isa_level() == 2 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi");
-    }();
-    return available;
-}
 #endif
 
 // Number of entries of a table indexed by every value of T (256 or 65536).
@@ -65,7 +56,7 @@ void apply_lut(const T* in, T* out, int64_t n, const T* lut) {
     constexpr int64_t kBlock = int64_t(1) << 14;
     const int64_t blocks = (n + kBlock - 1) / kBlock;
 #if defined(__x86_64__)
-    const bool vbmi = std::is_same_v<T, uint8_t> && lut_bytes_vbmi_available();
+    const bool vbmi = std::is_same_v<T, uint8_t> && isa_avx512_vbmi();
 #endif
     std::atomic<int64_t> next_block{0};
     parallel_for(0, std::min<int64_t>(thread_count(), blocks), [&](int64_t) {

@@ -349,10 +349,10 @@ IPT_ALWAYS_INLINE uint8_t fixed_round(A s, int shift) {
 }
 
 // The input rows that output row i + 1 reads beyond those of row i (at most
-// four). The pass along dimension 1 prefetches them while it makes row i: an
-// image that has left the caches then streams from memory, where the
-// hardware prefetcher, following four rows at once, leaves each row's first
-// lines to wait on memory.
+// four). The pass along dimension 1 (its 16-bit vector loop) prefetches them
+// while it makes row i: an image that has left the caches then streams from
+// memory, where the hardware prefetcher, following four rows at once, leaves
+// each row's first lines to wait on memory.
 struct RowsAhead {
     const uint8_t* first = nullptr;
     int count = 0;

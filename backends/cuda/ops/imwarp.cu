@@ -15,9 +15,10 @@ void run_imwarp(const ipt::plugin::KernelArgs& args) {
     const ipt_tensor* out = args.output("B", plan.dtype, plan.out_rows, plan.out_cols, plan.channels);
     const ipt_tensor* rb = args.wanted("RB") ? args.output("RB", IPT_DOUBLE, 1, 6, 1) : nullptr;
     warp(dev, plan, out, "ipt.imwarp");
-    // After the resampling's launch, which the device would otherwise wait
-    // for; from pageable memory, staged before the copy returns (no wait for
-    // the stream: with one, each call waited for the kernels before it).
+    // After the resampling's launch, so the device does not wait for it. The
+    // driver stages the pageable source before the copy returns; a stream
+    // synchronisation here would make every call wait for the kernels queued
+    // before it.
     if (rb)
         check(cudaMemcpyAsync(rb->data, plan.ref.data(), 6 * sizeof(double), cudaMemcpyHostToDevice, dev.stream),
               "ipt.imwarp: copy RB to the device");
