@@ -1234,6 +1234,18 @@ OpRecipe imresize_recipe() {
             u8.large = true;
             out.push_back(u8);
         }
+        // uint8 at power-of-two scales, whose weights are small integers over
+        // a power of two: widths a multiple of 4, odd heights, the folded
+        // borders' taps, one and three planes, both dimensions' orders.
+        for (const char* m : {"bilinear", "bicubic", "box"})
+            for (const std::vector<double>& sc : {std::vector<double>{0.5}, {2}, {0.25}, {4}, {0.5, 2}, {2, 0.5}})
+                for (int64_t planes : {1, 3}) {
+                    ImageSpec a = spec(IPT_UINT8, 23, 36);
+                    a.channels = planes;
+                    out.push_back(make_case({image_arg("A", a), floats_arg("Scale", sc), text_arg("method", m)}));
+                }
+        out.push_back(make_case({image_arg("A", spec(IPT_UINT8, 9, 4, Fill::Max)), floats_arg("Scale", {0.5}),
+                                 text_arg("method", "bicubic")}));
         // Rules the schema cannot express.
         for (const std::vector<double>& bad : {std::vector<double>{0}, std::vector<double>{-1}, std::vector<double>{2, -0.5}}) {
             CaseSpec c = make_case({image_arg("A", spec(IPT_UINT8, 5, 5)), floats_arg("Scale", bad)});

@@ -8,7 +8,10 @@
 // 8 taps sum in single first (common/float_first.cuh) and take the double sum
 // only where single cannot decide the rounding.
 #include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <type_traits>
@@ -305,6 +308,372 @@ resize_u8_along_rows_quads(const uint8_t* __restrict__ src, uint8_t* __restrict_
     });
 }
 
+// ---- uint8, both passes in one launch ------------------------------------
+// Where both dimensions' passes sum in single first (uint8, at most
+// kSingleTaps taps each), a block makes a tile of kFusedCols x kFusedRows
+// outputs: the first pass's values under the tile go to shared memory,
+// rounded to uint8 as the two-launch form rounds its scratch, and the second
+// pass reads them there. One launch and no scratch: at a halving the two
+// launches' fixed costs and the scratch's round trip were most of the call.
+// Every value is the two-launch form's, sum for sum.
+constexpr int kFusedCols = 128, kFusedRows = 8;
+constexpr int kFusedWarps = kFusedCols / 32;
+// Loads a thread issues at a time in the first stage: as many values as
+// make that many taps (16 / taps) are loaded before any is summed.
+constexpr int kFusedLoads = 8;
+// Shared memory a block may take for its tile of first-pass values.
+constexpr int64_t kFusedTileBytes = 32 * 1024;
+
+struct FusedGeometry {
+    int64_t in_rows, in_cols, out_rows, out_cols;
+    int row_taps, col_taps;  // of axis[0] (along the rows) and axis[1]
+    int tile_stride;         // bytes per row of the shared tile
+};
+
+// One axis's device tables: indices and double weights per output index,
+// then the single-first table (weights, then thresholds).
+struct FusedAxis {
+    const int32_t* idx;
+    const double* w;
+    const float* single;
+};
+
+// The least and largest of lo and hi over the block (every thread calls it).
+__device__ __forceinline__ void block_bounds(int* lo, int* hi) {
+    __shared__ int warp_lo[kFusedWarps], warp_hi[kFusedWarps];
+    for (int d = 16; d > 0; d /= 2) {
+        *lo = min(*lo, __shfl_xor_sync(0xffffffffu, *lo, d));
+        *hi = max(*hi, __shfl_xor_sync(0xffffffffu, *hi, d));
+    }
+    if (threadIdx.x % 32 == 0) {
+        warp_lo[threadIdx.x / 32] = *lo;
+        warp_hi[threadIdx.x / 32] = *hi;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kFusedWarps; ++k) {
+        *lo = min(*lo, warp_lo[k]);
+        *hi = max(*hi, warp_hi[k]);
+    }
+}
+
+// Rows first (plan.first == 0): the tile holds kFusedRows rows of the
+// row-resized image over the input columns the tile's output columns take
+// (from the block's least tap, rounded down to a word where Words). Those
+// are made four columns a thread as 32-bit words where Words (widths
+// divisible by 4), else one; then a thread owns an output column, its taps
+// in registers (ColTaps: 2, 4 or 8 issued).
+template <int ColTaps, int RowTaps, bool Words, int TileRows>
+__global__ void __launch_bounds__(kFusedCols)
+resize_u8_fused_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst, FusedGeometry g,
+                           FusedAxis rows, FusedAxis cols) {
+    extern __shared__ uint32_t fused_tile[];
+    uint8_t* tile = reinterpret_cast<uint8_t*>(fused_tile);
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * TileRows;
+    const int tile_rows = static_cast<int>(min(static_cast<int64_t>(TileRows), g.out_rows - r0));
+    const uint8_t* plane = src + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
+    const bool active = c < g.out_cols;
+    const int ct = g.col_taps, rt = g.row_taps;
+    int32_t j[ColTaps];
+    float wf[ColTaps];
+    int lo = INT_MAX, hi = -1;
+#pragma unroll
+    for (int k = 0; k < ColTaps; ++k) {
+        const bool tap = active && k < ct;
+        j[k] = tap ? __ldg(cols.idx + c * ct + k) : 0;
+        wf[k] = tap ? __ldg(cols.single + c * ct + k) : 0.0f;
+        if (tap) {
+            lo = min(lo, j[k]);
+            hi = max(hi, j[k]);
+        }
+    }
+    block_bounds(&lo, &hi);
+    const int j0 = Words ? lo & ~3 : lo;
+    const int units = Words ? (hi - j0) / 4 + 1 : hi - j0 + 1;
+    // The tile's (row, unit) pairs are shared out over all the threads (a
+    // row of an enlargement's tile has fewer units than the block has
+    // threads), kFusedBatch a thread at a time: all their taps are loaded
+    // before any is summed, so that their latencies overlap.
+    const int items = tile_rows * units;
+    const int64_t stride = Words ? g.in_cols / 4 : g.in_cols;
+    constexpr int kBatch = kFusedLoads / RowTaps;
+    for (int first_item = threadIdx.x; first_item < items; first_item += kBatch * kFusedCols) {
+        uint32_t v[kBatch][RowTaps];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const int item = first_item + b * kFusedCols;
+            const int rr = item / units, u = item - rr * units;
+            const int32_t* ii = rows.idx + (r0 + rr) * rt;
+#pragma unroll
+            for (int k = 0; k < RowTaps; ++k) {
+                v[b][k] = 0;
+                if (item < items && k < rt) {
+                    const int64_t at = static_cast<int64_t>(__ldg(ii + k)) * stride + u;
+                    if constexpr (Words) v[b][k] = reinterpret_cast<const uint32_t*>(plane + j0)[at];
+                    else v[b][k] = plane[j0 + at];
+                }
+            }
+        }
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const int item = first_item + b * kFusedCols;
+            if (item >= items) break;
+            const int rr = item / units, u = item - rr * units;
+            const int64_t r = r0 + rr;
+            const int32_t* ii = rows.idx + r * rt;
+            const float* ws = rows.single + r * rt;
+            const float below = __ldg(rows.single + g.out_rows * rt + r);
+            uint8_t* out_row = tile + rr * g.tile_stride;
+            constexpr int kBytes = Words ? 4 : 1;
+            float sum[kBytes] = {};
+#pragma unroll
+            for (int k = 0; k < RowTaps; ++k)
+                if (k < rt) {
+                    const float wt = __ldg(ws + k);
+                    if constexpr (Words) {
+                        sum[0] = __fmaf_rn(wt, word_byte_to_float<0>(v[b][k]), sum[0]);
+                        sum[1] = __fmaf_rn(wt, word_byte_to_float<1>(v[b][k]), sum[1]);
+                        sum[2] = __fmaf_rn(wt, word_byte_to_float<2>(v[b][k]), sum[2]);
+                        sum[3] = __fmaf_rn(wt, word_byte_to_float<3>(v[b][k]), sum[3]);
+                    } else {
+                        sum[0] = __fmaf_rn(wt, zero_extended_byte_to_float(v[b][k]), sum[0]);
+                    }
+                }
+            uint32_t packed = 0;
+#pragma unroll
+            for (int e = 0; e < kBytes; ++e) {
+                unsigned o;
+                if (!float_first_round_below(sum[e], below, &o))
+                    o = resize_u8_in_double(plane + j0 + kBytes * u + e, g.in_cols, ii, rows.w + r * rt, rt);
+                packed |= o << (8 * e);
+            }
+            if constexpr (Words) *reinterpret_cast<uint32_t*>(out_row + 4 * u) = packed;
+            else out_row[u] = static_cast<uint8_t>(packed);
+        }
+    }
+    __syncthreads();
+    if (!active) return;
+    const float below = __ldg(cols.single + g.out_cols * ct + c);
+    uint8_t* out = dst + static_cast<int64_t>(blockIdx.z) * g.out_rows * g.out_cols + r0 * g.out_cols + c;
+#pragma unroll
+    for (int rr = 0; rr < TileRows; ++rr) {
+        if (rr >= tile_rows) break;
+        const uint8_t* row = tile + rr * g.tile_stride - j0;
+        float sum = 0;
+#pragma unroll
+        for (int k = 0; k < ColTaps; ++k)
+            if (k < ct) sum = __fmaf_rn(wf[k], zero_extended_byte_to_float(row[j[k]]), sum);
+        unsigned o;
+        if (!float_first_round_below(sum, below, &o)) o = resize_u8_in_double(row, 1, cols.idx + c * ct, cols.w + c * ct, ct);
+        out[rr * g.out_cols] = static_cast<uint8_t>(o);
+    }
+}
+
+// ---- uint8, integer weights ------------------------------------------------
+// Where every weight of both dimensions is n / 2^shift with n a signed byte
+// (bilinear, bicubic and box at the power-of-two scales), each sum is exact
+// in integers, and so is the double sum it stands for: four byte products a
+// dp4a instruction, rounded half away from zero by one shift (a negative sum
+// saturates to 0 whatever its rounding).
+struct IntegerAxis {
+    const int32_t* idx;  // out_length x taps
+    const uint32_t* w;   // out_length x groups words: 4 numerators a word, taps in order, 0 past the last
+    int taps, shift;
+};
+
+__device__ __forceinline__ int dot4(uint32_t bytes, uint32_t numerators, int acc) {
+    int r;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(bytes), "r"(numerators), "r"(acc));
+    return r;
+}
+
+__device__ __forceinline__ unsigned integer_round(int sum, int shift) {
+    return static_cast<unsigned>(min(max((sum + ((1 << shift) >> 1)) >> shift, 0), 255));
+}
+
+// Rows first, widths divisible by 4 (as resize_u8_fused_rows_first with
+// Words): a first-stage item is the words of its row's taps, transposed so
+// that each word holds one column's four taps, then four dot products. In the
+// second stage a column's consecutive taps are one funnel of two tile words a
+// group; the folded borders' columns gather their bytes.
+template <int RowGroups, int ColGroups>
+__global__ void __launch_bounds__(kFusedCols)
+resize_u8_integer_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst, FusedGeometry g,
+                             IntegerAxis rows, IntegerAxis cols) {
+    extern __shared__ uint32_t fused_tile[];
+    uint8_t* tile = reinterpret_cast<uint8_t*>(fused_tile);
+    constexpr int kTileRows = 16;
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTileRows;
+    const int tile_rows = static_cast<int>(min(static_cast<int64_t>(kTileRows), g.out_rows - r0));
+    const uint8_t* plane = src + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
+    const bool active = c < g.out_cols;
+    const int ct = g.col_taps, rt = g.row_taps;
+    int32_t j[ColGroups * 4];
+    uint32_t cw[ColGroups];
+    int lo = INT_MAX, hi = -1;
+    bool consecutive = true;
+#pragma unroll
+    for (int k = 0; k < ColGroups * 4; ++k) {
+        const bool tap = active && k < ct;
+        j[k] = tap ? __ldg(cols.idx + c * ct + k) : 0;
+        if (tap) {
+            lo = min(lo, j[k]);
+            hi = max(hi, j[k]);
+            consecutive = consecutive && j[k] == j[0] + k;
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < ColGroups; ++q) cw[q] = active ? __ldg(cols.w + c * ColGroups + q) : 0u;
+    block_bounds(&lo, &hi);
+    const int j0 = lo & ~3;
+    const int units = (hi - j0) / 4 + 1;
+    const int items = tile_rows * units;
+    const int64_t words = g.in_cols / 4;
+    const uint32_t* first_word = reinterpret_cast<const uint32_t*>(plane + j0);
+    constexpr int kBatch = RowGroups == 1 ? 2 : 1;
+    for (int first_item = threadIdx.x; first_item < items; first_item += kBatch * kFusedCols) {
+        uint32_t v[kBatch][RowGroups * 4];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const int item = first_item + b * kFusedCols;
+            const int rr = item / units, u = item - rr * units;
+            const int32_t* ii = rows.idx + (r0 + rr) * rt;
+#pragma unroll
+            for (int k = 0; k < RowGroups * 4; ++k)
+                v[b][k] = item < items && k < rt ? first_word[static_cast<int64_t>(__ldg(ii + k)) * words + u] : 0u;
+        }
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const int item = first_item + b * kFusedCols;
+            if (item >= items) break;
+            const int rr = item / units, u = item - rr * units;
+            const uint32_t* rw = rows.w + (r0 + rr) * RowGroups;
+            int sum[4] = {0, 0, 0, 0};
+#pragma unroll
+            for (int q = 0; q < RowGroups; ++q) {
+                // The 4 x 4 bytes transposed: column e's taps in one word.
+                const uint32_t* t = v[b] + 4 * q;
+                const uint32_t lo01 = __byte_perm(t[0], t[1], 0x5140), lo23 = __byte_perm(t[2], t[3], 0x5140);
+                const uint32_t hi01 = __byte_perm(t[0], t[1], 0x7362), hi23 = __byte_perm(t[2], t[3], 0x7362);
+                const uint32_t wq = __ldg(rw + q);
+                sum[0] = dot4(__byte_perm(lo01, lo23, 0x5410), wq, sum[0]);
+                sum[1] = dot4(__byte_perm(lo01, lo23, 0x7632), wq, sum[1]);
+                sum[2] = dot4(__byte_perm(hi01, hi23, 0x5410), wq, sum[2]);
+                sum[3] = dot4(__byte_perm(hi01, hi23, 0x7632), wq, sum[3]);
+            }
+            const uint32_t packed = integer_round(sum[0], rows.shift) | integer_round(sum[1], rows.shift) << 8 |
+                                    integer_round(sum[2], rows.shift) << 16 | integer_round(sum[3], rows.shift) << 24;
+            *reinterpret_cast<uint32_t*>(tile + rr * g.tile_stride + 4 * u) = packed;
+        }
+    }
+    __syncthreads();
+    if (!active) return;
+    uint8_t* out = dst + static_cast<int64_t>(blockIdx.z) * g.out_rows * g.out_cols + r0 * g.out_cols + c;
+    const int at = j[0] - j0;  // consecutive: the first tap's byte in the tile row
+    const uint32_t funnel = 0x3210u + 0x1111u * static_cast<uint32_t>(at & 3);
+#pragma unroll
+    for (int rr = 0; rr < kTileRows; ++rr) {
+        if (rr >= tile_rows) break;
+        const uint8_t* row = tile + rr * g.tile_stride;
+        int sum = 0;
+        if (consecutive) {
+            const uint32_t* w4 = reinterpret_cast<const uint32_t*>(row + (at & ~3));
+#pragma unroll
+            for (int q = 0; q < ColGroups; ++q) sum = dot4(__byte_perm(w4[q], w4[q + 1], funnel), cw[q], sum);
+        } else {
+#pragma unroll
+            for (int q = 0; q < ColGroups; ++q) {
+                uint32_t x = 0;
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    if (4 * q + e < ct) x |= uint32_t{row[j[4 * q + e] - j0]} << (8 * e);
+                sum = dot4(x, cw[q], sum);
+            }
+        }
+        out[rr * g.out_cols] = static_cast<uint8_t>(integer_round(sum, cols.shift));
+    }
+}
+
+// Columns first (plan.first == 1): the tile holds the column-resized values
+// of the tile's kFusedCols columns over the input rows that its output rows
+// take. A thread owns a column in both passes: first with its taps in
+// registers, then with the row's taps read at one address by the block.
+template <int ColTaps>
+__global__ void __launch_bounds__(kFusedCols)
+resize_u8_fused_cols_first(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst, FusedGeometry g,
+                           FusedAxis rows, FusedAxis cols) {
+    extern __shared__ uint32_t fused_tile[];
+    uint8_t* tile = reinterpret_cast<uint8_t*>(fused_tile);
+    const int64_t c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFusedRows;
+    const int tile_rows = static_cast<int>(min(static_cast<int64_t>(kFusedRows), g.out_rows - r0));
+    const uint8_t* plane = src + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
+    const bool active = c < g.out_cols;
+    const int ct = g.col_taps, rt = g.row_taps;
+    int lo = INT_MAX, hi = -1;
+    if (threadIdx.x < tile_rows * rt) {
+        const int32_t i = __ldg(rows.idx + r0 * rt + threadIdx.x);
+        lo = i;
+        hi = i;
+    }
+    block_bounds(&lo, &hi);
+    if (!active) return;  // no barrier follows
+    int32_t j[ColTaps];
+    float wf[ColTaps];
+#pragma unroll
+    for (int k = 0; k < ColTaps; ++k) {
+        j[k] = k < ct ? __ldg(cols.idx + c * ct + k) : 0;
+        wf[k] = k < ct ? __ldg(cols.single + c * ct + k) : 0.0f;
+    }
+    const float col_below = __ldg(cols.single + g.out_cols * ct + c);
+    uint8_t* column = tile + threadIdx.x;
+    // Rows kBatch at a time, their taps all loaded before any is summed.
+    constexpr int kBatch = kFusedLoads / ColTaps;
+    for (int i0 = lo; i0 <= hi; i0 += kBatch) {
+        uint32_t v[kBatch][ColTaps];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const uint8_t* row = plane + static_cast<int64_t>(min(i0 + b, hi)) * g.in_cols;
+#pragma unroll
+            for (int k = 0; k < ColTaps; ++k) v[b][k] = k < ct ? row[j[k]] : 0u;
+        }
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const int i = i0 + b;
+            if (i > hi) break;
+            float sum = 0;
+#pragma unroll
+            for (int k = 0; k < ColTaps; ++k)
+                if (k < ct) sum = __fmaf_rn(wf[k], zero_extended_byte_to_float(v[b][k]), sum);
+            unsigned o;
+            if (!float_first_round_below(sum, col_below, &o))
+                o = resize_u8_in_double(plane + static_cast<int64_t>(i) * g.in_cols, 1, cols.idx + c * ct, cols.w + c * ct, ct);
+            column[(i - lo) * g.tile_stride] = static_cast<uint8_t>(o);
+        }
+    }
+    // Each thread reads back only its own column: no barrier needed.
+    uint8_t* out = dst + static_cast<int64_t>(blockIdx.z) * g.out_rows * g.out_cols + r0 * g.out_cols + c;
+    const uint8_t* first_row = column - static_cast<int64_t>(lo) * g.tile_stride;
+#pragma unroll
+    for (int rr = 0; rr < kFusedRows; ++rr) {
+        if (rr >= tile_rows) break;
+        const int64_t r = r0 + rr;
+        const int32_t* ii = rows.idx + r * rt;
+        const float* ws = rows.single + r * rt;
+        float sum = 0;
+#pragma unroll
+        for (int k = 0; k < kSingleTaps; ++k)
+            if (k < rt)
+                sum = __fmaf_rn(__ldg(ws + k), zero_extended_byte_to_float(first_row[__ldg(ii + k) * g.tile_stride]), sum);
+        unsigned o;
+        if (!float_first_round_below(sum, __ldg(rows.single + g.out_rows * rt + r), &o))
+            o = resize_u8_in_double(first_row, g.tile_stride, ii, rows.w + r * rt, rt);
+        out[rr * g.out_cols] = static_cast<uint8_t>(o);
+    }
+}
+
 // Columns with more taps than registers hold (strong shrinking): the taps
 // are read from the tables for every output.
 template <class S, class D>
@@ -389,6 +758,15 @@ AxisTables device_tables(const Device& dev, const ipt::frontend::ImresizeAxis& a
 struct SingleFirstTable {
     std::shared_ptr<const ipt::frontend::ImresizeTables> source;
     std::vector<float> values;  // out_length x taps weights, then out_length thresholds
+    // The most input indices, largest less least plus one, that the taps of
+    // kFusedCols ([0]) or kFusedRows ([1]) consecutive output indices span
+    // (from 0, 128, ...): the size of a fused launch's tile.
+    int64_t tile_span[2] = {0, 0};
+    // Where every weight is n / 2^shift with n a signed byte (the least such
+    // shift, at most 8): per output index the numerators, four a word, taps in
+    // order, 0 past the last; shift -1 where the weights are not of that form.
+    int shift = -1;
+    std::vector<uint32_t> numerators;
 };
 
 std::shared_ptr<const SingleFirstTable> single_first_table(const ipt::frontend::ImresizeAxis& ax) {
@@ -409,6 +787,30 @@ std::shared_ptr<const SingleFirstTable> single_first_table(const ipt::frontend::
         std::copy(f.w, f.w + taps, t->values.begin() + i * taps);
         t->values[n * taps + i] = float_first_threshold(f);
     }
+    for (int k = 0; k <= 8 && t->shift < 0; ++k) {
+        const bool fits = std::all_of(ax.weights.begin(), ax.weights.end(), [&](double w) {
+            const double n = std::ldexp(w, k);
+            return n == std::trunc(n) && n >= -128 && n <= 127;
+        });
+        if (fits) t->shift = k;
+    }
+    if (t->shift >= 0) {
+        const int64_t groups = (taps + 3) / 4;
+        t->numerators.assign(static_cast<size_t>(n * groups), 0u);
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t k = 0; k < taps; ++k) {
+                const auto b = static_cast<uint8_t>(static_cast<int8_t>(std::ldexp(ax.weights[i * taps + k], t->shift)));
+                t->numerators[i * groups + k / 4] |= uint32_t{b} << (8 * (k % 4));
+            }
+    }
+    const int64_t tile_outputs[2] = {kFusedCols, kFusedRows};
+    for (int which = 0; which < 2; ++which)
+        for (int64_t i0 = 0; i0 < n; i0 += tile_outputs[which]) {
+            const auto first = ax.indices.begin() + i0 * taps;
+            const auto last = ax.indices.begin() + std::min(n, i0 + tile_outputs[which]) * taps;
+            const auto [lo, hi] = std::minmax_element(first, last);
+            if (first != last) t->tile_span[which] = std::max<int64_t>(t->tile_span[which], *hi - *lo + 1);
+        }
     if (recent.size() == 8) recent.erase(recent.begin());
     recent.push_back(t);
     return t;
@@ -423,12 +825,95 @@ const float* device_single_table(const Device& dev, const ipt::frontend::Imresiz
         table_cache(dev.ordinal).get(dev.stream, t, t->values.data(), t->values.size() * sizeof(float)));
 }
 
+// IPT_CUDA_IMRESIZE=two-pass keeps uint8 resizes to two launches (to time
+// both forms, and to run the two-launch kernels' conformance on a GPU).
+bool fused_enabled() {
+    static const bool enabled = [] {
+        const char* v = std::getenv("IPT_CUDA_IMRESIZE");
+        return !(v && std::strcmp(v, "two-pass") == 0);
+    }();
+    return enabled;
+}
+
+// Both passes of a uint8 resize in one launch (see resize_u8_fused_rows_first),
+// where both pass in single first and the tile fits; false where it does not.
+bool launch_fused_u8(const Device& dev, const ipt::frontend::ImresizePlan& plan, const ipt_tensor* B) {
+    const ipt::frontend::ImresizeAxis& along_rows = plan.axis[0];
+    const ipt::frontend::ImresizeAxis& along_cols = plan.axis[1];
+    if (plan.dtype != IPT_UINT8 || along_rows.taps > kSingleTaps || along_cols.taps > kSingleTaps ||
+        plan.channels > 65535 || (plan.out_rows + kFusedRows - 1) / kFusedRows > 65535)
+        return false;
+    const bool rows_first = plan.first == 0;
+    const auto src = dptr<const uint8_t>(plan.A);
+    const auto dst = dptr<uint8_t>(B);
+    const bool words = plan.cols % 4 == 0 && reinterpret_cast<uintptr_t>(src) % 4 == 0;
+    // The tile: kFusedRows (rows first: 16) rows over the columns' span (3
+    // more for a start rounded down to a word, 3 for the funnel's reach), or
+    // the rows' span over kFusedCols columns; 16 bytes that a last funnel may
+    // read past.
+    const std::shared_ptr<const SingleFirstTable> row_table = single_first_table(along_rows);
+    const std::shared_ptr<const SingleFirstTable> col_table = single_first_table(along_cols);
+    constexpr int kRowsFirstRows = 16;
+    const int64_t stride = rows_first ? (col_table->tile_span[0] + 3 + 3 + 3) / 4 * 4 : kFusedCols;
+    const int64_t tile_bytes = (rows_first ? kRowsFirstRows * stride : row_table->tile_span[1] * stride) + 16;
+    if (tile_bytes > kFusedTileBytes) return false;
+    const FusedGeometry g{plan.rows, plan.cols, plan.out_rows, plan.out_cols, along_rows.taps, along_cols.taps,
+                          static_cast<int>(stride)};
+    const int tile_rows = rows_first ? kRowsFirstRows : kFusedRows;
+    const dim3 grid(static_cast<unsigned>((plan.out_cols + kFusedCols - 1) / kFusedCols),
+                    static_cast<unsigned>((plan.out_rows + tile_rows - 1) / tile_rows),
+                    static_cast<unsigned>(plan.channels));
+    const size_t smem = static_cast<size_t>(tile_bytes);
+    const AxisTables tr = device_tables(dev, along_rows), tc = device_tables(dev, along_cols);
+    // The taps issued: 2, 4 or 8, the fewest that cover an axis's taps.
+    auto with_taps = [](int taps, auto f) {
+        if (taps <= 2) f(std::integral_constant<int, 2>{});
+        else if (taps <= 4) f(std::integral_constant<int, 4>{});
+        else f(std::integral_constant<int, 8>{});
+    };
+    if (rows_first && words && row_table->shift >= 0 && col_table->shift >= 0) {
+        DeviceTableCache& cache = table_cache(dev.ordinal);
+        auto numerators = [&](const std::shared_ptr<const SingleFirstTable>& t) {
+            return static_cast<const uint32_t*>(
+                cache.get(dev.stream, t, t->numerators.data(), t->numerators.size() * sizeof(uint32_t)));
+        };
+        const IntegerAxis rows{tr.indices, numerators(row_table), along_rows.taps, row_table->shift};
+        const IntegerAxis cols{tc.indices, numerators(col_table), along_cols.taps, col_table->shift};
+        auto launch = [&](auto kernel) { kernel<<<grid, kFusedCols, smem, dev.stream>>>(src, dst, g, rows, cols); };
+        const bool two_row_groups = along_rows.taps > 4, two_col_groups = along_cols.taps > 4;
+        if (two_row_groups && two_col_groups) launch(resize_u8_integer_rows_first<2, 2>);
+        else if (two_row_groups) launch(resize_u8_integer_rows_first<2, 1>);
+        else if (two_col_groups) launch(resize_u8_integer_rows_first<1, 2>);
+        else launch(resize_u8_integer_rows_first<1, 1>);
+        check_launch("ipt.imresize");
+        return true;
+    }
+    // In single: only where the image shrinks (enlarging, the two launches
+    // measured faster).
+    if (plan.out_rows * plan.out_cols > plan.rows * plan.cols) return false;
+    const FusedAxis rows{tr.indices, tr.weights, device_single_table(dev, along_rows, plan.dtype)};
+    const FusedAxis cols{tc.indices, tc.weights, device_single_table(dev, along_cols, plan.dtype)};
+    auto launch = [&](auto kernel) { kernel<<<grid, kFusedCols, smem, dev.stream>>>(src, dst, g, rows, cols); };
+    with_taps(g.col_taps, [&](auto col_taps) {
+        constexpr int C = decltype(col_taps)::value;
+        if (!rows_first) return launch(resize_u8_fused_cols_first<C>);
+        with_taps(g.row_taps, [&](auto row_taps) {
+            constexpr int R = decltype(row_taps)::value;
+            if (words) launch(resize_u8_fused_rows_first<C, R, true, kRowsFirstRows>);
+            else launch(resize_u8_fused_rows_first<C, R, false, kRowsFirstRows>);
+        });
+    });
+    check_launch("ipt.imresize");
+    return true;
+}
+
 void run_imresize(const ipt::plugin::KernelArgs& args) {
     const Device& dev = device_of(args);
     const ipt::frontend::ImresizePlan plan = ipt::frontend::plan_imresize(args);
     const int64_t ch = plan.channels;
     const ipt_tensor* B = args.output("B", plan.dtype, plan.out_rows, plan.out_cols, ch);
     if (plan.out_rows * plan.out_cols * ch == 0) return;
+    if (fused_enabled() && launch_fused_u8(dev, plan, B)) return;
     int64_t mid_rows, mid_cols;
     ipt::frontend::imresize_middle_size(plan, &mid_rows, &mid_cols);
     const int first = plan.first, second = 1 - first;
