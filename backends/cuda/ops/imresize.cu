@@ -310,16 +310,16 @@ resize_u8_along_rows_quads(const uint8_t* __restrict__ src, uint8_t* __restrict_
 
 // ---- uint8, both passes in one launch ------------------------------------
 // Where both dimensions' passes sum in single first (uint8, at most
-// kSingleTaps taps each), a block makes a tile of kFusedCols x kFusedRows
-// outputs: the first pass's values under the tile go to shared memory,
-// rounded to uint8 as the two-launch form rounds its scratch, and the second
-// pass reads them there. One launch and no scratch: at a halving the two
-// launches' fixed costs and the scratch's round trip were most of the call.
-// Every value is the two-launch form's, sum for sum.
+// kSingleTaps taps each) and the image shrinks, a block makes a tile of
+// kFusedCols outputs by 16 rows (rows first) or kFusedRows (columns first):
+// the first pass's values under the tile go to shared memory, rounded to
+// uint8 as the two-launch form rounds its scratch, and the second pass reads
+// them there. One launch, half the host time, no scratch. Every value is the
+// two-launch form's, sum for sum.
 constexpr int kFusedCols = 128, kFusedRows = 8;
 constexpr int kFusedWarps = kFusedCols / 32;
-// Loads a thread issues at a time in the first stage: as many values as
-// make that many taps (16 / taps) are loaded before any is summed.
+// Loads a thread issues at a time in the first stage: the taps of
+// kFusedLoads / taps values are loaded before any is summed.
 constexpr int kFusedLoads = 8;
 // Shared memory a block may take for its tile of first-pass values.
 constexpr int64_t kFusedTileBytes = 32 * 1024;
@@ -357,7 +357,7 @@ __device__ __forceinline__ void block_bounds(int* lo, int* hi) {
     }
 }
 
-// Rows first (plan.first == 0): the tile holds kFusedRows rows of the
+// Rows first (plan.first == 0): the tile holds TileRows rows of the
 // row-resized image over the input columns the tile's output columns take
 // (from the block's least tap, rounded down to a word where Words). Those
 // are made four columns a thread as 32-bit words where Words (widths
@@ -393,7 +393,7 @@ resize_u8_fused_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict_
     const int units = Words ? (hi - j0) / 4 + 1 : hi - j0 + 1;
     // The tile's (row, unit) pairs are shared out over all the threads (a
     // row of an enlargement's tile has fewer units than the block has
-    // threads), kFusedBatch a thread at a time: all their taps are loaded
+    // threads), kFusedLoads / RowTaps a thread at a time: all their taps are loaded
     // before any is summed, so that their latencies overlap.
     const int items = tile_rows * units;
     const int64_t stride = Words ? g.in_cols / 4 : g.in_cols;
@@ -497,13 +497,12 @@ __device__ __forceinline__ unsigned integer_round(int sum, int shift) {
 // that each word holds one column's four taps, then four dot products. In the
 // second stage a column's consecutive taps are one funnel of two tile words a
 // group; the folded borders' columns gather their bytes.
-template <int RowGroups, int ColGroups>
+template <int RowGroups, int ColGroups, int kTileRows>
 __global__ void __launch_bounds__(kFusedCols)
 resize_u8_integer_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst, FusedGeometry g,
                              IntegerAxis rows, IntegerAxis cols) {
     extern __shared__ uint32_t fused_tile[];
     uint8_t* tile = reinterpret_cast<uint8_t*>(fused_tile);
-    constexpr int kTileRows = 16;
     const int64_t c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
     const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTileRows;
     const int tile_rows = static_cast<int>(min(static_cast<int64_t>(kTileRows), g.out_rows - r0));
@@ -530,43 +529,34 @@ resize_u8_integer_rows_first(const uint8_t* __restrict__ src, uint8_t* __restric
     const int j0 = lo & ~3;
     const int units = (hi - j0) / 4 + 1;
     const int items = tile_rows * units;
-    const int64_t words = g.in_cols / 4;
+    // 32-bit offsets: the launch keeps this kernel to planes under 2^31 bytes.
+    const int words = static_cast<int>(g.in_cols / 4);
     const uint32_t* first_word = reinterpret_cast<const uint32_t*>(plane + j0);
-    constexpr int kBatch = RowGroups == 1 ? 2 : 1;
-    for (int first_item = threadIdx.x; first_item < items; first_item += kBatch * kFusedCols) {
-        uint32_t v[kBatch][RowGroups * 4];
+    for (int item = threadIdx.x; item < items; item += kFusedCols) {
+        const int rr = item / units, u = item - rr * units;
+        const int r = static_cast<int>(r0) + rr;
+        // Every tap's word is loaded, without a branch, before any is used:
+        // taps past the row's last repeat it (their numerators are 0).
+        uint32_t v[RowGroups * 4];
 #pragma unroll
-        for (int b = 0; b < kBatch; ++b) {
-            const int item = first_item + b * kFusedCols;
-            const int rr = item / units, u = item - rr * units;
-            const int32_t* ii = rows.idx + (r0 + rr) * rt;
+        for (int k = 0; k < RowGroups * 4; ++k)
+            v[k] = first_word[__ldg(rows.idx + r * rt + min(k, rt - 1)) * words + u];
+        int sum[4] = {0, 0, 0, 0};
 #pragma unroll
-            for (int k = 0; k < RowGroups * 4; ++k)
-                v[b][k] = item < items && k < rt ? first_word[static_cast<int64_t>(__ldg(ii + k)) * words + u] : 0u;
+        for (int q = 0; q < RowGroups; ++q) {
+            // The 4 x 4 bytes transposed: column e's taps in one word.
+            const uint32_t* t = v + 4 * q;
+            const uint32_t lo01 = __byte_perm(t[0], t[1], 0x5140), lo23 = __byte_perm(t[2], t[3], 0x5140);
+            const uint32_t hi01 = __byte_perm(t[0], t[1], 0x7362), hi23 = __byte_perm(t[2], t[3], 0x7362);
+            const uint32_t wq = __ldg(rows.w + r * RowGroups + q);
+            sum[0] = dot4(__byte_perm(lo01, lo23, 0x5410), wq, sum[0]);
+            sum[1] = dot4(__byte_perm(lo01, lo23, 0x7632), wq, sum[1]);
+            sum[2] = dot4(__byte_perm(hi01, hi23, 0x5410), wq, sum[2]);
+            sum[3] = dot4(__byte_perm(hi01, hi23, 0x7632), wq, sum[3]);
         }
-#pragma unroll
-        for (int b = 0; b < kBatch; ++b) {
-            const int item = first_item + b * kFusedCols;
-            if (item >= items) break;
-            const int rr = item / units, u = item - rr * units;
-            const uint32_t* rw = rows.w + (r0 + rr) * RowGroups;
-            int sum[4] = {0, 0, 0, 0};
-#pragma unroll
-            for (int q = 0; q < RowGroups; ++q) {
-                // The 4 x 4 bytes transposed: column e's taps in one word.
-                const uint32_t* t = v[b] + 4 * q;
-                const uint32_t lo01 = __byte_perm(t[0], t[1], 0x5140), lo23 = __byte_perm(t[2], t[3], 0x5140);
-                const uint32_t hi01 = __byte_perm(t[0], t[1], 0x7362), hi23 = __byte_perm(t[2], t[3], 0x7362);
-                const uint32_t wq = __ldg(rw + q);
-                sum[0] = dot4(__byte_perm(lo01, lo23, 0x5410), wq, sum[0]);
-                sum[1] = dot4(__byte_perm(lo01, lo23, 0x7632), wq, sum[1]);
-                sum[2] = dot4(__byte_perm(hi01, hi23, 0x5410), wq, sum[2]);
-                sum[3] = dot4(__byte_perm(hi01, hi23, 0x7632), wq, sum[3]);
-            }
-            const uint32_t packed = integer_round(sum[0], rows.shift) | integer_round(sum[1], rows.shift) << 8 |
-                                    integer_round(sum[2], rows.shift) << 16 | integer_round(sum[3], rows.shift) << 24;
-            *reinterpret_cast<uint32_t*>(tile + rr * g.tile_stride + 4 * u) = packed;
-        }
+        const uint32_t packed = integer_round(sum[0], rows.shift) | integer_round(sum[1], rows.shift) << 8 |
+                                integer_round(sum[2], rows.shift) << 16 | integer_round(sum[3], rows.shift) << 24;
+        *reinterpret_cast<uint32_t*>(tile + rr * g.tile_stride + 4 * u) = packed;
     }
     __syncthreads();
     if (!active) return;
@@ -847,19 +837,28 @@ bool launch_fused_u8(const Device& dev, const ipt::frontend::ImresizePlan& plan,
     const auto src = dptr<const uint8_t>(plan.A);
     const auto dst = dptr<uint8_t>(B);
     const bool words = plan.cols % 4 == 0 && reinterpret_cast<uintptr_t>(src) % 4 == 0;
-    // The tile: kFusedRows (rows first: 16) rows over the columns' span (3
+    // The tile: rows_first_tile rows over the columns' span (3
     // more for a start rounded down to a word, 3 for the funnel's reach), or
     // the rows' span over kFusedCols columns; 16 bytes that a last funnel may
     // read past.
     const std::shared_ptr<const SingleFirstTable> row_table = single_first_table(along_rows);
     const std::shared_ptr<const SingleFirstTable> col_table = single_first_table(along_cols);
-    constexpr int kRowsFirstRows = 16;
+    // Rows first in integers: tiles of 16 rows, or 8 or 4 where fewer rows
+    // a tile are needed to give the multiprocessors 2048 blocks (the first
+    // stage makes no row twice, so short tiles cost only their setup).
+    const bool integer = rows_first && words && row_table->shift >= 0 && col_table->shift >= 0 &&
+                         plan.rows * plan.cols < (int64_t{1} << 31);
+    const int64_t col_tiles = (plan.out_cols + kFusedCols - 1) / kFusedCols;
+    int rows_first_tile = 16;
+    if (integer)
+        while (rows_first_tile > 4 && col_tiles * ((plan.out_rows + rows_first_tile - 1) / rows_first_tile) * plan.channels < 2048)
+            rows_first_tile /= 2;
     const int64_t stride = rows_first ? (col_table->tile_span[0] + 3 + 3 + 3) / 4 * 4 : kFusedCols;
-    const int64_t tile_bytes = (rows_first ? kRowsFirstRows * stride : row_table->tile_span[1] * stride) + 16;
+    const int64_t tile_bytes = (rows_first ? rows_first_tile * stride : row_table->tile_span[1] * stride) + 16;
     if (tile_bytes > kFusedTileBytes) return false;
     const FusedGeometry g{plan.rows, plan.cols, plan.out_rows, plan.out_cols, along_rows.taps, along_cols.taps,
                           static_cast<int>(stride)};
-    const int tile_rows = rows_first ? kRowsFirstRows : kFusedRows;
+    const int tile_rows = rows_first ? rows_first_tile : kFusedRows;
     const dim3 grid(static_cast<unsigned>((plan.out_cols + kFusedCols - 1) / kFusedCols),
                     static_cast<unsigned>((plan.out_rows + tile_rows - 1) / tile_rows),
                     static_cast<unsigned>(plan.channels));
@@ -871,7 +870,7 @@ bool launch_fused_u8(const Device& dev, const ipt::frontend::ImresizePlan& plan,
         else if (taps <= 4) f(std::integral_constant<int, 4>{});
         else f(std::integral_constant<int, 8>{});
     };
-    if (rows_first && words && row_table->shift >= 0 && col_table->shift >= 0) {
+    if (integer) {
         DeviceTableCache& cache = table_cache(dev.ordinal);
         auto numerators = [&](const std::shared_ptr<const SingleFirstTable>& t) {
             return static_cast<const uint32_t*>(
@@ -881,10 +880,16 @@ bool launch_fused_u8(const Device& dev, const ipt::frontend::ImresizePlan& plan,
         const IntegerAxis cols{tc.indices, numerators(col_table), along_cols.taps, col_table->shift};
         auto launch = [&](auto kernel) { kernel<<<grid, kFusedCols, smem, dev.stream>>>(src, dst, g, rows, cols); };
         const bool two_row_groups = along_rows.taps > 4, two_col_groups = along_cols.taps > 4;
-        if (two_row_groups && two_col_groups) launch(resize_u8_integer_rows_first<2, 2>);
-        else if (two_row_groups) launch(resize_u8_integer_rows_first<2, 1>);
-        else if (two_col_groups) launch(resize_u8_integer_rows_first<1, 2>);
-        else launch(resize_u8_integer_rows_first<1, 1>);
+        auto pick = [&](auto rows_c) {
+            constexpr int TR = decltype(rows_c)::value;
+            if (two_row_groups && two_col_groups) launch(resize_u8_integer_rows_first<2, 2, TR>);
+            else if (two_row_groups) launch(resize_u8_integer_rows_first<2, 1, TR>);
+            else if (two_col_groups) launch(resize_u8_integer_rows_first<1, 2, TR>);
+            else launch(resize_u8_integer_rows_first<1, 1, TR>);
+        };
+        if (rows_first_tile == 4) pick(std::integral_constant<int, 4>{});
+        else if (rows_first_tile == 8) pick(std::integral_constant<int, 8>{});
+        else pick(std::integral_constant<int, 16>{});
         check_launch("ipt.imresize");
         return true;
     }
@@ -899,8 +904,8 @@ bool launch_fused_u8(const Device& dev, const ipt::frontend::ImresizePlan& plan,
         if (!rows_first) return launch(resize_u8_fused_cols_first<C>);
         with_taps(g.row_taps, [&](auto row_taps) {
             constexpr int R = decltype(row_taps)::value;
-            if (words) launch(resize_u8_fused_rows_first<C, R, true, kRowsFirstRows>);
-            else launch(resize_u8_fused_rows_first<C, R, false, kRowsFirstRows>);
+            if (words) launch(resize_u8_fused_rows_first<C, R, true, 16>);
+            else launch(resize_u8_fused_rows_first<C, R, false, 16>);
         });
     });
     check_launch("ipt.imresize");
