@@ -357,6 +357,43 @@ __device__ __forceinline__ void block_bounds(int* lo, int* hi) {
     }
 }
 
+// Where a block's tile lies: its first output row, how many rows it has
+// (the last tile may have fewer), its plane of the source, and this
+// thread's output column.
+struct FusedTileAt {
+    int64_t c, r0;
+    int rows;
+    const uint8_t* plane;
+    bool active;
+};
+
+template <int TileRows>
+__device__ __forceinline__ FusedTileAt fused_tile_at(const uint8_t* src, const FusedGeometry& g) {
+    FusedTileAt t;
+    t.c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
+    t.r0 = static_cast<int64_t>(blockIdx.y) * TileRows;
+    t.rows = static_cast<int>(min(static_cast<int64_t>(TileRows), g.out_rows - t.r0));
+    t.plane = src + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
+    t.active = t.c < g.out_cols;
+    return t;
+}
+
+// The thread's output column's taps (0 past the column's ct taps, and for a
+// thread past the last column), widening [lo, hi] to their indices.
+template <int N>
+__device__ __forceinline__ void column_taps(const int32_t* idx, const FusedTileAt& t, int ct, int32_t (&j)[N], int* lo,
+                                            int* hi) {
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+        const bool tap = t.active && k < ct;
+        j[k] = tap ? __ldg(idx + t.c * ct + k) : 0;
+        if (tap) {
+            *lo = min(*lo, j[k]);
+            *hi = max(*hi, j[k]);
+        }
+    }
+}
+
 // Rows first (plan.first == 0): the tile holds TileRows rows of the
 // row-resized image over the input columns the tile's output columns take
 // (from the block's least tap, rounded down to a word where Words). Those
@@ -369,25 +406,16 @@ resize_u8_fused_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict_
                            FusedAxis rows, FusedAxis cols) {
     extern __shared__ uint32_t fused_tile[];
     uint8_t* tile = reinterpret_cast<uint8_t*>(fused_tile);
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
-    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * TileRows;
-    const int tile_rows = static_cast<int>(min(static_cast<int64_t>(TileRows), g.out_rows - r0));
-    const uint8_t* plane = src + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
-    const bool active = c < g.out_cols;
+    const FusedTileAt at = fused_tile_at<TileRows>(src, g);
+    const int64_t c = at.c, r0 = at.r0;
+    const int tile_rows = at.rows;
     const int ct = g.col_taps, rt = g.row_taps;
     int32_t j[ColTaps];
     float wf[ColTaps];
     int lo = INT_MAX, hi = -1;
+    column_taps(cols.idx, at, ct, j, &lo, &hi);
 #pragma unroll
-    for (int k = 0; k < ColTaps; ++k) {
-        const bool tap = active && k < ct;
-        j[k] = tap ? __ldg(cols.idx + c * ct + k) : 0;
-        wf[k] = tap ? __ldg(cols.single + c * ct + k) : 0.0f;
-        if (tap) {
-            lo = min(lo, j[k]);
-            hi = max(hi, j[k]);
-        }
-    }
+    for (int k = 0; k < ColTaps; ++k) wf[k] = at.active && k < ct ? __ldg(cols.single + c * ct + k) : 0.0f;
     block_bounds(&lo, &hi);
     const int j0 = Words ? lo & ~3 : lo;
     const int units = Words ? (hi - j0) / 4 + 1 : hi - j0 + 1;
@@ -409,9 +437,9 @@ resize_u8_fused_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict_
             for (int k = 0; k < RowTaps; ++k) {
                 v[b][k] = 0;
                 if (item < items && k < rt) {
-                    const int64_t at = static_cast<int64_t>(__ldg(ii + k)) * stride + u;
-                    if constexpr (Words) v[b][k] = reinterpret_cast<const uint32_t*>(plane + j0)[at];
-                    else v[b][k] = plane[j0 + at];
+                    const int64_t offset = static_cast<int64_t>(__ldg(ii + k)) * stride + u;
+                    if constexpr (Words) v[b][k] = reinterpret_cast<const uint32_t*>(at.plane + j0)[offset];
+                    else v[b][k] = at.plane[j0 + offset];
                 }
             }
         }
@@ -445,7 +473,7 @@ resize_u8_fused_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict_
             for (int e = 0; e < kBytes; ++e) {
                 unsigned o;
                 if (!float_first_round_below(sum[e], below, &o))
-                    o = resize_u8_in_double(plane + j0 + kBytes * u + e, g.in_cols, ii, rows.w + r * rt, rt);
+                    o = resize_u8_in_double(at.plane + j0 + kBytes * u + e, g.in_cols, ii, rows.w + r * rt, rt);
                 packed |= o << (8 * e);
             }
             if constexpr (Words) *reinterpret_cast<uint32_t*>(out_row + 4 * u) = packed;
@@ -453,7 +481,7 @@ resize_u8_fused_rows_first(const uint8_t* __restrict__ src, uint8_t* __restrict_
         }
     }
     __syncthreads();
-    if (!active) return;
+    if (!at.active) return;
     const float below = __ldg(cols.single + g.out_cols * ct + c);
     uint8_t* out = dst + static_cast<int64_t>(blockIdx.z) * g.out_rows * g.out_cols + r0 * g.out_cols + c;
 #pragma unroll
@@ -503,35 +531,26 @@ resize_u8_integer_rows_first(const uint8_t* __restrict__ src, uint8_t* __restric
                              IntegerAxis rows, IntegerAxis cols) {
     extern __shared__ uint32_t fused_tile[];
     uint8_t* tile = reinterpret_cast<uint8_t*>(fused_tile);
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
-    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTileRows;
-    const int tile_rows = static_cast<int>(min(static_cast<int64_t>(kTileRows), g.out_rows - r0));
-    const uint8_t* plane = src + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
-    const bool active = c < g.out_cols;
+    const FusedTileAt at_tile = fused_tile_at<kTileRows>(src, g);
+    const int64_t c = at_tile.c, r0 = at_tile.r0;
+    const int tile_rows = at_tile.rows;
     const int ct = g.col_taps, rt = g.row_taps;
     int32_t j[ColGroups * 4];
     uint32_t cw[ColGroups];
     int lo = INT_MAX, hi = -1;
+    column_taps(cols.idx, at_tile, ct, j, &lo, &hi);
     bool consecutive = true;
 #pragma unroll
-    for (int k = 0; k < ColGroups * 4; ++k) {
-        const bool tap = active && k < ct;
-        j[k] = tap ? __ldg(cols.idx + c * ct + k) : 0;
-        if (tap) {
-            lo = min(lo, j[k]);
-            hi = max(hi, j[k]);
-            consecutive = consecutive && j[k] == j[0] + k;
-        }
-    }
+    for (int k = 0; k < ColGroups * 4; ++k) consecutive = consecutive && (k >= ct || j[k] == j[0] + k);
 #pragma unroll
-    for (int q = 0; q < ColGroups; ++q) cw[q] = active ? __ldg(cols.w + c * ColGroups + q) : 0u;
+    for (int q = 0; q < ColGroups; ++q) cw[q] = at_tile.active ? __ldg(cols.w + c * ColGroups + q) : 0u;
     block_bounds(&lo, &hi);
     const int j0 = lo & ~3;
     const int units = (hi - j0) / 4 + 1;
     const int items = tile_rows * units;
     // 32-bit offsets: the launch keeps this kernel to planes under 2^31 bytes.
     const int words = static_cast<int>(g.in_cols / 4);
-    const uint32_t* first_word = reinterpret_cast<const uint32_t*>(plane + j0);
+    const uint32_t* first_word = reinterpret_cast<const uint32_t*>(at_tile.plane + j0);
     for (int item = threadIdx.x; item < items; item += kFusedCols) {
         const int rr = item / units, u = item - rr * units;
         const int r = static_cast<int>(r0) + rr;
@@ -559,7 +578,7 @@ resize_u8_integer_rows_first(const uint8_t* __restrict__ src, uint8_t* __restric
         *reinterpret_cast<uint32_t*>(tile + rr * g.tile_stride + 4 * u) = packed;
     }
     __syncthreads();
-    if (!active) return;
+    if (!at_tile.active) return;
     uint8_t* out = dst + static_cast<int64_t>(blockIdx.z) * g.out_rows * g.out_cols + r0 * g.out_cols + c;
     const int at = j[0] - j0;  // consecutive: the first tap's byte in the tile row
     const uint32_t funnel = 0x3210u + 0x1111u * static_cast<uint32_t>(at & 3);
@@ -596,11 +615,11 @@ resize_u8_fused_cols_first(const uint8_t* __restrict__ src, uint8_t* __restrict_
                            FusedAxis rows, FusedAxis cols) {
     extern __shared__ uint32_t fused_tile[];
     uint8_t* tile = reinterpret_cast<uint8_t*>(fused_tile);
-    const int64_t c = static_cast<int64_t>(blockIdx.x) * kFusedCols + threadIdx.x;
-    const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kFusedRows;
-    const int tile_rows = static_cast<int>(min(static_cast<int64_t>(kFusedRows), g.out_rows - r0));
-    const uint8_t* plane = src + static_cast<int64_t>(blockIdx.z) * g.in_rows * g.in_cols;
-    const bool active = c < g.out_cols;
+    const FusedTileAt at = fused_tile_at<kFusedRows>(src, g);
+    const int64_t c = at.c, r0 = at.r0;
+    const int tile_rows = at.rows;
+    const uint8_t* plane = at.plane;
+    const bool active = at.active;
     const int ct = g.col_taps, rt = g.row_taps;
     int lo = INT_MAX, hi = -1;
     if (threadIdx.x < tile_rows * rt) {
