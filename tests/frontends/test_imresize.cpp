@@ -140,6 +140,34 @@ TEST(ImresizePlan, BicubicDoublingContributions) {
     EXPECT_EQ(p.axis[0].weights[0], 1);
 }
 
+// Halving with antialiasing, by hand: u = 2x - 0.5 and the kernel widened by
+// 2, h(d) = 0.5 k(d / 2). Bicubic: d = +-0.5, 1.5, 2.5, 3.5 give Keys' cubic at
+// 0.25, 0.75, 1.25, 1.75, that is 111, 29, -9, -3 over 128, so the weights
+// (they sum to 1) are those over 256; +-4.5 weighs 0 everywhere and is
+// dropped. Bilinear: the triangle at 0.25 and 0.75, 3 and 1 over 8. Box: two
+// halves. For output 4 (u = 7.5) the first kept tap is input 4 (bicubic,
+// d = 3.5), 6 (bilinear, d = 1.5) or 7 (box, d = 0.5), 1-based. Every weight
+// is a small integer over a power of two, exactly (the GPU plugins sum such
+// weights in integers).
+TEST(ImresizePlan, HalvingContributionsAreDyadic) {
+    struct Case {
+        const char* method;
+        std::vector<double> numerators;
+        double denominator;
+        int32_t first;  // 0-based index of the first tap of output x = 4 (1-based)
+    };
+    for (const Case& c : {Case{"bicubic", {-3, -9, 29, 111, 111, 29, -9, -3}, 256, 3},
+                          Case{"bilinear", {1, 3, 3, 1}, 8, 5}, Case{"box", {1, 1}, 2, 6}}) {
+        const ImresizePlan p = plan(IPT_UINT8, 16, 1, "Scale", {0.5}, c.method);
+        const auto& ax = p.axis[0];
+        ASSERT_EQ(ax.taps, static_cast<int32_t>(c.numerators.size())) << c.method;
+        for (int32_t k = 0; k < ax.taps; ++k) {
+            EXPECT_EQ(ax.weights[3 * ax.taps + k], c.numerators[k] / c.denominator) << c.method << " tap " << k;
+            EXPECT_EQ(ax.indices[3 * ax.taps + k], c.first + k) << c.method << " tap " << k;
+        }
+    }
+}
+
 // 'nearest' halving: u = 2x - 0.5 is 1.5 and 3.5; the box takes j = 2 and 4.
 TEST(ImresizePlan, NearestHalving) {
     const ImresizePlan p = plan(IPT_UINT8, 4, 1, "Scale", {0.5}, "nearest");
